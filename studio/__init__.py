@@ -1,0 +1,5 @@
+"""Knowledge Pack Studio: author, validate and debug Agent Knowledge packs."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

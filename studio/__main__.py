@@ -1,0 +1,10 @@
+"""`python -m studio` runs the same entry point as the `pack-studio` command."""
+
+from __future__ import annotations
+
+import sys
+
+from studio.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

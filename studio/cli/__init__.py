@@ -1,0 +1,51 @@
+"""The ``pack-studio`` command: the GUI with no arguments (or ``open PATH ...``), the CLI otherwise.
+
+Each subcommand lives in its own module under ``studio.cli`` and exposes
+``register(subparsers) -> None``; the parser it adds carries ``func=run(args) -> int`` as a default.
+Modules are discovered, so adding a command never edits this file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from studio import __version__
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pack-studio",
+        description="Knowledge Pack Studio: author, validate and debug Agent Knowledge packs. "
+        "With no command, opens the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"pack-studio {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if register is not None:
+            register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit code (0 ok, 1 findings, 2 usage error)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not args_list:
+        args_list = ["open"]
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help
+        return int(exc.code or 0)
+    func = getattr(args, "func", None)
+    if func is None:
+        parser.print_help()
+        return 2
+    return int(func(args))

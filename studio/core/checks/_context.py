@@ -1,0 +1,65 @@
+"""What a check sees: the pack, its frontmatter, and helpers that position a diagnostic at a key."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.model import Frontmatter, Pack
+
+
+@dataclass(slots=True)
+class CheckContext:
+    pack: Pack
+    fm: Frontmatter | None
+    top_dirs: frozenset[str] = field(default_factory=frozenset)
+    """Names of the pack's top-level directories (symlinks not followed)."""
+
+    @classmethod
+    def for_pack(cls, pack: Pack) -> CheckContext:
+        try:
+            with os.scandir(pack.root) as it:
+                dirs = frozenset(e.name for e in it if e.is_dir(follow_symlinks=False))
+        except OSError:
+            dirs = frozenset()
+        return cls(pack=pack, fm=pack.frontmatter, top_dirs=dirs)
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.fm.data if self.fm else {}
+
+    def value(self, *path: str) -> Any:
+        return self.fm.get(*path) if self.fm else None
+
+    def has(self, *path: str) -> bool:
+        return self.fm is not None and tuple(path) in self.fm.positions
+
+    def has_dir(self, name: str) -> bool:
+        return name in self.top_dirs
+
+    def path(self, rel: str) -> Path:
+        return self.pack.root / rel
+
+    def at(self, code: str, severity: Severity, message: str, *path: str, rule: str = "", hint: str = "",
+           behavior: Behavior = Behavior.LOAD, on_value: bool = True) -> Diagnostic:
+        """A diagnostic positioned at the value of ``path`` (or its key), else at the frontmatter start."""
+        line, column = 1, 1
+        pos = self.fm.position(*path) if (self.fm and path) else None
+        if pos is None and self.fm and path:
+            # Missing nested key: point at the nearest existing parent.
+            for cut in range(len(path) - 1, 0, -1):
+                pos = self.fm.position(*path[:cut])
+                if pos:
+                    break
+        if pos is not None:
+            line, column = (pos.value_line, pos.value_column) if on_value else (pos.line, pos.column)
+        elif self.fm is not None:
+            line = self.fm.start_line
+        return Diagnostic(code, severity, message, "KNOWLEDGE.md", line, column, hint, behavior, rule)
+
+    def in_file(self, code: str, severity: Severity, message: str, file: str, line: int = 1, column: int = 1,
+                *, rule: str = "", hint: str = "", behavior: Behavior = Behavior.LOAD) -> Diagnostic:
+        return Diagnostic(code, severity, message, file, line, column, hint, behavior, rule)

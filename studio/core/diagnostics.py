@@ -1,0 +1,131 @@
+"""Diagnostics: positioned findings every parser, check and scanner returns as values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Severity(StrEnum):
+    """How bad a finding is; the same three levels the standard's schemas use."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+    @property
+    def rank(self) -> int:
+        """Sort key: errors first."""
+        return {"error": 0, "warning": 1, "info": 2}[self.value]
+
+
+class Behavior(StrEnum):
+    """What a client does with the pack because of a finding (digest 3.1, 3.3)."""
+
+    LOAD = "load"
+    LOAD_WITH_WARNING = "load-with-warning"
+    REQUIRE_CONFIRMATION = "require-confirmation"
+    HIDDEN = "hidden"
+    QUARANTINE = "quarantine"
+    SKIP = "skip"
+
+    @property
+    def gravity(self) -> int:
+        """Higher means the pack is further from being usable; the worst one wins."""
+        return _GRAVITY[self]
+
+    @property
+    def loads(self) -> bool:
+        """Whether a client keeps the pack at all (it may still hide or gate it)."""
+        return self not in (Behavior.QUARANTINE, Behavior.SKIP)
+
+
+_GRAVITY = {
+    Behavior.LOAD: 0,
+    Behavior.LOAD_WITH_WARNING: 1,
+    Behavior.REQUIRE_CONFIRMATION: 2,
+    Behavior.HIDDEN: 3,
+    Behavior.QUARANTINE: 4,
+    Behavior.SKIP: 5,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding, positioned in a file so the UI can jump to it."""
+
+    code: str
+    """Stable kebab-case identifier, e.g. ``missing-description``."""
+    severity: Severity
+    message: str
+    file: str = "KNOWLEDGE.md"
+    """Path relative to the pack root (POSIX separators), or an absolute path for workspace findings."""
+    line: int = 1
+    """1-based line."""
+    column: int = 1
+    """1-based column."""
+    hint: str = ""
+    """How to fix it, in one sentence."""
+    behavior: Behavior = Behavior.LOAD
+    """What a client does with the pack because of this finding."""
+    rule: str = ""
+    """Row of the digest's diagnostic table (``V06``), or empty for studio-only findings."""
+    pack: str = ""
+    """Absolute pack directory the finding belongs to; empty for workspace-level findings."""
+
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.file, self.line, self.column, self.severity.rank, self.code)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code,
+            "severity": self.severity.value,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "hint": self.hint,
+            "behavior": self.behavior.value,
+            "rule": self.rule,
+        }
+
+    def format(self, prefix: str = "") -> str:
+        """``path:line:col: severity code message`` as the CLI prints it."""
+        path = f"{prefix.rstrip('/')}/{self.file}" if prefix and not self.file.startswith("/") else self.file
+        return f"{path}:{self.line}:{self.column}: {self.severity.value} {self.code} {self.message}"
+
+
+@dataclass(slots=True)
+class DiagnosticCounts:
+    """Error / warning / info tallies for badges and summaries."""
+
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    by_code: dict[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, diagnostics: list[Diagnostic]) -> DiagnosticCounts:
+        counts = cls()
+        for d in diagnostics:
+            if d.severity is Severity.ERROR:
+                counts.errors += 1
+            elif d.severity is Severity.WARNING:
+                counts.warnings += 1
+            else:
+                counts.infos += 1
+            counts.by_code[d.code] = counts.by_code.get(d.code, 0) + 1
+        return counts
+
+
+def worst_behavior(diagnostics: list[Diagnostic]) -> Behavior:
+    """The behaviour that governs the pack: the gravest among its findings."""
+    worst = Behavior.LOAD
+    for d in diagnostics:
+        if d.behavior.gravity > worst.gravity:
+            worst = d.behavior
+    return worst
+
+
+def sort_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return sorted(diagnostics, key=Diagnostic.sort_key)

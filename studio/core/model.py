@@ -1,0 +1,242 @@
+"""Domain objects: scopes, frontmatter with positions, packs. Plain dataclasses, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from studio.core.diagnostics import Behavior, Diagnostic, DiagnosticCounts, worst_behavior
+
+STATUSES = ("draft", "ready", "needs-review", "stale", "disputed", "archived")
+PROFILES = ("document-first", "wiki-first", "hybrid")
+RUNTIME_MODES = ("data", "persona")
+TRUST_LEVELS = ("unreviewed", "user-confirmed", "official", "external")
+GROUNDING_POLICIES = ("none", "recommended", "required")
+STANDARD_TYPES = (
+    "personal-profile",
+    "brand-product",
+    "organization-knowhow",
+    "domain-reference",
+    "research-wiki",
+    "brand-persona",
+    "content-operations",
+    "private-domain-operations",
+    "live-commerce-operations",
+    "campaign-operations",
+    "growth-strategy",
+    "content-ontology",
+)
+DEFAULT_PROFILE = "wiki-first"
+DEFAULT_RUNTIME_MODE = "data"
+
+# Trust ranks for shadowing diagnostics (digest 11.19): higher is more trusted.
+TRUST_RANK = {"official": 3, "user-confirmed": 2, "external": 1, "unreviewed": 0}
+
+
+class Scope(StrEnum):
+    """Where a pack was discovered, in precedence order (digest 4.3)."""
+
+    EXPLICIT = "explicit"
+    PROJECT = "project"
+    USER = "user"
+    ORGANIZATION = "organization"
+    BUILTIN = "builtin"
+
+    @property
+    def precedence(self) -> int:
+        """Lower wins a name collision."""
+        return list(Scope).index(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """Where a frontmatter key and its value sit in ``KNOWLEDGE.md`` (1-based)."""
+
+    line: int
+    column: int
+    value_line: int
+    value_column: int
+
+
+@dataclass(slots=True)
+class Frontmatter:
+    """The parsed YAML block, normalised, with every key's position remembered."""
+
+    data: dict[str, Any]
+    """Normalised values: dates and YAML-1.1 coercions of string fields are turned back into strings."""
+    positions: dict[tuple[str, ...], Position]
+    """Key path (``("metadata", "primaryDocument")``) to its position in the file."""
+    start_line: int
+    """Line of the opening ``---``."""
+    end_line: int
+    """Line of the closing ``---``."""
+    raw: str
+    """The YAML text between the fences, as written."""
+
+    def position(self, *path: str) -> Position | None:
+        return self.positions.get(tuple(path))
+
+    def get(self, *path: str) -> Any:
+        node: Any = self.data
+        for key in path:
+            if not isinstance(node, dict) or key not in node:
+                return None
+            node = node[key]
+        return node
+
+
+@dataclass(slots=True)
+class KnowledgeFile:
+    """What reading ``KNOWLEDGE.md`` produced: frontmatter (if any), body and how the bytes looked."""
+
+    frontmatter: Frontmatter | None
+    body: str
+    """Markdown after the closing fence (LF line endings)."""
+    body_start_line: int
+    """1-based line in the file where ``body`` starts."""
+    text: str
+    """The whole decoded file with LF line endings (what the editor shows)."""
+    has_bom: bool = False
+    crlf: bool = False
+    truncated: bool = False
+    size: int = 0
+    """Size in bytes on disk."""
+
+
+@dataclass(slots=True)
+class Pack:
+    """A discovered pack directory, its parsed ``KNOWLEDGE.md`` and all of its diagnostics."""
+
+    root: Path
+    """Absolute pack directory."""
+    scope: Scope
+    scope_root: Path | None = None
+    """The scan root the pack was found under (None for explicitly opened packs)."""
+    knowledge: KnowledgeFile | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    shadowed_by: Path | None = None
+    """Root of the pack that wins the name collision, when this one loses it."""
+
+    # -- identity -------------------------------------------------------------------------
+    @property
+    def knowledge_path(self) -> Path:
+        return self.root / "KNOWLEDGE.md"
+
+    @property
+    def frontmatter(self) -> Frontmatter | None:
+        return self.knowledge.frontmatter if self.knowledge else None
+
+    def field(self, *path: str) -> Any:
+        fm = self.frontmatter
+        return fm.get(*path) if fm else None
+
+    def _str_field(self, *path: str) -> str | None:
+        value = self.field(*path)
+        return value if isinstance(value, str) and value.strip() else None
+
+    @property
+    def name(self) -> str:
+        """Frontmatter ``name`` when usable, else the directory name (the key collisions use)."""
+        return self._str_field("name") or self.root.name
+
+    @property
+    def description(self) -> str | None:
+        return self._str_field("description")
+
+    @property
+    def type(self) -> str | None:
+        return self._str_field("type")
+
+    @property
+    def status(self) -> str | None:
+        return self._str_field("status")
+
+    @property
+    def trust(self) -> str | None:
+        return self._str_field("trust")
+
+    @property
+    def grounding(self) -> str | None:
+        value = self._str_field("grounding")
+        return value if value in GROUNDING_POLICIES else None
+
+    @property
+    def version(self) -> str | None:
+        return self._str_field("version")
+
+    @property
+    def profile(self) -> str | None:
+        """``profile`` exactly as declared (None when absent)."""
+        return self._str_field("profile")
+
+    @property
+    def effective_profile(self) -> str:
+        """The profile a client acts on: declared when valid, else ``wiki-first`` (digest 2.2, V17/V18)."""
+        declared = self.profile
+        return declared if declared in PROFILES else DEFAULT_PROFILE
+
+    @property
+    def profile_is_implied(self) -> bool:
+        return self.profile not in PROFILES
+
+    @property
+    def runtime_mode(self) -> str:
+        """``runtime.mode`` when valid, else ``data`` (V19)."""
+        mode = self.field("runtime", "mode")
+        return mode if mode in RUNTIME_MODES else DEFAULT_RUNTIME_MODE
+
+    @property
+    def primary_document(self) -> str | None:
+        return self._safe_pointer("primaryDocument")
+
+    @property
+    def primary_ontology(self) -> str | None:
+        return self._safe_pointer("primaryOntology")
+
+    @property
+    def primary_answers(self) -> str | None:
+        return self._safe_pointer("primaryAnswers")
+
+    def _safe_pointer(self, key: str) -> str | None:
+        """A ``metadata.primary*`` path, or None when absent or escaping the pack (V23: never opened)."""
+        value = self._str_field("metadata", key)
+        if value is None:
+            return None
+        from studio.core.paths import resolve_inside  # local: paths imports nothing from here
+
+        return value if resolve_inside(self.root, value) is not None else None
+
+    @property
+    def produced_by(self) -> dict[str, Any] | None:
+        value = self.field("metadata", "producedBy")
+        return value if isinstance(value, dict) else None
+
+    @property
+    def body(self) -> str:
+        return self.knowledge.body if self.knowledge else ""
+
+    # -- verdict --------------------------------------------------------------------------
+    @property
+    def behavior(self) -> Behavior:
+        """The gravest behaviour among the pack's findings."""
+        return worst_behavior(self.diagnostics)
+
+    @property
+    def loads(self) -> bool:
+        """False for skipped and quarantined packs (and packs that lost a name collision)."""
+        return self.behavior.loads and self.shadowed_by is None
+
+    @property
+    def in_catalog(self) -> bool:
+        """Whether the pack appears in the tier-1 catalog (archived packs do not)."""
+        return self.loads and self.status != "archived"
+
+    @property
+    def counts(self) -> DiagnosticCounts:
+        return DiagnosticCounts.of(self.diagnostics)
+
+    def relpath(self, path: Path) -> str:
+        """Pack-relative POSIX path for a file inside the pack."""
+        return path.relative_to(self.root).as_posix()

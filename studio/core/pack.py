@@ -1,0 +1,122 @@
+"""Load one pack: read ``KNOWLEDGE.md`` safely, parse it, run every check. Never stops at the first problem."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
+from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
+from studio.core.model import Pack, Scope
+from studio.core.paths import is_inside
+
+
+def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None) -> Pack:
+    """Read and validate the pack at ``root``.
+
+    Returns a Pack in every case; problems (including "this is not a pack") are in ``pack.diagnostics``.
+    Reads at most ``MAX_KNOWLEDGE_BYTES`` (+1) of ``KNOWLEDGE.md`` and nothing is written.
+    """
+    root = Path(os.path.abspath(root))
+    pack = Pack(root=root, scope=scope, scope_root=scope_root)
+    problem = _pack_path_problem(root)
+    if problem is not None:
+        pack.diagnostics = [problem]
+        return pack
+    data, size, read_problem = read_bounded(root / "KNOWLEDGE.md", MAX_KNOWLEDGE_BYTES + 1, root=root)
+    if read_problem is not None:
+        pack.diagnostics = [read_problem]
+        return pack
+    assert data is not None
+    pack.knowledge, diags = read_knowledge_bytes(data, size=size)
+    from studio.core.validate import validate_pack  # validate imports the checks, which import model
+
+    diags.extend(validate_pack(pack))
+    pack.diagnostics = sort_diagnostics([_attach(d, root) for d in diags])
+    return pack
+
+
+def reload_pack(pack: Pack) -> Pack:
+    """Load the same directory again (after a file changed on disk), keeping scope and shadowing."""
+    fresh = load_pack(pack.root, pack.scope, pack.scope_root)
+    fresh.shadowed_by = pack.shadowed_by
+    return fresh
+
+
+def _attach(d: Diagnostic, root: Path) -> Diagnostic:
+    if d.pack:
+        return d
+    from dataclasses import replace
+
+    return replace(d, pack=str(root))
+
+
+def _pack_path_problem(root: Path) -> Diagnostic | None:
+    if not root.is_dir():
+        return Diagnostic(
+            "not-a-directory", Severity.ERROR, f"{root} is not a directory", file=str(root),
+            rule="V01", behavior=Behavior.SKIP, hint="Point the studio at a pack directory.",
+        )
+    knowledge = root / "KNOWLEDGE.md"
+    if not knowledge.exists():
+        near = [p.name for p in _safe_listdir(root) if p.name.lower() == "knowledge.md"]
+        extra = f" (found '{near[0]}': the name is case-sensitive)" if near else ""
+        return Diagnostic(
+            "missing-knowledge-md", Severity.ERROR, f"No KNOWLEDGE.md in this directory{extra}",
+            file="KNOWLEDGE.md", rule="V02", behavior=Behavior.SKIP,
+            hint="Name the entry file exactly KNOWLEDGE.md.",
+        )
+    if knowledge.is_dir():
+        return Diagnostic(
+            "knowledge-md-not-file", Severity.ERROR, "KNOWLEDGE.md is a directory, not a file",
+            rule="V02", behavior=Behavior.SKIP, hint="KNOWLEDGE.md must be a regular Markdown file.",
+        )
+    return None
+
+
+def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> tuple[bytes | None, int, Diagnostic | None]:
+    """Read at most ``limit`` bytes of a regular file inside ``root``.
+
+    Returns (data, size on disk, problem). Refuses symlinks that leave ``root``, FIFOs and devices
+    (reading those could block forever).
+    """
+    rel = path.name if root is None else _rel(path, root)
+    if root is not None and not is_inside(root, path):
+        return None, 0, Diagnostic(
+            "symlink-escape", Severity.ERROR, f"{rel} is a symlink that leads outside the pack; not read",
+            file=rel, behavior=Behavior.QUARANTINE, hint="Replace the symlink with the file itself.",
+        )
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None, 0, Diagnostic(
+                "not-a-regular-file", Severity.ERROR, f"{rel} is not a regular file; not read",
+                file=rel, behavior=Behavior.SKIP, hint="Replace it with a regular file.",
+            )
+        with open(path, "rb") as fh:
+            return fh.read(limit), st.st_size, None
+    except PermissionError:
+        return None, 0, Diagnostic(
+            "unreadable-file", Severity.ERROR, f"{rel} cannot be read: permission denied",
+            file=rel, behavior=Behavior.SKIP, hint="Check the file's permissions.",
+        )
+    except OSError as exc:
+        return None, 0, Diagnostic(
+            "unreadable-file", Severity.ERROR, f"{rel} cannot be read: {exc.strerror or exc}",
+            file=rel, behavior=Behavior.SKIP, hint="Check the file.",
+        )
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _safe_listdir(root: Path) -> list[Path]:
+    try:
+        return list(root.iterdir())
+    except OSError:
+        return []

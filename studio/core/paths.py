@@ -1,0 +1,42 @@
+"""Path safety: everything a pack names resolves from its root and must stay inside it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path, PurePosixPath
+
+
+def is_unsafe_pointer(value: str) -> bool:
+    """True when a pack-relative pointer is absolute, has a drive, or walks up with ``..``."""
+    if not value or value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":"):
+        return True
+    parts = PurePosixPath(value.replace("\\", "/")).parts
+    return ".." in parts
+
+
+def resolve_inside(root: Path, value: str) -> Path | None:
+    """Resolve ``value`` against ``root``; None when it is unsafe or a symlink leads outside the root.
+
+    Does not check that the target exists.
+    """
+    if is_unsafe_pointer(value):
+        return None
+    candidate = root / value.split("#", 1)[0]
+    try:
+        real_root = Path(os.path.realpath(root))
+        real = Path(os.path.realpath(candidate))
+    except (OSError, RuntimeError):  # symlink loops raise on some platforms
+        return None
+    if real != real_root and real_root not in real.parents:
+        return None
+    return candidate
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """True when ``path`` (after following symlinks) stays inside ``root``."""
+    try:
+        real_root = Path(os.path.realpath(root))
+        real = Path(os.path.realpath(path))
+    except (OSError, RuntimeError):
+        return False
+    return real == real_root or real_root in real.parents

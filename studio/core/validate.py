@@ -1,0 +1,16 @@
+"""Run every registered check over a loaded pack and collect the diagnostics."""
+
+from __future__ import annotations
+
+from studio.core.checks import ALL_CHECKS, CheckContext
+from studio.core.diagnostics import Diagnostic
+from studio.core.model import Pack
+
+
+def validate_pack(pack: Pack) -> list[Diagnostic]:
+    """Diagnostics from every check (parse problems are added by ``load_pack``, not here)."""
+    ctx = CheckContext.for_pack(pack)
+    out: list[Diagnostic] = []
+    for check in ALL_CHECKS:
+        out.extend(check(ctx))
+    return out
