@@ -1,0 +1,41 @@
+"""Fixtures shared by every test package."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "resources" / "examples"
+DATA = Path(__file__).resolve().parent / "data"
+
+
+@pytest.fixture
+def examples_copy(tmp_path: Path) -> Path:
+    """A private copy of the bundled examples, safe to modify."""
+    dest = tmp_path / "examples"
+    shutil.copytree(EXAMPLES, dest)
+    return dest
+
+
+@pytest.fixture
+def make_pack(tmp_path: Path) -> Callable[..., Path]:
+    """Write a pack: ``make_pack("name", "---\\n...\\n---\\nbody", {"compiled/facts.md": "..."})``."""
+
+    def _make(name: str, knowledge: str | bytes, files: dict[str, str | bytes] | None = None,
+              parent: Path | None = None) -> Path:
+        root = (parent or tmp_path) / name
+        root.mkdir(parents=True, exist_ok=True)
+        data = knowledge.encode("utf-8") if isinstance(knowledge, str) else knowledge
+        (root / "KNOWLEDGE.md").write_bytes(data)
+        for rel, content in (files or {}).items():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            payload = content.encode("utf-8") if isinstance(content, str) else content
+            target.write_bytes(payload)
+        return root
+
+    return _make
