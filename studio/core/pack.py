@@ -29,11 +29,25 @@ def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None
         pack.diagnostics = [read_problem]
         return pack
     assert data is not None
+    return _parse_and_check(pack, data, size)
+
+
+def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None) -> Pack:
+    """Validate an unsaved ``KNOWLEDGE.md`` buffer as if it were on disk in ``root`` (the editor's live check).
+
+    The rest of the pack (directories, pointers) is read from disk; nothing is written.
+    """
+    pack = Pack(root=Path(os.path.abspath(root)), scope=scope, scope_root=scope_root)
+    data = text.encode("utf-8")
+    return _parse_and_check(pack, data, len(data))
+
+
+def _parse_and_check(pack: Pack, data: bytes, size: int) -> Pack:
     pack.knowledge, diags = read_knowledge_bytes(data, size=size)
     from studio.core.validate import validate_pack  # validate imports the checks, which import model
 
     diags.extend(validate_pack(pack))
-    pack.diagnostics = sort_diagnostics([_attach(d, root) for d in diags])
+    pack.diagnostics = sort_diagnostics([_attach(d, pack.root) for d in diags])
     return pack
 
 
