@@ -230,8 +230,8 @@ class Pack:
 
     @property
     def in_catalog(self) -> bool:
-        """Whether the pack appears in the tier-1 catalog (archived packs do not)."""
-        return self.loads and self.status != "archived"
+        """Whether the pack appears in the tier-1 catalog (archived and hidden packs do not)."""
+        return self.loads and self.behavior is not Behavior.HIDDEN and self.status != "archived"
 
     @property
     def counts(self) -> DiagnosticCounts:

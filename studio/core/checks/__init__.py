@@ -8,12 +8,74 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from types import ModuleType
 
+from studio.core.checks import (
+    answers_json,
+    answers_layout,
+    compatibility_length,
+    description_length,
+    document_first_layout,
+    enum_fields,
+    hybrid_primary,
+    index_json,
+    metadata_shape,
+    name_format,
+    name_matches_directory,
+    ontology_json,
+    ontology_layout,
+    persona_boundaries,
+    primary_pointers,
+    produced_by,
+    profile_value,
+    required_description,
+    required_name,
+    required_status,
+    required_type,
+    runtime_mode,
+    scripts_in_pack,
+    status_gate,
+    type_value,
+    unknown_keys,
+    updated_date,
+    version_semver,
+    wiki_first_layout,
+)
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Diagnostic
 
 Check = Callable[[CheckContext], Iterable[Diagnostic]]
 
-CHECK_MODULES: list[ModuleType] = []
+# Registry order is the order findings are produced in (they are sorted by position afterwards).
+CHECK_MODULES: list[ModuleType] = [
+    required_name,
+    name_format,
+    name_matches_directory,
+    required_description,
+    description_length,
+    required_type,
+    type_value,
+    required_status,
+    status_gate,
+    profile_value,
+    runtime_mode,
+    metadata_shape,
+    document_first_layout,
+    primary_pointers,
+    hybrid_primary,
+    wiki_first_layout,
+    persona_boundaries,
+    ontology_layout,
+    ontology_json,
+    answers_layout,
+    answers_json,
+    index_json,
+    enum_fields,
+    compatibility_length,
+    updated_date,
+    version_semver,
+    produced_by,
+    unknown_keys,
+    scripts_in_pack,
+]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
 __all__ = ["ALL_CHECKS", "CHECK_MODULES", "Check", "CheckContext"]

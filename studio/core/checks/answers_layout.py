@@ -1,0 +1,23 @@
+"""V32 ``answers-without-pointer`` and V33 ``answers-pointer-without-directory``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Diagnostic, Severity
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    if ctx.fm is None:
+        return
+    has_dir = ctx.has_dir("answers")
+    has_pointer = ctx.has("metadata", "primaryAnswers")
+    if has_dir and not has_pointer:
+        yield ctx.at("answers-without-pointer", Severity.WARNING,
+                     "answers/ exists but metadata.primaryAnswers is not set", "metadata", rule="V32",
+                     hint="Add 'primaryAnswers: answers/questions.json' under metadata.")
+    if has_pointer and not has_dir:
+        yield ctx.at("answers-pointer-without-directory", Severity.WARNING,
+                     "metadata.primaryAnswers is set but there is no answers/ directory",
+                     "metadata", "primaryAnswers", rule="V33", hint="Add answers/ or remove the pointer.")

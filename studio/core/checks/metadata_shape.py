@@ -1,0 +1,14 @@
+"""``metadata-not-mapping``: ``metadata`` must be a mapping, or none of its pointers can be read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Diagnostic, Severity
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    if ctx.has("metadata") and not isinstance(ctx.value("metadata"), dict):
+        yield ctx.at("metadata-not-mapping", Severity.WARNING, "'metadata' must be a mapping; it is ignored",
+                     "metadata", hint="Write metadata as indented 'key: value' lines.")

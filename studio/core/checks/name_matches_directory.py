@@ -1,0 +1,17 @@
+"""V10 ``name-directory-mismatch``: the standard says the name should match the directory."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Diagnostic, Severity
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    value = ctx.value("name")
+    directory = ctx.pack.root.name
+    if isinstance(value, str) and value.strip() and value != directory:
+        yield ctx.at("name-directory-mismatch", Severity.WARNING,
+                     f"'name' is '{value}' but the directory is '{directory}'", "name", rule="V10",
+                     hint=f"Rename the directory to '{value}' or set 'name: {directory}'.")

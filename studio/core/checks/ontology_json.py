@@ -1,0 +1,24 @@
+"""V31 ``invalid-ontology-json``: a known ontology file that is not valid JSON is excluded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.checks._json_files import invalid_json
+from studio.core.diagnostics import Diagnostic
+
+ONTOLOGY_FILES = (
+    "ontology.json", "concepts.json", "relations.json", "claims.json", "evidence.json", "constraints.json",
+    "coverage.json", "signals.json", "objectives.json", "resources.json", "action-types.json",
+    "decision-gates.json", "action-logs.json", "feedback.json",
+)
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    if not ctx.has_dir("ontology"):
+        return
+    for name in ONTOLOGY_FILES:
+        d = invalid_json(ctx, ctx.pack.root / "ontology" / name, "invalid-ontology-json", "V31")
+        if d:
+            yield d

@@ -1,0 +1,32 @@
+"""V26 ``persona-without-boundaries``: a persona pack needs boundary guidance.
+
+Studio heuristic (the standard gives none): a heading in the guide that mentions boundaries, taboos,
+limits or "do not" (English or Chinese), or a ``compiled/boundaries.md`` view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Behavior, Diagnostic, Severity
+
+BOUNDARY_HEADING = re.compile(
+    r"^#{1,6}\s.*(boundar|taboo|limits|do not|don't|never|边界|禁忌|红线|不要|禁止)",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+def has_boundary_guidance(ctx: CheckContext) -> bool:
+    return bool(BOUNDARY_HEADING.search(ctx.pack.body)) or (ctx.pack.root / "compiled" / "boundaries.md").is_file()
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    if ctx.value("runtime", "mode") != "persona" or has_boundary_guidance(ctx):
+        return
+    yield ctx.at("persona-without-boundaries", Severity.WARNING,
+                 "Persona pack without boundary guidance (no boundaries/taboos section, no compiled/boundaries.md)",
+                 "runtime", "mode", rule="V26", behavior=Behavior.LOAD_WITH_WARNING,
+                 hint="Add a '## Runtime boundaries' section or compiled/boundaries.md: what the persona must "
+                 "never say or claim.")

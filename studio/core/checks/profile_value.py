@@ -1,0 +1,27 @@
+"""V17 ``missing-profile`` (a v0.5 pack: treated as wiki-first) and V18 ``invalid-profile``."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.model import PROFILES
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    if ctx.fm is None:
+        return
+    value = ctx.value("profile")
+    if not ctx.has("profile"):
+        yield ctx.at("missing-profile", Severity.WARNING,
+                     "'profile' is missing; the pack is treated as wiki-first (v0.5 compatibility)", "profile",
+                     rule="V17", behavior=Behavior.LOAD_WITH_WARNING,
+                     hint="Declare 'profile: document-first', 'wiki-first' or 'hybrid'.")
+    elif value not in PROFILES:
+        close = difflib.get_close_matches(str(value), PROFILES, n=1)
+        yield ctx.at("invalid-profile", Severity.WARNING,
+                     f"'profile: {value}' is not one of {', '.join(PROFILES)}; falling back to wiki-first",
+                     "profile", rule="V18", behavior=Behavior.LOAD_WITH_WARNING,
+                     hint=f"Did you mean '{close[0]}'?" if close else "Use one of: " + ", ".join(PROFILES))

@@ -1,0 +1,20 @@
+"""V08 ``missing-name``: a pack without a name has no stable selection key and is quarantined."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Behavior, Diagnostic, Severity
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    if ctx.fm is None:
+        return
+    value = ctx.value("name")
+    if isinstance(value, str) and value.strip():
+        return
+    problem = "is missing" if not ctx.has("name") else "must be a non-empty string"
+    yield ctx.at("missing-name", Severity.ERROR, f"'name' {problem}", "name", rule="V08",
+                 behavior=Behavior.QUARANTINE,
+                 hint=f"Add 'name: {ctx.pack.root.name}' (the directory name).")

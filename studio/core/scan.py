@@ -1,0 +1,281 @@
+"""Find pack directories under a root: bounded, read-only, symlink-safe discovery (digest 4.2).
+
+Only names and directory entries are looked at; ``KNOWLEDGE.md`` is not opened here (``load_pack``
+does that). The only files read are ``.gitignore`` files, and only their first 256 KiB.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pathspec
+
+from studio.core.diagnostics import Diagnostic, Severity
+
+KNOWLEDGE_FILE = "KNOWLEDGE.md"
+
+SKIPPED_DIR_NAMES = frozenset({
+    "node_modules", "__pycache__", "venv", "dist", "build", "target", "indexes",
+})
+"""Dependency, build-output and generated folders never scanned (dot-directories are skipped too)."""
+
+_GITIGNORE_LIMIT = 256 * 1024
+"""A real .gitignore is a few KiB; reading more would only let a hostile file slow the scan."""
+
+
+@dataclass(slots=True)
+class ScanResult:
+    """What one scan of one root found."""
+
+    root: Path
+    """The absolute scan root (symlinks not resolved, so paths read the way the user typed them)."""
+    pack_dirs: list[Path] = field(default_factory=list)
+    """Pack directories, sorted by path components."""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    """Workspace-level findings: absolute ``file``, empty ``pack``."""
+    dirs_visited: int = 0
+    """Directories listed, the root included."""
+    truncated: bool = False
+    """True when the directory limit or a cancel request stopped the scan early."""
+    cancelled: bool = False
+    """True when ``cancelled()`` asked to stop (the caller reports it; no diagnostic is added here)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _IgnoreRules:
+    """One ``.gitignore``: the directory it sits in (relative to the scan root) and its patterns."""
+
+    base: str
+    spec: pathspec.GitIgnoreSpec
+
+
+@dataclass(frozen=True, slots=True)
+class _Pending:
+    path: Path
+    rel: str
+    """POSIX path relative to the scan root ('' for the root)."""
+    depth: int
+    ignores: tuple[_IgnoreRules, ...]
+    """Applicable .gitignore files, shallowest first."""
+
+
+def _diag(code: str, severity: Severity, message: str, path: Path, hint: str = "") -> Diagnostic:
+    return Diagnostic(code, severity, message, file=str(path), hint=hint, pack="")
+
+
+def find_pack_dirs(
+    root: Path,
+    *,
+    max_depth: int = 4,
+    max_dirs: int = 5000,
+    honor_gitignore: bool = True,
+    cancelled: Callable[[], bool] | None = None,
+) -> ScanResult:
+    """Return the pack directories below ``root`` (``root`` itself when it is a pack).
+
+    Walks breadth-first so a directory limit cuts the deepest folders, never the shallow ones.
+    Does not descend into a pack, into skipped or ignored folders, or through symlinks that leave
+    ``root``. Never raises for file-system problems; they become diagnostics. Writes nothing.
+    """
+    root = Path(os.path.abspath(root))
+    result = ScanResult(root=root)
+    try:
+        real_root = os.path.realpath(root)
+    except (OSError, RuntimeError):
+        return result
+    seen: set[tuple[int, int]] = set()
+    queue: deque[_Pending] = deque([_Pending(root, "", 0, ())])
+    beyond_depth = 0
+    while queue:
+        if cancelled is not None and cancelled():
+            result.cancelled = result.truncated = True
+            break
+        if result.dirs_visited >= max_dirs:
+            result.truncated = True
+            result.diagnostics.append(_diag(
+                "scan-dir-limit", Severity.WARNING,
+                f"Stopped after {max_dirs} directories; {len(queue)} more were not scanned",
+                root, hint="Point the studio at a narrower folder or raise --max-dirs.",
+            ))
+            break
+        item = queue.popleft()
+        entries = _list_dir(item.path, seen, result)
+        if entries is None:
+            continue
+        result.dirs_visited += 1
+        if _is_pack(entries, item.path, result):
+            result.pack_dirs.append(item.path)
+            continue
+        ignores = item.ignores
+        if honor_gitignore:
+            rules = _read_gitignore(entries, item, result)
+            if rules is not None:
+                ignores = (*ignores, rules)
+        for entry in entries:
+            child = _child_to_enter(entry, item, ignores, real_root, result)
+            if child is None:
+                continue
+            if item.depth >= max_depth:
+                beyond_depth += 1
+                continue
+            queue.append(_Pending(Path(entry.path), child, item.depth + 1, ignores))
+    if beyond_depth:
+        result.diagnostics.append(_diag(
+            "scan-depth-limit", Severity.INFO,
+            f"{beyond_depth} directories deeper than {max_depth} levels were not entered",
+            root, hint="Raise --max-depth if packs live deeper.",
+        ))
+    result.pack_dirs.sort(key=lambda p: p.parts)
+    return result
+
+
+def _list_dir(path: Path, seen: set[tuple[int, int]], result: ScanResult) -> list[os.DirEntry[str]] | None:
+    """Sorted entries of a directory not seen before, or None (already seen, or unreadable)."""
+    try:
+        st = os.stat(path)
+        key = (st.st_dev, st.st_ino)
+        if key in seen:  # a second way into the same directory: a symlink loop or an alias
+            return None
+        seen.add(key)
+        with os.scandir(path) as it:
+            return sorted(it, key=lambda e: e.name)
+    except PermissionError:
+        result.diagnostics.append(_diag(
+            "scan-permission-denied", Severity.WARNING,
+            f"Cannot list {path}: permission denied; packs inside it were not found", path,
+            hint="Check the folder's permissions.",
+        ))
+    except OSError as exc:
+        result.diagnostics.append(_diag(
+            "scan-unreadable-dir", Severity.WARNING,
+            f"Cannot list {path}: {exc.strerror or exc}", path, hint="Check the folder.",
+        ))
+    return None
+
+
+def _is_pack(entries: list[os.DirEntry[str]], path: Path, result: ScanResult) -> bool:
+    """True when the directory holds a regular file named exactly ``KNOWLEDGE.md``; flags near misses."""
+    decoys: list[os.DirEntry[str]] = []
+    for entry in entries:
+        if entry.name == KNOWLEDGE_FILE:
+            if _is_file(entry):
+                return True
+            if _is_dir(entry):
+                result.diagnostics.append(_diag(
+                    "knowledge-md-is-directory", Severity.INFO,
+                    f"{entry.path} is a directory, so {path} is not a pack", Path(entry.path),
+                    hint="KNOWLEDGE.md must be a regular Markdown file.",
+                ))
+        elif entry.name.lower() == "knowledge.md" and _is_file(entry):
+            decoys.append(entry)
+    for entry in decoys:
+        result.diagnostics.append(_diag(
+            "wrong-case-knowledge-md", Severity.INFO,
+            f"Found '{entry.name}' in {path}; a pack needs exactly 'KNOWLEDGE.md', so it was not loaded",
+            Path(entry.path), hint="Rename the file to KNOWLEDGE.md if this folder is meant to be a pack.",
+        ))
+    return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _child_to_enter(
+    entry: os.DirEntry[str],
+    parent: _Pending,
+    ignores: tuple[_IgnoreRules, ...],
+    real_root: str,
+    result: ScanResult,
+) -> str | None:
+    """The child's root-relative path when the scan should enter it, else None."""
+    name = entry.name
+    if name.startswith(".") or name in SKIPPED_DIR_NAMES or not _is_dir(entry):
+        return None
+    rel = f"{parent.rel}/{name}" if parent.rel else name
+    if ignores and _ignored(rel, ignores):
+        return None
+    if entry.is_symlink() and not _link_stays_inside(entry, real_root):
+        result.diagnostics.append(_diag(
+            "symlink-escape", Severity.INFO,
+            f"{entry.path} is a symlink that leads outside the scanned folder; not followed",
+            Path(entry.path), hint="Copy the folder in instead of linking to it.",
+        ))
+        return None
+    return rel
+
+
+def _link_stays_inside(entry: os.DirEntry[str], real_root: str) -> bool:
+    try:
+        target = os.path.realpath(entry.path)
+    except (OSError, RuntimeError):
+        return False
+    return target == real_root or target.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _ignored(rel: str, ignores: tuple[_IgnoreRules, ...]) -> bool:
+    """Git semantics: the deepest .gitignore with an opinion about the directory decides."""
+    for rules in reversed(ignores):
+        if rules.base:
+            if not rel.startswith(rules.base + "/"):
+                continue
+            local = rel[len(rules.base) + 1:]
+        else:
+            local = rel
+        verdict = rules.spec.check_file(local + "/").include
+        if verdict is not None:
+            return bool(verdict)
+    return False
+
+
+def _read_gitignore(
+    entries: list[os.DirEntry[str]], item: _Pending, result: ScanResult
+) -> _IgnoreRules | None:
+    entry = next((e for e in entries if e.name == ".gitignore"), None)
+    # A symlinked .gitignore could point anywhere; only a plain file inside the tree is read.
+    if entry is None or not entry.is_file(follow_symlinks=False):
+        return None
+    try:
+        st = entry.stat(follow_symlinks=False)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        with open(entry.path, "rb") as fh:
+            text = fh.read(_GITIGNORE_LIMIT).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    lines = text.splitlines()
+    try:
+        spec = pathspec.GitIgnoreSpec.from_lines(lines)
+    except ValueError:
+        spec = pathspec.GitIgnoreSpec.from_lines(_valid_lines(lines))
+        result.diagnostics.append(_diag(
+            "gitignore-invalid-pattern", Severity.INFO,
+            f"{entry.path} has patterns git would not accept; they were ignored", Path(entry.path),
+        ))
+    return _IgnoreRules(item.rel, spec) if spec.patterns else None
+
+
+def _valid_lines(lines: list[str]) -> list[str]:
+    good: list[str] = []
+    for line in lines:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line])
+        except ValueError:
+            continue
+        good.append(line)
+    return good
