@@ -1,0 +1,87 @@
+"""``pack-studio validate``: discover packs and print every diagnostic (text or JSON)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from studio.cli._output import write_json
+from studio.cli._scope import add_scope_arguments, options_from_args
+from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
+from studio.core.model import Pack
+from studio.core.workspace import Workspace, open_workspace
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("validate", help="validate packs and print diagnostics",
+                       description="Validate packs. PATH is a pack directory or a root to scan. "
+                       "Exit status: 0 no errors, 1 errors, 2 usage error.")
+    add_scope_arguments(p)
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--min-severity", choices=("error", "warning", "info"), default="info",
+                   help="hide findings below this severity in text output")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    workspace = open_workspace(options_from_args(args))
+    if args.format == "json":
+        write_json(workspace_json(workspace))
+    else:
+        print_text(workspace, Severity(args.min_severity))
+    everything = workspace.all_diagnostics()
+    return 1 if any(d.severity is Severity.ERROR for d in everything) else 0
+
+
+def pack_json(pack: Pack) -> dict[str, Any]:
+    return {
+        "name": pack.name,
+        "path": str(pack.root),
+        "scope": pack.scope.value,
+        "loads": pack.loads,
+        "in_catalog": pack.in_catalog,
+        "shadowed_by": str(pack.shadowed_by) if pack.shadowed_by else None,
+        "status": pack.status,
+        "profile": pack.profile,
+        "effective_profile": pack.effective_profile,
+        "runtime_mode": pack.runtime_mode,
+        "trust": pack.trust,
+        "behavior": pack.behavior.value,
+        "diagnostics": [_diag_json(d) for d in pack.diagnostics],
+    }
+
+
+def _diag_json(d: Diagnostic) -> dict[str, Any]:
+    return {k: v for k, v in d.to_dict().items()}
+
+
+def workspace_json(workspace: Workspace) -> dict[str, Any]:
+    everything = workspace.all_diagnostics()
+    counts = DiagnosticCounts.of(everything)
+    return {
+        "packs": [pack_json(p) for p in workspace.packs],
+        "diagnostics": [_diag_json(d) for d in workspace.diagnostics],
+        "locations": [
+            {"scope": loc.scope.value, "path": str(loc.path), "exists": loc.exists,
+             "packs_found": loc.packs_found, "dirs_visited": loc.dirs_visited, "truncated": loc.truncated}
+            for loc in workspace.locations
+        ],
+        "summary": {"packs": len(workspace.packs), "errors": counts.errors, "warnings": counts.warnings,
+                    "infos": counts.infos},
+    }
+
+
+def print_text(workspace: Workspace, min_severity: Severity) -> None:
+    out = sys.stdout
+    shown = [d for d in workspace.diagnostics if d.severity.rank <= min_severity.rank]
+    for d in shown:
+        out.write(d.format() + "\n")
+    for pack in workspace.packs:
+        for d in pack.diagnostics:
+            if d.severity.rank <= min_severity.rank:
+                out.write(d.format(str(pack.root)) + "\n")
+    counts = DiagnosticCounts.of(workspace.all_diagnostics())
+    loaded = sum(1 for p in workspace.packs if p.loads)
+    out.write(f"{len(workspace.packs)} packs ({loaded} load): {counts.errors} errors, "
+              f"{counts.warnings} warnings, {counts.infos} info\n")
