@@ -1,0 +1,1 @@
+"""Renderers: pure functions from parsed packs to the text a model (or the preview pane) sees."""

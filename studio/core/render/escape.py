@@ -1,0 +1,133 @@
+"""Escaping for everything the studio puts in front of a model: XML text, attributes and fenced bodies.
+
+Three tools, for three places:
+
+- ``xml_text`` / ``xml_attr``: full XML escaping for catalog element text, ``<file>`` paths, warnings
+  and attribute values. The result always parses as XML.
+- ``neutralise``: for Markdown bodies inside guides and fences. The body stays readable (a human or a
+  model still sees ``&lt;/knowledge_pack>`` and understands it), but nothing inside it can open or
+  close one of our wrapper elements, start a CDATA section or a comment, or end a CDATA section.
+- ``unneutralise``: the documented inverse. For every string ``t``,
+  ``unneutralise(neutralise(t)) == strip_forbidden(t)``.
+
+How ``neutralise`` works (and why it round-trips):
+
+1. Characters XML 1.0 forbids (C0 controls other than tab/LF/CR, U+FFFE, U+FFFF, lone surrogates)
+   are dropped: they have no legitimate use in a knowledge pack and some parsers stop at them.
+2. The ``<`` that begins a dangerous construct becomes ``&lt;``; the ``>`` of ``]]>`` becomes
+   ``&gt;``. A construct is dangerous when it is ``<`` + optional whitespace + optional ``/`` +
+   optional whitespace + a protected element name *prefix* (any letter case, so ``<Knowledge_Pack_x``
+   is caught too), or ``<![CDATA[``, or ``<!--``.
+3. An ``&`` that already starts one of the three entities we use (``&lt;``, ``&gt;``, ``&amp;``,
+   any letter case) becomes ``&amp;``, so the original spelling survives the inverse.
+
+``unneutralise`` replaces ``&lt;``, ``&gt;`` and ``&amp;`` (lower case only, the only spelling we
+emit) in one left-to-right pass. Every other character passes through both functions untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PROTECTED_ELEMENTS: tuple[str, ...] = (
+    "knowledge_pack",  # also covers knowledge_pack_guide by prefix
+    "knowledge_pack_guide",
+    "knowledge_resources",
+    "available_knowledge_packs",
+    "selected_files",
+    "warnings",
+)
+"""Wrapper elements no pack content may open or close."""
+
+_NAMES = "|".join(sorted({re.escape(n) for n in PROTECTED_ELEMENTS}, key=len, reverse=True))
+# Whitespace a lenient reader might skip, including zero-width characters that hide a tag from the eye.
+_GAP = r"[\s\u200b-\u200d\u2060\ufeff]*"
+
+# Group "lt": a "<" to escape; group "gt": a ">" to escape; group "amp": an "&" to escape.
+_NEUTRALISE_RE = re.compile(
+    rf"(?P<lt><)(?={_GAP}/?{_GAP}(?:{_NAMES})|!\[CDATA\[|!--)"
+    r"|\]\](?P<gt>>)"
+    r"|(?P<amp>&)(?=(?:lt|gt|amp);)",
+    re.IGNORECASE,
+)
+_UNNEUTRALISE_RE = re.compile(r"&(lt|gt|amp);")
+_UNENTITY = {"lt": "<", "gt": ">", "amp": "&"}
+
+# XML 1.0 Char production, inverted; surrogates cover lone halves left by surrogateescape decoding.
+_FORBIDDEN_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+_FENCE_BREAK_RE = re.compile(
+    rf"<{_GAP}/?{_GAP}(?:{_NAMES})|<!\[CDATA\[|\]\]>|<!--",
+    re.IGNORECASE,
+)
+
+
+def strip_forbidden(text: str) -> str:
+    """Drop the characters XML 1.0 does not allow anywhere in a document."""
+    return _FORBIDDEN_RE.sub("", text)
+
+
+def xml_text(value: str) -> str:
+    """Escape element text: ``&``, ``<``, ``>``; forbidden characters dropped."""
+    value = strip_forbidden(value)
+    return value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def xml_attr(value: str) -> str:
+    """Escape an attribute value for use inside double quotes.
+
+    Tab, LF and CR become character references because a parser would otherwise normalise them to
+    spaces and the value would not survive a round trip.
+    """
+    return (
+        xml_text(value)
+        .replace('"', "&quot;")
+        .replace("\t", "&#9;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
+
+
+def neutralise(text: str) -> str:
+    """Make ``text`` safe to place raw inside a guide or fence; see the module docstring."""
+    text = strip_forbidden(text)
+    return _NEUTRALISE_RE.sub(_neutralise_match, text)
+
+
+def _neutralise_match(match: re.Match[str]) -> str:
+    if match.group("lt") is not None:
+        return "&lt;"
+    if match.group("gt") is not None:
+        return "]]&gt;"
+    return "&amp;"
+
+
+def unneutralise(text: str) -> str:
+    """The inverse of ``neutralise``: what the pack author wrote (minus forbidden characters)."""
+    return _UNNEUTRALISE_RE.sub(lambda m: _UNENTITY[m.group(1)], text)
+
+
+@dataclass(frozen=True, slots=True)
+class FenceBreak:
+    """A place in raw text that would open or close a wrapper, or start CDATA or a comment."""
+
+    offset: int
+    """0-based character offset in the text."""
+    text: str
+    """The matched characters, e.g. ``</knowledge_pack`` or ``]]>``."""
+
+
+def find_fence_breaks(text: str) -> list[FenceBreak]:
+    """Every construct ``neutralise`` would defuse, in order (used by the injection lint)."""
+    return [FenceBreak(m.start(), m.group(0)) for m in _FENCE_BREAK_RE.finditer(text)]
+
+
+def wrapper_tags(text: str, name: str) -> list[str]:
+    """Every opening or closing tag of element ``name`` a lenient reader would see in ``text``.
+
+    Lenient on purpose (any case, whitespace after ``<`` or ``</``), so tests can assert that a
+    rendered artefact holds exactly one wrapper per pack.
+    """
+    pattern = re.compile(rf"<{_GAP}/?{_GAP}{re.escape(name)}(?=[\s/>])", re.IGNORECASE)
+    return [m.group(0) for m in pattern.finditer(text)]
