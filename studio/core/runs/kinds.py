@@ -1,0 +1,84 @@
+"""Decide what kind of record a ``runs/`` file is: by its content first, by its file name second.
+
+The reference CLI guesses from the name and falls back to "compile run", which mislabels usage, lint,
+health and eval-result files (digest 7.6, 11.18). Here the keys a record carries decide; the name only
+breaks ties, and a record nothing recognises is ``unknown`` (unvalidated, never invalid).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studio.core.runs.model import RunKind
+
+_EVAL_RESULT_KEYS = ("results", "assertion_results", "run_summary", "eval_id", "description_hash")
+
+
+def infer_kind(data: Any, name: str) -> RunKind:
+    """Kind of a JSON record ``data`` stored under file name ``name``."""
+    by_content = _kind_from_content(data) if isinstance(data, dict) else None
+    return by_content or kind_from_name(name)
+
+
+def _kind_from_content(data: dict[str, Any]) -> RunKind | None:
+    if data.get("record") == "review" or ("decision" in data and "reviewer" in data):
+        return RunKind.REVIEW_RECORD
+    if isinstance(data.get("activated_packs"), list):
+        return RunKind.CONTEXT_RESOLUTION
+    if isinstance(data.get("claims"), list):
+        return RunKind.SOURCE_MAP
+    if any(key in data for key in _EVAL_RESULT_KEYS) or _has_pass_rate(data.get("summary")):
+        return RunKind.EVAL_RESULT
+    if isinstance(data.get("cases"), list) and "pack_name" in data:
+        return RunKind.SELECTION_EVAL
+    if "run_id" in data and ("trigger" in data or "inputs" in data or "outputs" in data):
+        return RunKind.COMPILE_RUN
+    if isinstance(data.get("selected_files"), list) and ("pack" in data or "citation_gaps" in data):
+        return RunKind.USAGE_RECORD
+    if isinstance(data.get("findings"), list):
+        command = str(data.get("command", ""))
+        return RunKind.HEALTH_REPORT if "health" in command else RunKind.LINT_REPORT
+    return None
+
+
+def _has_pass_rate(summary: Any) -> bool:
+    return isinstance(summary, dict) and ("pass_rate" in summary or "precision" in summary)
+
+
+def kind_from_name(name: str) -> RunKind:
+    """Kind suggested by a file name alone (``compile-…``, ``context-…``, ``lint-…`` ...)."""
+    lower = name.lower()
+    if "source-map" in lower:
+        return RunKind.SOURCE_MAP
+    if lower.startswith("review-"):
+        return RunKind.REVIEW_RECORD
+    if lower.startswith("compile-"):
+        return RunKind.COMPILE_RUN
+    if lower.startswith("context-"):
+        return RunKind.CONTEXT_RESOLUTION
+    if lower.startswith("usage-"):
+        return RunKind.USAGE_RECORD
+    if lower.startswith("lint-"):
+        return RunKind.LINT_REPORT
+    if lower.startswith("health-"):
+        return RunKind.HEALTH_REPORT
+    if "eval" in lower or lower in ("benchmark.json", "feedback.json", "grading.json"):
+        return RunKind.EVAL_RESULT
+    return RunKind.UNKNOWN
+
+
+def infer_markdown_kind(text: str, name: str) -> RunKind:
+    """Kind of a Markdown log: its title (``# Lint report: …``) first, then its name."""
+    first = next((line.strip().lower() for line in text.splitlines() if line.strip()), "")
+    if first.startswith("#"):
+        if "lint" in first:
+            return RunKind.LINT_REPORT
+        if "health" in first:
+            return RunKind.HEALTH_REPORT
+        if "review" in first:
+            return RunKind.REVIEW_RECORD if name.lower().startswith("review-") else RunKind.LINT_REPORT
+    by_name = kind_from_name(name)
+    # A Markdown file is never a schema-bearing JSON record, whatever its name says.
+    return by_name if by_name in (RunKind.LINT_REPORT, RunKind.HEALTH_REPORT, RunKind.EVAL_RESULT) else (
+        RunKind.UNKNOWN
+    )

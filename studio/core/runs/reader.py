@@ -1,0 +1,207 @@
+"""Read every file under a pack's ``runs/`` folder into RunRecords: bounded, read-only, never raising.
+
+Walks ``runs/`` (nested eval folders included) without following symlinked folders, reads each file
+with a size limit, parses JSON or Markdown, infers the kind, checks the shape and summarises it. A bad
+run file becomes diagnostics on its record; it never stops anything else from loading.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.pack import read_bounded
+from studio.core.runs.kinds import infer_kind, infer_markdown_kind
+from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource, Validity
+from studio.core.runs.schemas import check_against_schema
+from studio.core.runs.summaries import read_markdown_log, summarize
+from studio.core.runs.timestamps import choose_time
+
+MAX_RUN_BYTES = 4 * 1024 * 1024
+"""A run record is audit metadata; anything larger is reported and not parsed."""
+MAX_RUN_FILES = 2000
+MAX_RUN_DEPTH = 6
+RECORD_SUFFIXES = (".json", ".md", ".markdown", ".jsonl", ".txt", ".log")
+
+
+def read_runs(pack_root: Path) -> RunsReport:
+    """All records under ``pack_root/runs`` in time order. No ``runs/`` folder gives an empty report."""
+    root = Path(os.path.abspath(pack_root))
+    report = RunsReport()
+    runs_dir = root / "runs"
+    if runs_dir.is_symlink():
+        report.diagnostics.append(_skipped_link("runs", "the runs/ folder"))
+        return report
+    if not runs_dir.is_dir():
+        return report
+    for path in _walk(runs_dir, root, report.diagnostics):
+        report.records.append(read_run_file(path, root))
+    report.records.sort(key=_time_order)
+    for record in report.records:
+        report.diagnostics.extend(record.diagnostics)
+    return report
+
+
+def _time_order(record: RunRecord) -> tuple[int, float, str]:
+    stamp = record.timestamp.timestamp() if record.timestamp else 0.0
+    return (0 if record.timestamp else 1, stamp, record.path)
+
+
+def _walk(runs_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
+    """Files under ``runs_dir``, depth- and count-bounded; symlinked folders are reported, not entered."""
+    found: list[Path] = []
+    stack: list[tuple[Path, int]] = [(runs_dir, 0)]
+    while stack:
+        folder, depth = stack.pop()
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            diags.append(Diagnostic("run-folder-unreadable", Severity.WARNING,
+                                    f"{_rel(folder, root)} cannot be listed", file=_rel(folder, root)))
+            continue
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue  # editor swap files, our own atomic-write temp files
+            path = Path(entry.path)
+            if entry.is_dir(follow_symlinks=False):
+                if depth + 1 < MAX_RUN_DEPTH:
+                    stack.append((path, depth + 1))
+                continue
+            if entry.is_symlink() and Path(os.path.realpath(path)).is_dir():
+                diags.append(_skipped_link(_rel(path, root), _rel(path, root)))
+                continue
+            if not entry.name.lower().endswith(RECORD_SUFFIXES):
+                continue
+            if len(found) >= MAX_RUN_FILES:
+                diags.append(Diagnostic(
+                    "too-many-run-files", Severity.WARNING,
+                    f"runs/ holds more than {MAX_RUN_FILES} records; the rest were not read", file="runs",
+                    hint="Archive old run records outside the pack.",
+                ))
+                return found
+            found.append(path)
+    return found
+
+
+def read_run_file(path: Path, root: Path) -> RunRecord:
+    """Read one record (JSON or Markdown) at ``path`` inside pack ``root``. Never raises."""
+    rel = _rel(path, root)
+    data_bytes, size, problem = read_bounded(path, MAX_RUN_BYTES + 1, root=root)
+    mtime = _mtime(path)
+    if problem is not None or data_bytes is None:
+        record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
+        record.diagnostics.append(_audit_only(problem) if problem else _unreadable(rel))
+        record.timestamp, record.time_source = choose_time(None, path.name, mtime)
+        record.summary = "not read"
+        return record
+    if size > MAX_RUN_BYTES:
+        record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
+        record.diagnostics.append(Diagnostic(
+            "run-too-large", Severity.WARNING,
+            f"{rel} is {size:,} bytes; records over {MAX_RUN_BYTES:,} bytes are not parsed", file=rel,
+            hint="Split or archive the record; run records should be small audit data.",
+        ))
+        record.timestamp, record.time_source = choose_time(None, path.name, mtime)
+        record.summary = "too large to read"
+        return record
+    is_json = path.suffix.lower() == ".json"
+    record = parse_json_record(data_bytes, rel) if is_json else _markdown_record(data_bytes, rel)
+    record.size = size
+    record.timestamp, record.time_source = choose_time(record.data if is_json else None, path.name, mtime)
+    return record
+
+
+def parse_json_record(raw: bytes, rel: str) -> RunRecord:
+    """Decode, parse, classify and check one JSON record given as bytes (``rel`` names it in findings)."""
+    name = rel.rsplit("/", 1)[-1]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return _malformed(rel, name, f"{rel} is not UTF-8 text (byte {exc.start})", 1, 1)
+    try:
+        data: Any = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return _malformed(rel, name, f"{rel} is not valid JSON: {exc.msg}", exc.lineno, exc.colno)
+    except (ValueError, RecursionError) as exc:  # 5000-digit integers, absurd nesting
+        return _malformed(rel, name, f"{rel} cannot be parsed: {type(exc).__name__}", 1, 1)
+    kind = infer_kind(data, name)
+    record = RunRecord(rel, kind, Validity.UNVALIDATED, data=data)
+    record.status = _status_of(data)
+    record.summary = summarize(kind, data)
+    if kind.schema_name is None:
+        return record
+    check = check_against_schema(data, kind.schema_name, file=rel, text=text)
+    record.validity = Validity.VALID if check.valid else Validity.INVALID
+    record.extra_fields = check.extra_fields
+    record.diagnostics.extend(_audit_only(d) for d in check.diagnostics)
+    return record
+
+
+def _markdown_record(raw: bytes, rel: str) -> RunRecord:
+    name = rel.rsplit("/", 1)[-1]
+    text = raw.decode("utf-8-sig", errors="replace")
+    kind = infer_markdown_kind(text, name) if name.lower().endswith((".md", ".markdown")) else RunKind.UNKNOWN
+    data = read_markdown_log(text)
+    record = RunRecord(rel, kind, Validity.UNVALIDATED, data=data, status=data["status"])
+    record.summary = summarize(kind, data) if kind is not RunKind.UNKNOWN else f"log: {data['title']}"
+    return record
+
+
+def _status_of(data: Any) -> str | None:
+    if not isinstance(data, dict):
+        return None
+    status = data.get("status")
+    if isinstance(status, str):
+        return status
+    return str(data["decision"]) if isinstance(data.get("decision"), str) else None
+
+
+def _malformed(rel: str, name: str, message: str, line: int, column: int) -> RunRecord:
+    record = RunRecord(rel, infer_kind(None, name), Validity.MALFORMED, summary="malformed JSON")
+    record.diagnostics.append(Diagnostic(
+        "run-malformed-json", Severity.ERROR, message, file=rel, line=max(line, 1), column=max(column, 1),
+        rule="V40", hint="Fix the JSON syntax; run records are audit-only and never block the pack.",
+    ))
+    return record
+
+
+def _kind_for_unread(name: str) -> RunKind:
+    return infer_kind(None, name)
+
+
+def _audit_only(d: Diagnostic) -> Diagnostic:
+    """Run findings never change whether a pack loads (digest V40: runs are audit-only)."""
+    from dataclasses import replace
+
+    return replace(d, behavior=Behavior.LOAD)
+
+
+def _unreadable(rel: str) -> Diagnostic:
+    return Diagnostic("unreadable-file", Severity.WARNING, f"{rel} could not be read", file=rel)
+
+
+def _skipped_link(rel: str, what: str) -> Diagnostic:
+    return Diagnostic(
+        "run-symlink-skipped", Severity.WARNING, f"{what} is a symlink; symlinked folders are not followed",
+        file=rel, hint="Keep run records inside the pack as regular files.",
+    )
+
+
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.lstat().st_mtime
+    except OSError:
+        return None
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+__all__ = ["read_runs", "read_run_file", "parse_json_record", "TimeSource", "MAX_RUN_BYTES"]

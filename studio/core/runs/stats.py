@@ -1,0 +1,217 @@
+"""Timeline statistics over a pack's run records: what was selected, how often, and what changed since.
+
+Works on a RunsReport already read; it only stats and hashes files inside the pack to answer "does the
+selected file still exist" and "has it changed since the recorded sha256".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.core.paths import resolve_inside
+from studio.core.runs.model import RunKind, RunRecord, RunsReport
+from studio.core.runs.timestamps import format_time
+
+RUNTIME_SURFACES = ("compiled", "documents", "wiki")
+"""Folders whose files a resolver selects (digest 1.1); ``never selected`` is computed over these."""
+MAX_SURFACE_FILES = 5000
+MAX_HASH_BYTES = 32 * 1024 * 1024
+_SHA256 = re.compile(r"^(?:sha256:)?([0-9a-fA-F]{64})$")
+
+
+@dataclass(slots=True)
+class TimePoint:
+    """Warnings and citation gaps one context/usage/compile record reports."""
+
+    time: str
+    path: str
+    kind: str
+    warnings: int
+    citation_gaps: int
+
+
+@dataclass(slots=True)
+class HashCheck:
+    """A file a record hashed, compared with the file as it is now."""
+
+    path: str
+    record: str
+    state: str
+    """``unchanged``, ``changed``, ``missing``, ``outside`` (never read) or ``unverifiable`` (no real hash)."""
+
+
+@dataclass(slots=True)
+class RunStats:
+    """What the runs say over time about the pack's files."""
+
+    selection_counts: dict[str, int] = field(default_factory=dict)
+    """Pack-relative path -> number of context/usage records that selected it."""
+    selection_records: int = 0
+    compile_history: list[tuple[str, str, str]] = field(default_factory=list)
+    """(time, record path, status) for every compile run, oldest first."""
+    over_time: list[TimePoint] = field(default_factory=list)
+    never_selected: list[str] = field(default_factory=list)
+    selected_missing: list[str] = field(default_factory=list)
+    """Selected (or compiled) paths that no longer exist in the pack."""
+    hash_checks: list[HashCheck] = field(default_factory=list)
+    validity_counts: dict[str, int] = field(default_factory=dict)
+    kind_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> list[HashCheck]:
+        return [h for h in self.hash_checks if h.state == "changed"]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "selection_records": self.selection_records,
+            "selection_counts": dict(sorted(self.selection_counts.items())),
+            "compile_history": [{"time": t, "path": p, "status": s} for t, p, s in self.compile_history],
+            "over_time": [vars_of(p) for p in self.over_time],
+            "never_selected": self.never_selected,
+            "selected_missing": self.selected_missing,
+            "hash_checks": [vars_of(h) for h in self.hash_checks],
+            "validity_counts": self.validity_counts,
+            "kind_counts": self.kind_counts,
+        }
+
+
+def vars_of(obj: Any) -> dict[str, Any]:
+    return {name: getattr(obj, name) for name in obj.__slots__}
+
+
+def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = None) -> RunStats:
+    """Statistics over ``report``; ``pack_name`` picks this pack's entries in multi-pack context records."""
+    root = Path(os.path.abspath(pack_root))
+    name = pack_name or root.name
+    stats = RunStats()
+    for record in report.records:
+        stats.validity_counts[record.validity.value] = stats.validity_counts.get(record.validity.value, 0) + 1
+        stats.kind_counts[record.kind.value] = stats.kind_counts.get(record.kind.value, 0) + 1
+        data = record.data if isinstance(record.data, dict) else {}
+        selected = _selected_files(record, data, name)
+        if selected is not None:
+            stats.selection_records += 1
+            for path in selected:
+                stats.selection_counts[path] = stats.selection_counts.get(path, 0) + 1
+        if record.kind is RunKind.COMPILE_RUN:
+            stats.compile_history.append((format_time(record.timestamp), record.path, str(data.get("status"))))
+            stats.hash_checks.extend(_hash_checks(record, data, root))
+        if record.kind in (RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.COMPILE_RUN):
+            warnings, gaps = _warning_counts(record.kind, data)
+            stats.over_time.append(TimePoint(format_time(record.timestamp), record.path, record.kind.value,
+                                             warnings, gaps))
+    surfaces = runtime_surface_files(root)
+    stats.never_selected = [p for p in surfaces if p not in stats.selection_counts]
+    stats.selected_missing = sorted(
+        p for p in stats.selection_counts if _state_of(root, p) in ("missing", "outside")
+    )
+    return stats
+
+
+def _selected_files(record: RunRecord, data: dict[str, Any], name: str) -> set[str] | None:
+    """Files this record says were selected for the pack, or None when the record is not a selection."""
+    if record.kind is RunKind.CONTEXT_RESOLUTION:
+        packs = [p for p in data.get("activated_packs", []) if isinstance(p, dict)]
+        mine = [p for p in packs if p.get("name") == name] or (packs if len(packs) == 1 else [])
+        files: set[str] = set()
+        for entry in mine:
+            for key in ("selected_files", "selected_documents", "selected_splits"):
+                files.update(_clean(v) for v in entry.get(key, []) if isinstance(v, str))
+        return files
+    if record.kind is RunKind.USAGE_RECORD:
+        if data.get("pack") not in (None, name):
+            return None
+        return {_clean(v) for v in data.get("selected_files", []) if isinstance(v, str)}
+    return None
+
+
+def _clean(path: str) -> str:
+    """``documents/a.md#section`` and ``./compiled/x.md`` both count as the file itself."""
+    path = path.split("#", 1)[0].strip()
+    return path[2:] if path.startswith("./") else path
+
+
+def _warning_counts(kind: RunKind, data: dict[str, Any]) -> tuple[int, int]:
+    if kind is RunKind.CONTEXT_RESOLUTION:
+        warnings = sum(len(p.get("warnings", []) or []) for p in data.get("activated_packs", [])
+                       if isinstance(p, dict) and isinstance(p.get("warnings", []), list))
+        return warnings, len(data["missing"]) if isinstance(data.get("missing"), list) else 0
+    if kind is RunKind.COMPILE_RUN:
+        diags = data.get("diagnostics", [])
+        return (sum(1 for d in diags if isinstance(d, dict) and d.get("severity") in ("warning", "error"))
+                if isinstance(diags, list) else 0), 0
+    warnings = data.get("warnings", [])
+    gaps = data.get("citation_gaps", [])
+    return (len(warnings) if isinstance(warnings, list) else 0, len(gaps) if isinstance(gaps, list) else 0)
+
+
+def _hash_checks(record: RunRecord, data: dict[str, Any], root: Path) -> list[HashCheck]:
+    checks: list[HashCheck] = []
+    for key in ("inputs", "documents"):
+        entries = data.get(key)
+        if not isinstance(entries, list):
+            continue
+        for entry in entries:
+            if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+                continue
+            path = _clean(entry["path"])
+            checks.append(HashCheck(path, record.path, _compare(root, path, entry.get("sha256"))))
+    return checks
+
+
+def _compare(root: Path, path: str, recorded: Any) -> str:
+    state = _state_of(root, path)
+    if state != "present":
+        return state
+    match = _SHA256.match(recorded) if isinstance(recorded, str) else None
+    if match is None:
+        return "unverifiable"  # placeholders such as "sha256:..." in the standard's own examples
+    current = file_sha256(root / path)
+    if current is None:
+        return "unverifiable"
+    return "unchanged" if current == match.group(1).lower() else "changed"
+
+
+def _state_of(root: Path, path: str) -> str:
+    target = resolve_inside(root, path)
+    if target is None:
+        return "outside"
+    return "present" if target.is_file() else "missing"
+
+
+def file_sha256(path: Path) -> str | None:
+    """Hex sha256 of a regular file, or None when unreadable or larger than MAX_HASH_BYTES."""
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_HASH_BYTES:
+            return None
+        digest = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
+    except OSError:
+        return None
+
+
+def runtime_surface_files(root: Path) -> list[str]:
+    """Regular files under ``compiled/``, ``documents/`` and ``wiki/`` (no symlinks followed), sorted."""
+    found: list[str] = []
+    for surface in RUNTIME_SURFACES:
+        top = root / surface
+        if top.is_symlink() or not top.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(top):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+            for filename in sorted(filenames):
+                full = Path(dirpath) / filename
+                if filename.startswith(".") or full.is_symlink():
+                    continue
+                found.append(full.relative_to(root).as_posix())
+                if len(found) >= MAX_SURFACE_FILES:
+                    return sorted(found)
+    return sorted(found)
