@@ -1,0 +1,3 @@
+"""The Qt-free core of Knowledge Pack Studio: discovery, parsing, validation, rendering, resolving, runs."""
+
+from __future__ import annotations
