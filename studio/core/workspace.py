@@ -1,0 +1,356 @@
+"""The workspace: every scope scanned, every pack loaded, name collisions settled (digest 4 and 9).
+
+``open_workspace`` is the one call the CLI and the app make; it reads, never writes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
+from studio.core.examples import builtin_examples_dir
+from studio.core.model import TRUST_RANK, Pack, Scope
+from studio.core.pack import load_pack
+from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
+
+_COLLISION_CODES = frozenset({"name-collision", "lower-trust-shadows"})
+"""Pack diagnostics that depend on the other packs, recomputed whenever a pack changes."""
+
+_MAX_WORKERS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class ScanLimits:
+    """Bounds applied to each scanned root (digest 4.2, studio defaults)."""
+
+    max_depth: int = 4
+    max_dirs: int = 5000
+    honor_gitignore: bool = True
+
+
+@dataclass(slots=True)
+class WorkspaceOptions:
+    """Which locations to scan and how."""
+
+    explicit: list[Path] = field(default_factory=list)
+    """Paths the user named: a pack directory, or a root scanned recursively."""
+    project: Path | None = None
+    """Project directory; ``.agents/knowledge`` and each client-native ``knowledge`` folder are scanned."""
+    home: Path | None = None
+    """Home directory for the user scope."""
+    org_roots: list[Path] = field(default_factory=list)
+    builtin: bool = True
+    """Include the bundled example packs."""
+    client_native: tuple[str, ...] = (".pack-studio",)
+    """Client folder names: ``<project>/<native>/knowledge`` and ``<home>/<native>/knowledge``."""
+    limits: ScanLimits = field(default_factory=ScanLimits)
+    trusted_project: bool = True
+    """False for a repository the user has not approved: its packs need confirmation (V55)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScanLocation:
+    """One scanned location, shown to the user so they can see where packs came from."""
+
+    scope: Scope
+    path: Path
+    exists: bool
+    packs_found: int = 0
+    dirs_visited: int = 0
+    truncated: bool = False
+
+
+@dataclass(slots=True)
+class Workspace:
+    """All packs of all scopes, in precedence order, with the findings about the scan itself."""
+
+    packs: list[Pack]
+    diagnostics: list[Diagnostic]
+    """Workspace-level findings (absolute ``file``, empty ``pack``)."""
+    locations: list[ScanLocation]
+    options: WorkspaceOptions
+
+    def winners(self) -> list[Pack]:
+        """Packs that load and won their name."""
+        return [p for p in self.packs if p.loads]
+
+    def shadowed(self) -> list[Pack]:
+        return [p for p in self.packs if p.shadowed_by is not None]
+
+    def quarantined(self) -> list[Pack]:
+        """Packs a client would not load at all (skipped or quarantined)."""
+        return [p for p in self.packs if not p.behavior.loads]
+
+    def by_root(self, path: Path) -> Pack | None:
+        wanted = os.path.abspath(path)
+        return next((p for p in self.packs if str(p.root) == wanted), None)
+
+    def find(self, name: str) -> Pack | None:
+        """The pack a client would use for ``name``; else the first pack carrying that name."""
+        named = [p for p in self.packs if p.name == name]
+        return next((p for p in named if p.loads), named[0] if named else None)
+
+    def all_diagnostics(self) -> list[Diagnostic]:
+        out = list(self.diagnostics)
+        for pack in self.packs:
+            out.extend(pack.diagnostics)
+        return out
+
+    def replace_pack(self, pack: Pack) -> None:
+        """Swap in a reloaded pack (or add a new one) and settle name collisions again."""
+        index = next((i for i, p in enumerate(self.packs) if p.root == pack.root), None)
+        if index is None:
+            self.packs.append(pack)
+            self.packs.sort(key=_pack_order)
+        else:
+            self.packs[index] = pack
+        apply_origin(pack, self.options)
+        apply_collisions(self.packs)
+
+
+def scan_locations(options: WorkspaceOptions) -> list[tuple[Scope, Path]]:
+    """Every location to scan, highest precedence first (digest 4.1, 4.3)."""
+    out: list[tuple[Scope, Path]] = [(Scope.EXPLICIT, _abs(p)) for p in options.explicit]
+    for scope, base in ((Scope.PROJECT, options.project), (Scope.USER, options.home)):
+        if base is not None:
+            base = _abs(base)
+            out.append((scope, base / ".agents" / "knowledge"))
+            out.extend((scope, base / native / "knowledge") for native in options.client_native)
+    out.extend((Scope.ORGANIZATION, _abs(p)) for p in options.org_roots)
+    if options.builtin:
+        out.append((Scope.BUILTIN, builtin_examples_dir()))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    root: Path
+    scope: Scope
+    scope_root: Path | None
+
+
+def open_workspace(
+    options: WorkspaceOptions,
+    *,
+    on_pack: Callable[[Pack], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> Workspace:
+    """Scan every location, load every pack, settle collisions.
+
+    ``on_pack`` sees each pack as it loads (before collisions are settled); ``on_progress`` gets
+    (packs loaded, packs found). When ``cancelled()`` turns true the workspace holds what was
+    loaded so far plus a ``scan-cancelled`` diagnostic. Never raises for bad input.
+    """
+    diagnostics: list[Diagnostic] = []
+    locations: list[ScanLocation] = []
+    found: list[_Found] = []
+    seen: set[str] = set()
+    stopped = False
+    for scope, path in scan_locations(options):
+        if cancelled is not None and cancelled():
+            stopped = True
+            break
+        location, dirs, diags, stopped = _scan_one(scope, path, options.limits, cancelled)
+        locations.append(location)
+        diagnostics.extend(diags)
+        for pack_dir, scope_root in dirs:
+            key = os.path.realpath(pack_dir)
+            if key not in seen:  # the same folder reached from two locations keeps the first scope
+                seen.add(key)
+                found.append(_Found(pack_dir, scope, scope_root))
+        if stopped:
+            break
+    packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled)
+    if stopped or load_stopped:
+        diagnostics.append(Diagnostic(
+            "scan-cancelled", Severity.INFO,
+            f"Scan cancelled: {len(packs)} of {len(found)} packs found so far were loaded",
+            file=str(locations[-1].path if locations else Path.cwd()), pack="",
+        ))
+    for pack in packs:
+        apply_origin(pack, options)
+    apply_collisions(packs)
+    return Workspace(packs, sort_diagnostics(diagnostics), locations, options)
+
+
+def _scan_one(
+    scope: Scope, path: Path, limits: ScanLimits, cancelled: Callable[[], bool] | None
+) -> tuple[ScanLocation, list[tuple[Path, Path | None]], list[Diagnostic], bool]:
+    """Scan one location: (location, [(pack dir, scope root)], diagnostics, cancelled)."""
+    named = scope in (Scope.EXPLICIT, Scope.ORGANIZATION)
+    if not os.path.exists(path):
+        diags = [_missing_root(scope, path)] if named else []
+        return ScanLocation(scope, path, exists=False), [], diags, False
+    if scope is Scope.EXPLICIT and _opens_directly(path):
+        root = path.parent if os.path.isfile(path) else path
+        return ScanLocation(scope, path, True, 1, 1), [(root, None)], [], False
+    if not os.path.isdir(path):
+        diag = Diagnostic(
+            "not-a-directory", Severity.ERROR, f"{path} is not a directory", file=str(path), pack="",
+            rule="V01", behavior=Behavior.SKIP, hint="Point the studio at a pack directory or a folder of packs.",
+        )
+        return ScanLocation(scope, path, exists=True), [], [diag] if named else [], False
+    result = find_pack_dirs(path, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
+                            honor_gitignore=limits.honor_gitignore, cancelled=cancelled)
+    diags = list(result.diagnostics)
+    if scope is Scope.EXPLICIT and not result.pack_dirs and not result.cancelled:
+        diags.append(Diagnostic(
+            "no-packs-found", Severity.INFO, f"No pack (folder with a KNOWLEDGE.md) found under {path}",
+            file=str(path), pack="", hint="Check the path, or raise --max-depth if packs live deeper.",
+        ))
+    location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)
+    return location, [(d, path) for d in result.pack_dirs], diags, result.cancelled
+
+
+def _opens_directly(path: Path) -> bool:
+    """An explicit path naming a pack: its KNOWLEDGE.md, or a folder holding one (any letter case).
+
+    A case-variant ``knowledge.md`` counts here so that the user gets the loader's V02 error for
+    the folder they pointed at, rather than a silent "nothing found".
+    """
+    if os.path.isfile(path):
+        return path.name == KNOWLEDGE_FILE
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return False
+    return any(n.lower() == "knowledge.md" for n in names)
+
+
+def _missing_root(scope: Scope, path: Path) -> Diagnostic:
+    return Diagnostic(
+        "scope-root-missing", Severity.INFO, f"{path} does not exist ({scope.value} location)",
+        file=str(path), pack="", hint="Check the path.",
+    )
+
+
+def _load_all(
+    found: list[_Found],
+    on_pack: Callable[[Pack], None] | None,
+    on_progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+) -> tuple[list[Pack], bool]:
+    """Load packs on a small thread pool (reading files is mostly waiting); callbacks run here, in order."""
+    total = len(found)
+    if on_progress is not None:
+        on_progress(0, total)
+    packs: list[Pack] = []
+    stopped = False
+    with ThreadPoolExecutor(max_workers=max(1, min(_MAX_WORKERS, total))) as pool:
+        futures: list[Future[Pack]] = [pool.submit(_load_safely, f) for f in found]
+        for future in futures:
+            if cancelled is not None and cancelled():
+                stopped = True
+                for pending in futures:
+                    pending.cancel()
+                break
+            pack = future.result()
+            packs.append(pack)
+            if on_pack is not None:
+                on_pack(pack)
+            if on_progress is not None:
+                on_progress(len(packs), total)
+    packs.sort(key=_pack_order)
+    return packs, stopped
+
+
+def _load_safely(found: _Found) -> Pack:
+    """``load_pack`` promises not to raise; if a bug breaks that, one pack fails, not the workspace."""
+    try:
+        return load_pack(found.root, found.scope, found.scope_root)
+    except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
+        return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
+            "internal-error", Severity.ERROR, f"The studio failed while loading this pack: {exc!r}",
+            behavior=Behavior.SKIP, pack=str(found.root), hint="Please report this with the pack attached.",
+        )])
+
+
+def _pack_order(pack: Pack) -> tuple[int, tuple[str, ...]]:
+    return (pack.scope.precedence, pack.root.parts)
+
+
+def _abs(path: Path) -> Path:
+    return Path(os.path.abspath(os.path.expanduser(path)))
+
+
+def apply_origin(pack: Pack, options: WorkspaceOptions) -> None:
+    """Mark packs of an unapproved project as needing confirmation (V55)."""
+    pack.diagnostics = [d for d in pack.diagnostics if d.code != "untrusted-origin"]
+    if pack.scope is Scope.PROJECT and not options.trusted_project:
+        pack.diagnostics = sort_diagnostics([*pack.diagnostics, Diagnostic(
+            "untrusted-origin", Severity.WARNING,
+            "This pack comes from a project you have not marked as trusted; only its metadata is shown "
+            "until you approve it", line=_line(pack, "name"), rule="V55",
+            behavior=Behavior.REQUIRE_CONFIRMATION, pack=str(pack.root),
+            hint="Trust the project (drop --untrusted-project) once you have reviewed the pack.",
+        )])
+
+
+def apply_collisions(packs: list[Pack]) -> None:
+    """Settle shared names (V56) and flag lower-trust winners (V57); idempotent.
+
+    ``packs`` must be in precedence order. Only packs that load compete, so a quarantined copy
+    never hides a good one.
+    """
+    groups: dict[str, list[Pack]] = {}
+    for pack in packs:
+        pack.shadowed_by = None
+        pack.diagnostics = [d for d in pack.diagnostics if d.code not in _COLLISION_CODES]
+        if pack.behavior.loads:
+            groups.setdefault(pack.name, []).append(pack)
+    for name, group in groups.items():
+        if len(group) > 1:
+            _settle(name, group)
+
+
+def _settle(name: str, group: list[Pack]) -> None:
+    winner, losers = group[0], group[1:]
+    where = ", ".join(f"{p.root} ({p.scope.value})" for p in losers)
+    added = [Diagnostic(
+        "name-collision", Severity.WARNING,
+        f"Another pack is also named '{name}'; this {winner.scope.value} copy wins over: {where}",
+        line=_line(winner, "name"), rule="V56", behavior=Behavior.LOAD, pack=str(winner.root),
+        hint="Rename one of the packs if both should be available.",
+    )]
+    for loser in losers:
+        loser.shadowed_by = winner.root
+        reason = (f"{winner.scope.value} scope outranks {loser.scope.value}"
+                  if winner.scope is not loser.scope else "same scope, and its path sorts first")
+        loser.diagnostics = sort_diagnostics([*loser.diagnostics, Diagnostic(
+            "name-collision", Severity.WARNING,
+            f"Shadowed: the pack at {winner.root} is also named '{name}' and wins ({reason})",
+            line=_line(loser, "name"), rule="V56", behavior=Behavior.HIDDEN, pack=str(loser.root),
+            hint="Rename this pack, or remove the other copy, to make it available.",
+        )])
+    best = max(losers, key=_trust_rank)
+    if _trust_rank(best) > _trust_rank(winner):
+        added.append(Diagnostic(
+            "lower-trust-shadows", Severity.WARNING,
+            f"This pack (trust: {winner.trust or 'unreviewed'}) shadows a more trusted copy at "
+            f"{best.root} (trust: {best.trust})",
+            line=_line(winner, "trust") if winner.trust else _line(winner, "name"), rule="V57",
+            behavior=Behavior.LOAD_WITH_WARNING, pack=str(winner.root),
+            hint="Check that this copy is the one you mean to use; rename it otherwise.",
+        ))
+    winner.diagnostics = sort_diagnostics([*winner.diagnostics, *added])
+
+
+def _trust_rank(pack: Pack) -> int:
+    return TRUST_RANK.get(pack.trust or "unreviewed", 0)
+
+
+def _line(pack: Pack, key: str) -> int:
+    fm = pack.frontmatter
+    position = fm.position(key) if fm is not None else None
+    return position.line if position is not None else 1
+
+
+__all__ = [
+    "ScanLimits", "ScanLocation", "Workspace", "WorkspaceOptions", "apply_collisions", "apply_origin",
+    "open_workspace", "scan_locations",
+]
