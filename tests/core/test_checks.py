@@ -199,3 +199,33 @@ def test_validate_text_checks_an_unsaved_buffer(make_pack: Callable[..., Path]) 
     pack = validate_text(root, VALID.replace("status: ready", "status: publishd"))
     assert [d.code for d in pack.diagnostics] == ["invalid-status"]
     assert (root / "KNOWLEDGE.md").read_text() == VALID
+
+
+SOURCE_MAP = """{
+  "claims": [
+    {
+      "claim_id": "c1",
+      "text": "Ships in May.",
+      "status": "confirmed",
+      "source": {"path": "sources/notes.md", "anchor": "#L1"}
+    },
+    {
+      "claim_id": "c2",
+      "text": "Costs less.",
+      "status": "guessed",
+      "source": {"path": "sources/gone.md"},
+      "owner": "me"
+    }
+  ]
+}
+"""
+
+
+def test_v37_v38_v39_source_map_shape_and_sources(make_pack: Callable[..., Path]) -> None:
+    pack = load_pack(make_pack("demo", VALID, {**FILES, "indexes/source-map.json": SOURCE_MAP,
+                                               "sources/notes.md": "Ships in May.\n"}))
+    got = [(d.code, d.rule, d.severity.value, d.line) for d in pack.diagnostics]
+    assert ("index-schema-violation", "V37", "error", 12) in got  # status "guessed" is not in the enum
+    assert ("index-extra-field", "V38", "warning", 14) in got
+    assert ("source-map-missing-source", "V39", "error", 13) in got
+    assert len(got) == 3

@@ -32,6 +32,7 @@ from studio.core.checks import (
     required_type,
     runtime_mode,
     scripts_in_pack,
+    source_map_schema,
     status_gate,
     type_value,
     unknown_keys,
@@ -75,6 +76,7 @@ CHECK_MODULES: list[ModuleType] = [
     produced_by,
     unknown_keys,
     scripts_in_pack,
+    source_map_schema,
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 

@@ -1,0 +1,68 @@
+"""V37-V39 for ``indexes/source-map.json`` and the discovery eval suites.
+
+``index-schema-violation`` (V37, error): the file breaks its shape (missing field, wrong type, bad enum).
+``index-extra-field`` (V38, warning): a key the shape does not define. ``source-map-missing-source`` (V39,
+error): a claim whose ``source.path`` is not in the pack (or escapes it; such paths are never opened).
+Invalid JSON is V36 (``index_json``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+
+from studio.core.checks._context import CheckContext
+from studio.core.checks._json_files import MAX_JSON_BYTES
+from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.pack import read_bounded
+from studio.core.paths import resolve_inside
+from studio.core.runs.schemas import check_against_schema, locate
+
+FILES = {
+    "indexes/source-map.json": "source-map",
+    "evals/discovery.train.json": "selection-eval",
+    "evals/discovery.validation.json": "selection-eval",
+}
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    for rel, schema in FILES.items():
+        path = ctx.pack.root / rel
+        if not path.is_file():
+            continue
+        data, size, problem = read_bounded(path, MAX_JSON_BYTES + 1, root=ctx.pack.root)
+        if problem is not None or data is None or size > MAX_JSON_BYTES:
+            continue  # reported by index_json
+        try:
+            text = data.decode("utf-8")
+            doc = json.loads(text)
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            continue  # V36
+        result = check_against_schema(doc, schema, file=rel, text=text)
+        for d in result.errors:
+            yield replace(d, code="index-schema-violation", rule="V37", behavior=Behavior.LOAD_WITH_WARNING)
+        for d in result.infos:
+            yield replace(d, code="index-extra-field", severity=Severity.WARNING, rule="V38")
+        if schema == "source-map":
+            yield from _missing_sources(ctx, rel, doc, text)
+
+
+def _missing_sources(ctx: CheckContext, rel: str, doc: object, text: str) -> Iterator[Diagnostic]:
+    claims = doc.get("claims") if isinstance(doc, dict) else None
+    if not isinstance(claims, list):
+        return
+    for index, claim in enumerate(claims):
+        source = claim.get("source") if isinstance(claim, dict) else None
+        path = source.get("path") if isinstance(source, dict) else None
+        if not isinstance(path, str) or not path:
+            continue
+        target = resolve_inside(ctx.pack.root, path)
+        if target is not None and target.is_file():
+            continue
+        claim_id = claim.get("claim_id", f"#{index}")
+        line, column = locate(text, ["claims", claim_id, "source", "path"]) if isinstance(claim_id, str) else (1, 1)
+        where = "points outside the pack" if target is None else "does not exist"
+        yield ctx.in_file("source-map-missing-source", Severity.ERROR,
+                          f"Claim {claim_id}: source '{path}' {where}", rel, line, column, rule="V39",
+                          hint="Fix the path, restore the source, or mark the claim 'missing'.")
