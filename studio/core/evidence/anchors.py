@@ -1,0 +1,135 @@
+"""Source anchors (digest 7.7): parse ``path#fragment`` and find headings by their slugs.
+
+Fragments the standard uses: a line ``#L42``, a range ``#L10-L20``, a heading slug ``#tiers``, a PDF
+page ``#page=4`` and a media time ``#t=00:12:33``. Anchors in source maps are sometimes written without
+the ``#`` (``"anchor": "L12"``); both spellings mean the same.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class AnchorKind(StrEnum):
+    NONE = "none"
+    LINE = "line"
+    LINES = "lines"
+    HEADING = "heading"
+    PAGE = "page"
+    TIME = "time"
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A parsed fragment. ``start``/``end`` are 1-based lines (LINE, LINES), a page (PAGE) or seconds (TIME)."""
+
+    kind: AnchorKind
+    raw: str
+    start: int = 0
+    end: int = 0
+    slug: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    """An ATX heading of a Markdown file, with the slug a ``#fragment`` would use to name it."""
+
+    line: int
+    level: int
+    title: str
+    slug: str
+
+
+_LINES = re.compile(r"^L(\d{1,9})(?:\s*-\s*L?(\d{1,9}))?$", re.IGNORECASE)
+_PAGE = re.compile(r"^page=(\d{1,6})$", re.IGNORECASE)
+_TIME = re.compile(r"^t=(?:(\d{1,3}):)?(\d{1,2}):(\d{1,2})(?:\.\d+)?$|^t=(\d{1,7})(?:\.\d+)?s?$", re.IGNORECASE)
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_EXPLICIT_ID = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def split_ref(ref: str) -> tuple[str, str]:
+    """``sources/a.md#L4`` -> (``sources/a.md``, ``L4``)."""
+    path, _, fragment = ref.strip().partition("#")
+    return path.strip(), fragment.strip()
+
+
+def parse_anchor(fragment: str | None) -> Anchor:
+    """Parse a fragment with or without its leading ``#``. Anything unrecognised is a heading slug."""
+    raw = (fragment or "").strip()
+    text = raw[1:] if raw.startswith("#") else raw
+    if not text:
+        return Anchor(AnchorKind.NONE, raw)
+    if match := _LINES.match(text):
+        start = int(match[1])
+        if match[2] is None:
+            return Anchor(AnchorKind.LINE, raw, start, start)
+        return Anchor(AnchorKind.LINES, raw, start, int(match[2]))
+    if match := _PAGE.match(text):
+        return Anchor(AnchorKind.PAGE, raw, int(match[1]), int(match[1]))
+    if match := _TIME.match(text):
+        if match[4] is not None:
+            seconds = int(match[4])
+        else:
+            seconds = int(match[1] or 0) * 3600 + int(match[2]) * 60 + int(match[3])
+        return Anchor(AnchorKind.TIME, raw, seconds, seconds)
+    return Anchor(AnchorKind.HEADING, raw, slug=text.lower())
+
+
+def slugify(title: str) -> str:
+    """The slug a Markdown renderer gives a heading: lower case, punctuation dropped, spaces to hyphens.
+
+    Letters of any script are kept, so Chinese headings get Chinese slugs.
+    """
+    text = re.sub(r"<[^>]*>", "", title)  # inline HTML tags
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links and images keep their text
+    text = unicodedata.normalize("NFC", text).strip().lower()
+    kept = [ch for ch in text if ch.isalnum() or ch in " -_" or unicodedata.category(ch).startswith("M")]
+    return re.sub(r" ", "-", "".join(kept))
+
+
+def find_headings(lines: list[str]) -> list[Heading]:
+    """ATX headings outside fenced code blocks; repeated slugs get ``-1``, ``-2`` like GitHub does."""
+    headings: list[Heading] = []
+    seen: dict[str, int] = {}
+    fence: str | None = None
+    for number, line in enumerate(lines, start=1):
+        if match := _FENCE.match(line):
+            marker = match[1][0] * 3
+            if fence is None:
+                fence = marker
+            elif match[1].startswith(fence):
+                fence = None
+            continue
+        if fence is not None or not (match := _ATX.match(line)):
+            continue
+        title = (match[2] or "").strip()
+        explicit = _EXPLICIT_ID.search(title)
+        if explicit:
+            title = title[: explicit.start()].strip()
+            slug = explicit[1].lower()
+        else:
+            base = slugify(title)
+            count = seen.get(base, 0)
+            seen[base] = count + 1
+            slug = base if count == 0 else f"{base}-{count}"
+        headings.append(Heading(number, len(match[1]), title, slug))
+    return headings
+
+
+def heading_span(headings: list[Heading], slug: str, total_lines: int) -> tuple[int, int] | None:
+    """Lines (first, last) of the section a slug names: its heading up to the next one of equal or higher rank."""
+    wanted = slug.lower()
+    for index, heading in enumerate(headings):
+        if heading.slug != wanted:
+            continue
+        end = total_lines
+        for later in headings[index + 1:]:
+            if later.level <= heading.level:
+                end = later.line - 1
+                break
+        return heading.line, max(end, heading.line)
+    return None

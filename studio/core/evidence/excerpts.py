@@ -1,0 +1,157 @@
+"""Resolve an anchor to the exact excerpt of a source file inside the pack, bounded and read-only.
+
+Only text files are read (UTF-8, no NUL bytes), at most ``MAX_SOURCE_BYTES`` each, once per report.
+A path that is absolute, climbs with ``..`` or leads out through a symlink is never opened.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+from studio.core.evidence.anchors import Anchor, AnchorKind, find_headings, heading_span
+from studio.core.pack import read_bounded
+from studio.core.paths import resolve_inside
+
+MAX_SOURCE_BYTES = 2 * 1024 * 1024
+MAX_EXCERPT_LINES = 40
+MAX_EXCERPT_CHARS = 4000
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".csv", ".tsv", ".vtt", ".srt", ".json", ".yaml", ".yml",
+                           ".html", ".htm", ".xml", ".rst", ".text", ".log", ""})
+_CUE = re.compile(r"^\s*(?:(\d+):)?(\d{1,2}):(\d{2})[.,]\d+\s*-->\s*(?:(\d+):)?(\d{1,2}):(\d{2})[.,]\d+")
+
+
+class ExcerptState(StrEnum):
+    RESOLVED = "resolved"
+    """The excerpt is the text the anchor names."""
+    WHOLE_FILE = "whole-file"
+    """No anchor: the file exists (the excerpt is its beginning)."""
+    MISSING = "missing"
+    OUTSIDE = "outside"
+    """The path leaves the pack; it was not read."""
+    NOT_TEXT = "not-text"
+    """A PDF, image or other binary: the anchor is shown but cannot be resolved here."""
+    TOO_LARGE = "too-large"
+    OUT_OF_RANGE = "out-of-range"
+    NOT_FOUND = "not-found"
+    """A heading slug or a media time that the file does not contain."""
+
+
+@dataclass(frozen=True, slots=True)
+class Excerpt:
+    path: str
+    anchor: Anchor
+    state: ExcerptState
+    start_line: int = 0
+    end_line: int = 0
+    text: str = ""
+    truncated: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.state in (ExcerptState.RESOLVED, ExcerptState.WHOLE_FILE, ExcerptState.NOT_TEXT)
+
+    def to_dict(self) -> dict[str, object]:
+        return {"path": self.path, "anchor": self.anchor.raw, "anchor_kind": self.anchor.kind.value,
+                "state": self.state.value, "start_line": self.start_line, "end_line": self.end_line,
+                "text": self.text, "truncated": self.truncated}
+
+
+class SourceReader:
+    """Reads pack files for excerpts, caching each file's lines so a hundred citations cost one read."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._cache: dict[str, list[str] | ExcerptState] = {}
+
+    def state(self, path: str) -> ExcerptState | None:
+        """None when ``path`` is a readable text file; otherwise why it is not."""
+        loaded = self._load(path)
+        return loaded if isinstance(loaded, ExcerptState) else None
+
+    def exists(self, path: str) -> bool:
+        target = resolve_inside(self.root, path)
+        return target is not None and target.is_file()
+
+    def lines(self, path: str) -> list[str] | None:
+        loaded = self._load(path)
+        return None if isinstance(loaded, ExcerptState) else loaded
+
+    def _load(self, path: str) -> list[str] | ExcerptState:
+        if path in self._cache:
+            return self._cache[path]
+        self._cache[path] = result = self._read(path)
+        return result
+
+    def _read(self, path: str) -> list[str] | ExcerptState:
+        target = resolve_inside(self.root, path)
+        if target is None:
+            return ExcerptState.OUTSIDE
+        if not target.is_file():
+            return ExcerptState.MISSING
+        if target.suffix.lower() not in TEXT_SUFFIXES:
+            return ExcerptState.NOT_TEXT
+        data, size, problem = read_bounded(target, MAX_SOURCE_BYTES + 1, root=self.root)
+        if problem is not None or data is None:
+            return ExcerptState.OUTSIDE if problem and problem.code == "symlink-escape" else ExcerptState.MISSING
+        if size > MAX_SOURCE_BYTES:
+            return ExcerptState.TOO_LARGE
+        if b"\x00" in data:
+            return ExcerptState.NOT_TEXT
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            return ExcerptState.NOT_TEXT
+        return text.splitlines()
+
+    def excerpt(self, path: str, anchor: Anchor) -> Excerpt:
+        """The excerpt ``anchor`` names in ``path`` (bounded to MAX_EXCERPT_LINES / MAX_EXCERPT_CHARS)."""
+        loaded = self._load(path)
+        if isinstance(loaded, ExcerptState):
+            return Excerpt(path, anchor, loaded)
+        lines = loaded
+        if anchor.kind is AnchorKind.NONE:
+            return _cut(path, anchor, lines, 1, min(len(lines), MAX_EXCERPT_LINES), ExcerptState.WHOLE_FILE)
+        if anchor.kind in (AnchorKind.LINE, AnchorKind.LINES):
+            first, last = anchor.start, anchor.end
+            if first < 1 or last < first or first > len(lines):
+                return Excerpt(path, anchor, ExcerptState.OUT_OF_RANGE)
+            return _cut(path, anchor, lines, first, min(last, len(lines)), ExcerptState.RESOLVED,
+                        partial=last > len(lines))
+        if anchor.kind is AnchorKind.HEADING:
+            span = heading_span(find_headings(lines), anchor.slug, len(lines))
+            if span is None:
+                return Excerpt(path, anchor, ExcerptState.NOT_FOUND)
+            return _cut(path, anchor, lines, span[0], span[1], ExcerptState.RESOLVED)
+        if anchor.kind is AnchorKind.TIME:
+            span = _cue_at(lines, anchor.start)
+            if span is None:
+                return Excerpt(path, anchor, ExcerptState.NOT_FOUND)
+            return _cut(path, anchor, lines, span[0], span[1], ExcerptState.RESOLVED)
+        return Excerpt(path, anchor, ExcerptState.NOT_TEXT)  # a page of a text file has no meaning
+
+
+def _cut(path: str, anchor: Anchor, lines: list[str], first: int, last: int, state: ExcerptState,
+         partial: bool = False) -> Excerpt:
+    capped_last = min(last, first + MAX_EXCERPT_LINES - 1)
+    text = "\n".join(lines[first - 1: capped_last])
+    truncated = partial or capped_last < last or len(text) > MAX_EXCERPT_CHARS
+    return Excerpt(path, anchor, state, first, capped_last, text[:MAX_EXCERPT_CHARS], truncated)
+
+
+def _cue_at(lines: list[str], seconds: int) -> tuple[int, int] | None:
+    """The WebVTT/SRT cue whose time range contains ``seconds``: its timing line through its last text line."""
+    for index, line in enumerate(lines):
+        match = _CUE.match(line)
+        if not match:
+            continue
+        start = int(match[1] or 0) * 3600 + int(match[2]) * 60 + int(match[3])
+        end = int(match[4] or 0) * 3600 + int(match[5]) * 60 + int(match[6])
+        if start <= seconds <= end:
+            last = index
+            while last + 1 < len(lines) and lines[last + 1].strip():
+                last += 1
+            return index + 1, last + 1
+    return None

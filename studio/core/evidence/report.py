@@ -1,0 +1,192 @@
+"""The tier-4 evidence view: every source-map claim and inline citation, resolved to its excerpt.
+
+Reports claims whose source is missing, outside the pack (never read), changed since the last compile run
+(stale) or marked stale/disputed, anchors that name nothing, and ``compiled_into`` paths that do not exist.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.evidence.anchors import AnchorKind, find_headings, parse_anchor, split_ref
+from studio.core.evidence.citations import Citation, scan_citations
+from studio.core.evidence.excerpts import Excerpt, ExcerptState, SourceReader
+from studio.core.evidence.source_map import SOURCE_MAP, SourceClaim, read_source_map
+from studio.core.runs.model import RunKind, RunsReport
+from studio.core.runs.stats import file_sha256
+
+_CLAIM_STATUS_FINDINGS = {
+    "disputed": ("evidence-claim-disputed", Severity.WARNING, "is disputed; it needs confirmation before use"),
+    "stale": ("evidence-claim-stale", Severity.WARNING, "is marked stale"),
+    "missing": ("evidence-claim-missing", Severity.INFO, "is marked missing: no source backs it yet"),
+    "source-required": ("evidence-claim-source-required", Severity.INFO, "still needs a source"),
+    "inferred": ("evidence-claim-inferred", Severity.INFO, "is inferred, not stated by its source"),
+}
+
+
+@dataclass(slots=True)
+class ClaimEvidence:
+    """A source-map claim with its resolved excerpt and the state of each ``compiled_into`` target."""
+
+    claim: SourceClaim
+    excerpt: Excerpt
+    compiled_into: list[tuple[str, str]] = field(default_factory=list)
+    """(path as written, ``ok`` | ``missing`` | ``outside`` | ``section-missing``)."""
+    source_changed: bool = False
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.claim
+        return {"claim_id": c.claim_id, "text": c.text, "status": c.status, "source": c.source_path,
+                "anchor": c.fragment, "excerpt": self.excerpt.to_dict(), "source_changed": self.source_changed,
+                "compiled_into": [{"path": p, "state": s} for p, s in self.compiled_into],
+                "diagnostics": [d.to_dict() for d in self.diagnostics]}
+
+
+@dataclass(slots=True)
+class CitationEvidence:
+    citation: Citation
+    excerpt: Excerpt
+
+    def to_dict(self) -> dict[str, Any]:
+        c = self.citation
+        return {"file": c.file, "line": c.line, "column": c.column, "ref": c.ref, "claim": c.claim,
+                "excerpt": self.excerpt.to_dict()}
+
+
+@dataclass(slots=True)
+class EvidenceReport:
+    claims: list[ClaimEvidence] = field(default_factory=list)
+    citations: list[CitationEvidence] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    source_map_present: bool = False
+
+    def claim(self, claim_id: str) -> ClaimEvidence | None:
+        return next((c for c in self.claims if c.claim.claim_id == claim_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source_map": SOURCE_MAP if self.source_map_present else None,
+                "claims": [c.to_dict() for c in self.claims],
+                "citations": [c.to_dict() for c in self.citations],
+                "diagnostics": [d.to_dict() for d in self.diagnostics]}
+
+
+def build_evidence(pack_root: Path, runs: RunsReport | None = None) -> EvidenceReport:
+    """Resolve the pack's source map and inline citations. ``runs`` (if given) lets stale sources be found."""
+    root = Path(os.path.abspath(pack_root))
+    reader = SourceReader(root)
+    recorded = _recorded_hashes(runs)
+    current: dict[str, str | None] = {}
+    source_map = read_source_map(root)
+    report = EvidenceReport(source_map_present=source_map.present)
+    report.diagnostics.extend(source_map.diagnostics)
+    for claim in source_map.claims:
+        evidence = _claim_evidence(claim, reader, root, recorded, current)
+        report.claims.append(evidence)
+        report.diagnostics.extend(evidence.diagnostics)
+    citations, _skipped = scan_citations(root)
+    for citation in citations:
+        excerpt = reader.excerpt(citation.target, parse_anchor(citation.fragment))
+        report.citations.append(CitationEvidence(citation, excerpt))
+        if (problem := _excerpt_problem(excerpt, citation.file, citation.line, citation.column,
+                                        f"citation {citation.ref}")) is not None:
+            report.diagnostics.append(problem)
+    return report
+
+
+def _claim_evidence(claim: SourceClaim, reader: SourceReader, root: Path, recorded: dict[str, str],
+                    current: dict[str, str | None]) -> ClaimEvidence:
+    label = f"claim {claim.claim_id or '(no id)'}"
+    excerpt = reader.excerpt(claim.source_path, parse_anchor(claim.fragment))
+    evidence = ClaimEvidence(claim, excerpt)
+    diags = evidence.diagnostics
+    if (problem := _excerpt_problem(excerpt, SOURCE_MAP, claim.line, 1, label)) is not None:
+        diags.append(problem)
+    if claim.status in _CLAIM_STATUS_FINDINGS:
+        code, severity, what = _CLAIM_STATUS_FINDINGS[claim.status]
+        diags.append(Diagnostic(code, severity, f"{label} {what}", file=SOURCE_MAP, line=claim.line))
+    if excerpt.state not in (ExcerptState.MISSING, ExcerptState.OUTSIDE) and claim.source_path in recorded:
+        if claim.source_path not in current:
+            current[claim.source_path] = file_sha256(root / claim.source_path)
+        now = current[claim.source_path]
+        if now is not None and now != recorded[claim.source_path]:
+            evidence.source_changed = True
+            diags.append(Diagnostic(
+                "evidence-source-changed", Severity.WARNING,
+                f"{label}: {claim.source_path} changed since the last compile run recorded its sha256",
+                file=SOURCE_MAP, line=claim.line, hint="Recompile so the claim is checked against the new text.",
+            ))
+    for target in claim.compiled_into:
+        state = _compiled_state(reader, target)
+        evidence.compiled_into.append((target, state))
+        if state != "ok":
+            diags.append(Diagnostic(
+                "evidence-compiled-into-missing", Severity.WARNING,
+                f"{label} is compiled into {target}, which {_STATE_WORDS[state]}",
+                file=SOURCE_MAP, line=claim.line, hint="Rebuild the source map after moving compiled files.",
+            ))
+    return evidence
+
+
+_STATE_WORDS = {"missing": "does not exist", "outside": "is outside the pack",
+                "section-missing": "has no such section"}
+
+
+def _compiled_state(reader: SourceReader, target: str) -> str:
+    path, fragment = split_ref(target)
+    if reader.state(path) is ExcerptState.OUTSIDE:
+        return "outside"
+    if not reader.exists(path):
+        return "missing"
+    anchor = parse_anchor(fragment)
+    lines = reader.lines(path) if anchor.kind is AnchorKind.HEADING else None
+    if lines is not None and all(h.slug != anchor.slug for h in find_headings(lines)):
+        return "section-missing"
+    return "ok"
+
+
+def _excerpt_problem(excerpt: Excerpt, file: str, line: int, column: int, label: str) -> Diagnostic | None:
+    state = excerpt.state
+    if state is ExcerptState.MISSING:
+        return Diagnostic("evidence-source-missing", Severity.ERROR,
+                          f"{label}: source {excerpt.path or '(empty path)'} does not exist in the pack",
+                          file=file, line=line, column=column, rule="V39",
+                          hint="Add the source under sources/ or correct the path.")
+    if state is ExcerptState.OUTSIDE:
+        return Diagnostic("evidence-source-outside", Severity.ERROR,
+                          f"{label}: source {excerpt.path} is outside the pack; it was not read",
+                          file=file, line=line, column=column,
+                          hint="Copy the evidence into sources/ and cite it by a pack-relative path.")
+    if state is ExcerptState.OUT_OF_RANGE:
+        return Diagnostic("evidence-anchor-out-of-range", Severity.WARNING,
+                          f"{label}: anchor #{excerpt.anchor.raw.lstrip('#')} is past the end of {excerpt.path}",
+                          file=file, line=line, column=column, hint="The source changed; update the line anchor.")
+    if state is ExcerptState.NOT_FOUND:
+        return Diagnostic("evidence-anchor-not-found", Severity.WARNING,
+                          f"{label}: {excerpt.path} has nothing at #{excerpt.anchor.raw.lstrip('#')}",
+                          file=file, line=line, column=column, hint="Point the anchor at an existing heading.")
+    if state is ExcerptState.TOO_LARGE:
+        return Diagnostic("evidence-source-too-large", Severity.INFO,
+                          f"{label}: {excerpt.path} is too large to show an excerpt", file=file, line=line,
+                          column=column)
+    return None
+
+
+def _recorded_hashes(runs: RunsReport | None) -> dict[str, str]:
+    """sha256 of each input as the latest compile run that hashed it recorded it (placeholders ignored)."""
+    hashes: dict[str, str] = {}
+    if runs is None:
+        return hashes
+    for record in runs.by_kind(RunKind.COMPILE_RUN):  # time order: later runs overwrite earlier ones
+        data = record.data if isinstance(record.data, dict) else {}
+        for key in ("inputs", "documents"):
+            for entry in data.get(key, []) if isinstance(data.get(key), list) else []:
+                if isinstance(entry, dict) and isinstance(entry.get("path"), str):
+                    digest = str(entry.get("sha256", "")).removeprefix("sha256:").lower()
+                    if len(digest) == 64 and all(ch in "0123456789abcdef" for ch in digest):
+                        hashes[entry["path"].split("#", 1)[0]] = digest
+    return hashes

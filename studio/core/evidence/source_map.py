@@ -1,0 +1,101 @@
+"""Read ``indexes/source-map.json``: claims with their source anchors, checked against the studio schema."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.evidence.anchors import split_ref
+from studio.core.pack import read_bounded
+from studio.core.runs.schemas import check_against_schema
+
+SOURCE_MAP = "indexes/source-map.json"
+MAX_SOURCE_MAP_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class SourceClaim:
+    """One claim of the source map, with every field read defensively (wrong types become empty)."""
+
+    claim_id: str
+    text: str
+    status: str
+    source_path: str
+    fragment: str
+    compiled_into: tuple[str, ...] = ()
+    document: str = ""
+    section_id: str = ""
+    line: int = 1
+    """Line of the claim in the source-map file."""
+
+
+@dataclass(slots=True)
+class SourceMap:
+    claims: list[SourceClaim] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    present: bool = False
+
+
+def read_source_map(root: Path) -> SourceMap:
+    """Parse and check the pack's source map. A missing file is an empty map, not an error."""
+    result = SourceMap()
+    path = root / SOURCE_MAP
+    if not path.exists() and not path.is_symlink():
+        return result
+    result.present = True
+    data, size, problem = read_bounded(path, MAX_SOURCE_MAP_BYTES + 1, root=root)
+    if problem is not None or data is None:
+        result.diagnostics.append(problem or _problem("source-map-unreadable", "cannot be read"))
+        return result
+    if size > MAX_SOURCE_MAP_BYTES:
+        result.diagnostics.append(_problem("source-map-too-large", f"is {size:,} bytes; not parsed"))
+        return result
+    try:
+        text = data.decode("utf-8-sig")
+        parsed: Any = json.loads(text)
+    except UnicodeDecodeError:
+        result.diagnostics.append(_problem("source-map-malformed", "is not UTF-8 text"))
+        return result
+    except json.JSONDecodeError as exc:
+        result.diagnostics.append(_problem("source-map-malformed", f"is not valid JSON: {exc.msg}",
+                                           exc.lineno, exc.colno))
+        return result
+    except (ValueError, RecursionError):
+        result.diagnostics.append(_problem("source-map-malformed", "cannot be parsed"))
+        return result
+    result.diagnostics.extend(check_against_schema(parsed, "source-map", file=SOURCE_MAP, text=text).diagnostics)
+    raw_claims = parsed.get("claims") if isinstance(parsed, dict) else None
+    for raw in raw_claims if isinstance(raw_claims, list) else []:
+        if isinstance(raw, dict):
+            result.claims.append(_claim(raw, text))
+    return result
+
+
+def _claim(raw: dict[str, Any], text: str) -> SourceClaim:
+    source = raw.get("source") if isinstance(raw.get("source"), dict) else {}
+    path = _str(source.get("path"))
+    fragment = _str(source.get("anchor"))
+    if not fragment and "#" in path:
+        path, fragment = split_ref(path)
+    compiled = raw.get("compiled_into")
+    claim_id = _str(raw.get("claim_id"))
+    at = text.find(json.dumps(claim_id, ensure_ascii=False)) if claim_id else -1
+    return SourceClaim(
+        claim_id=claim_id, text=_str(raw.get("text")), status=_str(raw.get("status")),
+        source_path=path, fragment=fragment.lstrip("#"),
+        compiled_into=tuple(c for c in compiled if isinstance(c, str)) if isinstance(compiled, list) else (),
+        document=_str(raw.get("document")), section_id=_str(raw.get("section_id")),
+        line=text.count("\n", 0, at) + 1 if at >= 0 else 1,
+    )
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _problem(code: str, what: str, line: int = 1, column: int = 1) -> Diagnostic:
+    return Diagnostic(code, Severity.ERROR, f"{SOURCE_MAP} {what}", file=SOURCE_MAP, line=line, column=column,
+                      rule="V36", hint="Rebuild the source map; indexes/ must be reproducible from sources.")
