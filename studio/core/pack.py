@@ -12,10 +12,12 @@ from studio.core.model import Pack, Scope
 from studio.core.paths import is_inside
 
 
-def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None) -> Pack:
+def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
+              content: bool = False) -> Pack:
     """Read and validate the pack at ``root``.
 
     Returns a Pack in every case; problems (including "this is not a pack") are in ``pack.diagnostics``.
+    ``content`` also runs the checks that read every text file (see ``validate_pack``).
     Reads at most ``MAX_KNOWLEDGE_BYTES`` (+1) of ``KNOWLEDGE.md`` and nothing is written.
     """
     root = Path(os.path.abspath(root))
@@ -29,31 +31,32 @@ def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None
         pack.diagnostics = [read_problem]
         return pack
     assert data is not None
-    return _parse_and_check(pack, data, size)
+    return _parse_and_check(pack, data, size, content)
 
 
-def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None) -> Pack:
+def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
+                  content: bool = False) -> Pack:
     """Validate an unsaved ``KNOWLEDGE.md`` buffer as if it were on disk in ``root`` (the editor's live check).
 
     The rest of the pack (directories, pointers) is read from disk; nothing is written.
     """
     pack = Pack(root=Path(os.path.abspath(root)), scope=scope, scope_root=scope_root)
     data = text.encode("utf-8")
-    return _parse_and_check(pack, data, len(data))
+    return _parse_and_check(pack, data, len(data), content)
 
 
-def _parse_and_check(pack: Pack, data: bytes, size: int) -> Pack:
+def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False) -> Pack:
     pack.knowledge, diags = read_knowledge_bytes(data, size=size)
     from studio.core.validate import validate_pack  # validate imports the checks, which import model
 
-    diags.extend(validate_pack(pack))
+    diags.extend(validate_pack(pack, content=content))
     pack.diagnostics = sort_diagnostics([_attach(d, pack.root) for d in diags])
     return pack
 
 
-def reload_pack(pack: Pack) -> Pack:
+def reload_pack(pack: Pack, *, content: bool = False) -> Pack:
     """Load the same directory again (after a file changed on disk), keeping scope and shadowing."""
-    fresh = load_pack(pack.root, pack.scope, pack.scope_root)
+    fresh = load_pack(pack.root, pack.scope, pack.scope_root, content=content)
     fresh.shadowed_by = pack.shadowed_by
     return fresh
 

@@ -17,6 +17,7 @@ from studio.core.checks import (
     enum_fields,
     hybrid_primary,
     index_json,
+    injection_text,
     metadata_shape,
     name_format,
     name_matches_directory,
@@ -80,4 +81,9 @@ CHECK_MODULES: list[ModuleType] = [
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
-__all__ = ["ALL_CHECKS", "CHECK_MODULES", "Check", "CheckContext"]
+# Content checks read every text file of the pack (not just KNOWLEDGE.md and a few JSON files), so they run
+# when asked: for the pack open in the app, and with ``pack-studio validate --content``.
+CONTENT_CHECK_MODULES: list[ModuleType] = [injection_text]
+CONTENT_CHECKS: list[Check] = [m.check for m in CONTENT_CHECK_MODULES]
+
+__all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECKS", "CONTENT_CHECK_MODULES", "Check", "CheckContext"]
