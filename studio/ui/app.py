@@ -1,0 +1,56 @@
+"""The GUI entry point: create the QApplication, theme it, show the main window, open the workspace."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+from studio import __version__
+from studio.ui.icons import icon
+from studio.ui.main_window import MainWindow
+from studio.ui.theme import apply_theme
+from studio.ui.workspace_source import WorkspaceRequest
+
+
+def make_app() -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("Knowledge Pack Studio")
+    app.setOrganizationName("KnowledgePackStudio")
+    app.setApplicationVersion(__version__)
+    app.setWindowIcon(icon("app"))
+    apply_theme(app)
+    return app
+
+
+def initial_request(window: MainWindow, paths: list[Path], project: Path | None, home: Path | None,
+                    ) -> WorkspaceRequest | None:
+    """What to open at start: the paths given, else the last workspace, else the bundled examples."""
+    if paths or project or home:
+        return WorkspaceRequest(explicit=list(paths), project=project, home=home)
+    last = window.settings.last_workspace()
+    if last:
+        return WorkspaceRequest.from_settings(last)
+    return WorkspaceRequest(builtin=True)
+
+
+def run_gui(paths: list[Path], project: Path | None = None, home: Path | None = None,
+            settings: QSettings | None = None) -> int:
+    """Show the window and run the event loop; returns the exit code."""
+    app = make_app()
+    window = MainWindow(settings)
+    window.show()
+    request = initial_request(window, paths, project, home)
+    if request is not None:
+        window.open_request(request)
+    shot = os.environ.get("STUDIO_SCREENSHOT")
+    if shot:
+        from studio.ui.screenshot import take_when_ready
+
+        take_when_ready(window, Path(shot))
+    return app.exec()

@@ -1,0 +1,101 @@
+"""A pack file opened for editing: bounded read through the core, binary refusal, and a conflict-aware save.
+
+The save never overwrites a file that changed on disk since it was read unless the caller says so
+(``force=True`` after asking the user), and always goes through ``write_atomic``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+from studio.core.atomic import write_atomic
+from studio.core.pack import read_bounded
+
+MAX_EDIT_BYTES = 2 * 1024 * 1024
+"""Files larger than this are not opened in the editor (a pack file this big is not hand-edited)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DiskStamp:
+    """What the file looked like when we last read or wrote it."""
+
+    mtime_ns: int
+    size: int
+    sha256: str
+
+
+@dataclass(slots=True)
+class Document:
+    path: Path
+    pack_root: Path
+    text: str
+    stamp: DiskStamp | None
+    crlf: bool = False
+
+    @property
+    def relpath(self) -> str:
+        return self.path.relative_to(self.pack_root).as_posix()
+
+
+class SaveOutcome(Enum):
+    SAVED = "saved"
+    CONFLICT = "conflict"
+    """The file changed on disk since it was opened; nothing was written."""
+
+
+class OpenRefused(Exception):
+    """The file cannot be shown in the editor; the message says why in the user's words."""
+
+
+def _stamp(path: Path, data: bytes) -> DiskStamp | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return DiskStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+
+
+def open_document(path: Path, pack_root: Path) -> Document:
+    """Read a pack file for editing. Raises OpenRefused for binary, oversized or unreadable files."""
+    data, size, problem = read_bounded(path, MAX_EDIT_BYTES + 1, root=pack_root)
+    if problem is not None or data is None:
+        raise OpenRefused(problem.message if problem else f"{path.name} cannot be read")
+    if size > MAX_EDIT_BYTES:
+        raise OpenRefused(f"{path.name} is {size:,} bytes; the editor opens files up to {MAX_EDIT_BYTES:,} bytes")
+    if b"\x00" in data[:8192]:
+        raise OpenRefused(f"{path.name} looks like a binary file; the editor only opens text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise OpenRefused(f"{path.name} is not UTF-8 text (byte {exc.start}); the editor only opens UTF-8") from exc
+    crlf = "\r\n" in text
+    return Document(path, pack_root, text.replace("\r\n", "\n"), _stamp(path, data), crlf)
+
+
+def changed_on_disk(doc: Document) -> bool:
+    """True when the file's mtime, size or content differs from when it was read (or it vanished)."""
+    try:
+        st = os.stat(doc.path)
+    except OSError:
+        return doc.stamp is not None
+    if doc.stamp is None:
+        return True
+    if st.st_mtime_ns == doc.stamp.mtime_ns and st.st_size == doc.stamp.size:
+        return False
+    data, _size, problem = read_bounded(doc.path, MAX_EDIT_BYTES + 1, root=doc.pack_root)
+    return problem is not None or data is None or hashlib.sha256(data).hexdigest() != doc.stamp.sha256
+
+
+def save_document(doc: Document, text: str, *, force: bool = False) -> SaveOutcome:
+    """Write ``text`` atomically (keeping CRLF endings if the file had them) unless it changed on disk."""
+    if not force and changed_on_disk(doc):
+        return SaveOutcome.CONFLICT
+    payload = (text.replace("\n", "\r\n") if doc.crlf else text).encode("utf-8")
+    write_atomic(doc.path, payload)
+    doc.text = text
+    doc.stamp = _stamp(doc.path, payload)
+    return SaveOutcome.SAVED

@@ -1,0 +1,165 @@
+"""Pygments highlighting adapted to QSyntaxHighlighter.
+
+The document is lexed as a whole in a worker (pygments lexers keep state across lines, which a per-block
+highlighter cannot replay cheaply); the result is a list of spans per line. ``highlightBlock`` only looks
+its line up. After each re-lex, only the lines whose spans changed are re-highlighted.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from functools import cache
+from pathlib import PurePath
+from typing import Any
+
+from pygments.lexer import Lexer
+from pygments.lexers import JsonLexer, MarkdownLexer, TextLexer, XmlLexer, YamlLexer, get_lexer_for_filename
+from pygments.styles import get_style_by_name
+from pygments.token import _TokenType
+from pygments.util import ClassNotFound
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+from studio.ui import workers
+
+Span = tuple[int, int, Any]
+"""(start column, length, pygments token type) within one line."""
+LEX_LIMIT = 1_000_000
+"""Characters beyond this are left plain: highlighting is a comfort, not worth a long wait."""
+
+
+def language_for(name: str) -> str:
+    """Pick a highlighting language from a file name."""
+    suffix = PurePath(name).suffix.lower()
+    if name == "KNOWLEDGE.md" or suffix in (".md", ".markdown"):
+        return "markdown+yaml"
+    return {".json": "json", ".jsonl": "json", ".xml": "xml", ".yaml": "yaml", ".yml": "yaml"}.get(suffix, name)
+
+
+def _lexer(language: str) -> Lexer:
+    opts = {"stripnl": False, "ensurenl": False}
+    fixed = {"markdown": MarkdownLexer, "json": JsonLexer, "xml": XmlLexer, "yaml": YamlLexer, "text": TextLexer}
+    if language in fixed:
+        return fixed[language](**opts)
+    try:
+        return get_lexer_for_filename(language, **opts)
+    except ClassNotFound:
+        return TextLexer(**opts)
+
+
+def _frontmatter_end(text: str) -> int:
+    """Offset just past the closing ``---`` line of a leading YAML block, or 0 when there is none."""
+    if not text.startswith("---\n"):
+        return 0
+    pos = 4
+    while True:
+        nl = text.find("\n", pos)
+        line = text[pos: nl if nl >= 0 else len(text)]
+        if line.rstrip() in ("---", "..."):
+            return nl + 1 if nl >= 0 else len(text)
+        if nl < 0:
+            return 0
+        pos = nl + 1
+
+
+def lex_lines(text: str, language: str) -> list[list[Span]]:
+    """Spans for every line of ``text`` (runs in a worker)."""
+    text = text[:LEX_LIMIT]
+    pieces: list[tuple[int, str, str]] = []
+    if language == "markdown+yaml":
+        end = _frontmatter_end(text)
+        if end:
+            pieces.append((0, text[:end], "yaml"))
+        pieces.append((end, text[end:], "markdown"))
+    else:
+        pieces.append((0, text, language))
+    line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
+    lines: list[list[Span]] = [[] for _ in line_starts]
+    for base, chunk, lang in pieces:
+        for offset, ttype, value in _lexer(lang).get_tokens_unprocessed(chunk):
+            start = base + offset
+            # A token may cross lines (block strings, comments): cut it at each newline.
+            for part in value.split("\n"):
+                if part:
+                    line = bisect_right(line_starts, start) - 1
+                    lines[line].append((start - line_starts[line], len(part), ttype))
+                start += len(part) + 1
+    return lines
+
+
+@cache
+def _format(style_name: str, ttype: _TokenType) -> QTextCharFormat:
+    style = get_style_by_name(style_name)
+    while not style.styles_token(ttype) and ttype.parent is not None:
+        ttype = ttype.parent  # lexers invent sub-types a style may not list (Token.Literal.Scalar.Plain)
+    spec = style.style_for_token(ttype)
+    fmt = QTextCharFormat()
+    if spec.get("color"):
+        fmt.setForeground(QColor(f"#{spec['color']}"))
+    if spec.get("bgcolor"):
+        fmt.setBackground(QColor(f"#{spec['bgcolor']}"))
+    if spec.get("bold"):
+        fmt.setFontWeight(QFont.Weight.Bold)
+    if spec.get("italic"):
+        fmt.setFontItalic(True)
+    if spec.get("underline"):
+        fmt.setFontUnderline(True)
+    return fmt
+
+
+def style_name(dark: bool) -> str:
+    for name in (("github-dark", "monokai") if dark else ("friendly", "default")):
+        try:
+            get_style_by_name(name)
+            return name
+        except ClassNotFound:
+            continue
+    return "default"
+
+
+class PygmentsHighlighter(QSyntaxHighlighter):
+    """Applies spans produced by ``lex_lines`` in a worker; re-lexes 150 ms after the last edit."""
+
+    def __init__(self, document: QTextDocument, language: str, dark: bool = False) -> None:
+        super().__init__(document)
+        self.language = language
+        self.style = style_name(dark)
+        self.lines: list[list[Span]] = []
+        self._latest = 0
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(150)
+        self._timer.timeout.connect(self.relex)
+        document.contentsChange.connect(self._edited)
+        self.relex()
+
+    def _edited(self, _pos: int, removed: int, added: int) -> None:
+        if removed or added:
+            self._timer.start()
+
+    def relex(self) -> None:
+        doc = self.document()
+        if doc is None:
+            return
+        self._latest = workers.submit(lex_lines, doc.toPlainText(), self.language, on_done=self._lexed)
+
+    def _lexed(self, request_id: int, lines: list[list[Span]]) -> None:
+        if request_id != self._latest or self.document() is None:
+            return
+        old, self.lines = self.lines, lines
+        doc = self.document()
+        for number in range(max(len(old), len(lines))):
+            before = old[number] if number < len(old) else None
+            after = lines[number] if number < len(lines) else None
+            if before != after:
+                block = doc.findBlockByNumber(number)
+                if block.isValid():
+                    self.rehighlightBlock(block)
+
+    def highlightBlock(self, text: str) -> None:
+        number = self.currentBlock().blockNumber()
+        if number >= len(self.lines):
+            return
+        for start, length, ttype in self.lines[number]:
+            if start < len(text):
+                self.setFormat(start, min(length, len(text) - start), _format(self.style, ttype))

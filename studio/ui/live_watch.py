@@ -1,0 +1,89 @@
+"""Watch opened packs on disk and ask for a reload of just the pack that changed.
+
+QFileSystemWatcher reports directory and file changes; they are collected per pack and, 300 ms after
+the last one, each affected pack is reloaded once. Watched: every pack root, its KNOWLEDGE.md and its
+top-level folders (a cap keeps huge workspaces within the OS's watch limits).
+
+Signals:
+    pack_changed(Path): the pack at this root changed on disk (debounced).
+    file_changed(Path): a watched file changed (the editor checks its open tabs).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+
+MAX_WATCHED = 6000
+DEBOUNCE_MS = 300
+
+
+class LiveWatch(QObject):
+    pack_changed = Signal(Path)
+    file_changed = Signal(Path)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.directoryChanged.connect(self._changed)
+        self.watcher.fileChanged.connect(self._file_changed)
+        self.roots: set[Path] = set()
+        self._dirty: set[Path] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DEBOUNCE_MS)
+        self._timer.timeout.connect(self._flush)
+
+    def clear(self) -> None:
+        paths = self.watcher.files() + self.watcher.directories()
+        if paths:
+            self.watcher.removePaths(paths)
+        self.roots.clear()
+
+    def watch_pack(self, root: Path) -> None:
+        if root in self.roots:
+            return
+        self.roots.add(root)
+        paths = [str(root)]
+        if (root / "KNOWLEDGE.md").is_file():
+            paths.append(str(root / "KNOWLEDGE.md"))
+        try:
+            with os.scandir(root) as it:
+                paths += [e.path for e in it if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
+        except OSError:
+            pass
+        room = MAX_WATCHED - len(self.watcher.files()) - len(self.watcher.directories())
+        if room > 0:
+            self.watcher.addPaths(paths[:room])
+
+    def watch_file(self, path: Path) -> None:
+        """Also watch a file opened in the editor (it may sit deeper than the top-level folders)."""
+        if str(path) not in self.watcher.files():
+            self.watcher.addPath(str(path))
+
+    def _root_of(self, path: Path) -> Path | None:
+        for candidate in (path, *path.parents):
+            if candidate in self.roots:
+                return candidate
+        return None
+
+    def _changed(self, path: str) -> None:
+        root = self._root_of(Path(path))
+        if root is not None:
+            self._dirty.add(root)
+            self._timer.start()
+
+    def _file_changed(self, path: str) -> None:
+        p = Path(path)
+        # Atomic saves replace the file, which drops the watch: put it back if the file is there.
+        if p.exists() and path not in self.watcher.files():
+            self.watcher.addPath(path)
+        self.file_changed.emit(p)
+        self._changed(path)
+
+    def _flush(self) -> None:
+        dirty, self._dirty = self._dirty, set()
+        for root in sorted(dirty):
+            self.pack_changed.emit(root)

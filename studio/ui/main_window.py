@@ -1,0 +1,405 @@
+"""The main window: arranges the docks, the editor and the previews, and wires them to the session.
+
+It holds no domain logic: packs come from the WorkspaceSession (core workspace in a worker), findings
+from the packs, previews from the core renderers in a worker.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QStackedWidget,
+    QToolButton,
+    QWidget,
+)
+
+from studio.core.diagnostics import Diagnostic
+from studio.core.model import Pack
+from studio.ui.about import show_about
+from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
+from studio.ui.icons import icon
+from studio.ui.live_watch import LiveWatch
+from studio.ui.models.diagnostics_table import DiagnosticsTableModel
+from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.settings import StudioSettings, default_settings
+from studio.ui.status_line import StatusLine
+from studio.ui.widgets.editor_area import EditorArea
+from studio.ui.widgets.editor_tab import EditorTab
+from studio.ui.widgets.inspector import Inspector
+from studio.ui.widgets.preview_pane import PreviewPane
+from studio.ui.widgets.problems_panel import ProblemsPanel
+from studio.ui.widgets.welcome import WelcomePage
+from studio.ui.widgets.workspace_panel import WorkspacePanel
+from studio.ui.workspace_session import WorkspaceSession
+from studio.ui.workspace_source import WorkspaceRequest
+
+APP_TITLE = "Knowledge Pack Studio"
+NEXT_RELEASE = "coming in the next release"
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None) -> None:
+        super().__init__()
+        self.settings = StudioSettings(settings if settings is not None else default_settings())
+        self.setWindowTitle(APP_TITLE)
+        self.setWindowIcon(icon("app"))
+        self.resize(1400, 900)
+        self.session = WorkspaceSession(self)
+        self.watch = LiveWatch(self)
+        self.tree_model = PackTreeModel(self)
+        self.diag_model = DiagnosticsTableModel(self)
+        self.current_pack: Pack | None = None
+
+        self.workspace_panel = WorkspacePanel(self.tree_model)
+        self.problems = ProblemsPanel(self.diag_model)
+        self.inspector = Inspector()
+        self.editors = EditorArea()
+        self.previews = PreviewPane()
+        self.welcome = WelcomePage()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.editors)
+        self.splitter.addWidget(self.previews)
+        self.splitter.setSizes([560, 440])
+        self.center = QStackedWidget()
+        self.center.addWidget(self.welcome)
+        self.center.addWidget(self.splitter)
+        self.setCentralWidget(self.center)
+        self.docks = {
+            "workspace": self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
+            "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
+            "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
+        }
+        self.resizeDocks([self.docks["workspace"], self.docks["inspector"]], [360, 300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["problems"]], [210], Qt.Orientation.Vertical)
+        self.status = StatusLine(self.statusBar())
+        self.status.cancel_requested.connect(self.session.cancel)
+        self._build_actions()
+        self._connect()
+        self.welcome.set_recent(self.settings.recent_workspaces())
+        geometry, state = self.settings.geometry(), self.settings.window_state()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    # -- layout ---------------------------------------------------------------------------------
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock-{title.lower()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
+                icon_name: str | None = None) -> QAction:
+        action = QAction(icon(icon_name) if icon_name else icon(""), text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        a = self._action
+        self.act_open = a("Open folder…", self.choose_folder, QKeySequence.StandardKey.Open, "open")
+        self.act_add_root = a("Add root…", self.choose_root, None, "add-root")
+        self.act_rescan = a("Rescan", self.session.rescan, "Ctrl+R", "rescan")
+        self.act_examples = a("Open the bundled examples", self.open_examples)
+        self.act_save = a("Save", self.save_current, QKeySequence.StandardKey.Save)
+        self.act_close_tab = a("Close tab", self.close_current_tab, QKeySequence.StandardKey.Close)
+        self.act_find = a("Find…", self.find_in_current, QKeySequence.StandardKey.Find)
+        self.act_undo = a("Undo", lambda: self._editor_call("undo"), QKeySequence.StandardKey.Undo)
+        self.act_redo = a("Redo", lambda: self._editor_call("redo"), "Ctrl+Shift+Z")
+        self.act_next = a("Next problem", lambda: self.problems.step(1), "F8")
+        self.act_prev = a("Previous problem", lambda: self.problems.step(-1), "Shift+F8")
+        self.act_about = a("About Knowledge Pack Studio", lambda: show_about(self))
+        self.act_quit = a("Quit", self.close, QKeySequence.StandardKey.Quit)
+        # Undo/redo belong to the focused editor's own shortcuts; the menu entries are for discovery.
+        self.act_undo.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.act_redo.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.act_rescan.setEnabled(False)
+        self.act_add_root.setEnabled(False)
+
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("toolbar-main")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.addAction(self.act_open)
+        file_menu = self.menuBar().addMenu("&File")
+        toolbar.addAction(self.act_add_root)
+        toolbar.addAction(self.act_rescan)
+        toolbar.addSeparator()
+        modes = QActionGroup(self)
+        self.mode_actions: dict[str, QAction] = {}
+        for i, name in enumerate(("Author", "Resolve", "Runs", "Review")):
+            act = QAction(name, self, checkable=True)
+            act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
+            modes.addAction(act)
+            if name == "Author":
+                act.setChecked(True)
+                act.setToolTip("Author: edit packs with live validation and previews")
+            else:
+                act.setEnabled(False)
+                act.setToolTip(f"{name}: {NEXT_RELEASE}")
+            toolbar.addAction(act)
+            button = toolbar.widgetForAction(act)
+            if isinstance(button, QToolButton):
+                button.setToolTip(act.toolTip())
+            self.mode_actions[name] = act
+
+        for act in (self.act_open, self.act_add_root, self.act_examples):
+            file_menu.addAction(act)
+        self.recent_submenu = file_menu.addMenu("Recent workspaces")
+        file_menu.addSeparator()
+        for act in (self.act_save, self.act_close_tab, self.act_rescan):
+            file_menu.addAction(act)
+        file_menu.addSeparator()
+        file_menu.addAction(self.act_quit)
+        edit = self.menuBar().addMenu("&Edit")
+        for act in (self.act_undo, self.act_redo, self.act_find):
+            edit.addAction(act)
+        view = self.menuBar().addMenu("&View")
+        for act in (self.act_next, self.act_prev):
+            view.addAction(act)
+        view.addSeparator()
+        for dock in self.docks.values():
+            view.addAction(dock.toggleViewAction())
+        self.menuBar().addMenu("&Help").addAction(self.act_about)
+        self._fill_recent_menu()
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_submenu.clear()
+        for entry in self.settings.recent_workspaces():
+            label = " + ".join("bundled examples" if e == "builtin:" else e for e in entry)
+            self.recent_submenu.addAction(label, lambda e=entry: self.open_request(WorkspaceRequest.from_settings(e)))
+        self.recent_submenu.setEnabled(bool(self.settings.recent_workspaces()))
+
+    def _connect(self) -> None:
+        s = self.session
+        s.started.connect(self._scan_started)
+        s.packs_added.connect(self._packs_added)
+        s.pack_replaced.connect(self._pack_replaced)
+        s.settled.connect(self._settled)
+        s.progress.connect(self.status.show_progress)
+        s.finished.connect(self._scan_finished)
+        s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, f"The scan failed:\n{text}"))
+        self.watch.pack_changed.connect(self.session.reload_pack)
+        self.watch.file_changed.connect(self._file_changed_on_disk)
+        self.workspace_panel.file_activated.connect(self.open_file)
+        self.workspace_panel.pack_selected.connect(self._pack_selected)
+        self.problems.diagnostic_activated.connect(self.open_diagnostic)
+        self.inspector.diagnostic_activated.connect(self.open_diagnostic)
+        self.previews.open_file.connect(self.open_file)
+        self.previews.built.connect(self.inspector.show_costs)
+        self.editors.close_requested.connect(self.close_tab)
+        self.editors.currentChanged.connect(self._tab_changed)
+        self.editors.live_validated.connect(self.session.replace)
+        self.welcome.open_folder.connect(self.choose_folder)
+        self.welcome.open_examples.connect(self.open_examples)
+        self.welcome.open_recent.connect(lambda e: self.open_request(WorkspaceRequest.from_settings(e)))
+
+    # -- opening workspaces -----------------------------------------------------------------------
+    def open_paths(self, paths: list[Path]) -> None:
+        self.open_request(WorkspaceRequest(explicit=list(paths)))
+
+    def open_examples(self) -> None:
+        self.open_request(WorkspaceRequest(builtin=True))
+
+    def open_request(self, request: WorkspaceRequest) -> None:
+        self.session.open(request)
+        self.settings.add_recent(request.to_settings())
+        self._fill_recent_menu()
+        self.welcome.set_recent(self.settings.recent_workspaces())
+        self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
+        self.center.setCurrentWidget(self.splitter)
+        self.act_rescan.setEnabled(True)
+        self.act_add_root.setEnabled(True)
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Open a folder of packs")
+        if folder:
+            self.open_paths([Path(folder)])
+
+    def choose_root(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Add a folder of packs to the workspace")
+        if folder:
+            self.session.add_root(Path(folder))
+            self.settings.add_recent(self.session.request.to_settings())
+            self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
+
+    def _scan_started(self) -> None:
+        self.tree_model.clear()
+        self.diag_model.clear()
+        self.watch.clear()
+        self.inspector.show_pack(None)
+        self.previews.clear_pack()
+        self.current_pack = None
+        self.status.set_workspace(self.session.request.label())
+        self._refresh_counts()
+
+    def _packs_added(self, packs: list[Pack]) -> None:
+        self.tree_model.add_packs(packs)
+        self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in packs])
+        for pack in packs:
+            self.watch.watch_pack(pack.root)
+        self._refresh_counts()
+
+    def _settled(self, packs: list[Pack]) -> None:
+        for pack in packs:
+            self.tree_model.replace_pack(pack)
+        items = [(str(p.root), p.name, p.diagnostics) for p in packs]
+        items.append(("", "(workspace)", self.session.diagnostics))
+        self.diag_model.clear()
+        self.diag_model.set_packs(items)
+        self._refresh_counts()
+
+    def _scan_finished(self, cancelled: bool) -> None:
+        self.status.finish(cancelled)
+        self._refresh_counts()
+
+    def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
+        self.tree_model.replace_pack(fresh)
+        self.diag_model.set_pack(str(fresh.root), fresh.name, fresh.diagnostics)
+        for tab in self.editors.tabs():
+            if tab.document_state.pack_root == fresh.root and not (tab.is_knowledge and tab.dirty):
+                tab.show_pack_diagnostics(fresh)
+        if self.current_pack is not None and self.current_pack.root == fresh.root:
+            self._show_pack(fresh)
+        self._refresh_counts()
+
+    def _refresh_counts(self) -> None:
+        packs = list(self.session.packs.values())
+        self.status.set_counts(self.diag_model.counts(), len(packs),
+                               sum(1 for p in packs if not p.behavior.loads),
+                               sum(1 for p in packs if p.shadowed_by is not None))
+        self.docks["problems"].setWindowTitle(f"Problems ({self.status.counts_label.text()})")
+
+    # -- current pack -------------------------------------------------------------------------------
+    def _pack_selected(self, pack: Pack | None) -> None:
+        if pack is not None:
+            self._show_pack(self.session.packs.get(pack.root, pack))
+
+    def _show_pack(self, pack: Pack) -> None:
+        self.current_pack = pack
+        self.inspector.show_pack(pack)
+        self.previews.show_pack(pack)
+
+    def _tab_changed(self, _index: int) -> None:
+        tab = self.editors.current_tab()
+        if tab is None:
+            return
+        pack = self.session.packs.get(tab.document_state.pack_root)
+        if pack is not None and (self.current_pack is None or self.current_pack.root != pack.root):
+            self._show_pack(pack)
+
+    # -- files --------------------------------------------------------------------------------------
+    def open_file(self, path: Path, line: int | None = None, column: int = 1) -> EditorTab | None:
+        """Open a pack file in a tab (or focus its tab) and optionally put the cursor at line:column."""
+        path = Path(path)
+        tab = self.editors.tab_for(path)
+        if tab is None:
+            pack = self.session.pack_for_path(path)
+            if pack is None:
+                self.statusBar().showMessage(f"{path} is not inside an opened pack", 5000)
+                return None
+            try:
+                document = open_document(path, pack.root)
+            except OpenRefused as exc:
+                QMessageBox.information(self, APP_TITLE, str(exc))
+                return None
+            tab = self.editors.add(document, pack)
+            self.watch.watch_file(path)
+        self.editors.setCurrentWidget(tab)
+        if line is not None:
+            tab.editor.go_to(line, column)
+        return tab
+
+    def open_diagnostic(self, diag: Diagnostic) -> None:
+        base = Path(diag.pack) if diag.pack else None
+        path = Path(diag.file) if Path(diag.file).is_absolute() or base is None else base / diag.file
+        if path.is_file():
+            self.open_file(path, diag.line, diag.column)
+        elif base is not None:
+            self.workspace_panel.select_pack(base)
+            self.statusBar().showMessage(f"{diag.code}: {diag.message}", 8000)
+
+    def _file_changed_on_disk(self, path: Path) -> None:
+        tab = self.editors.tab_for(path)
+        if tab is None or tab.dirty or not changed_on_disk(tab.document_state):
+            return
+        try:
+            tab.reload_from_disk(open_document(path, tab.document_state.pack_root))
+        except OpenRefused as exc:
+            self.statusBar().showMessage(str(exc), 5000)
+
+    def _editor_call(self, name: str) -> None:
+        tab = self.editors.current_tab()
+        if tab is not None:
+            getattr(tab.editor, name)()
+
+    def find_in_current(self) -> None:
+        tab = self.editors.current_tab()
+        if tab is not None:
+            tab.find_bar.open_bar()
+
+    def save_current(self) -> bool:
+        tab = self.editors.current_tab()
+        return self.save_tab(tab) if tab is not None else False
+
+    def save_tab(self, tab: EditorTab) -> bool:
+        """Save explicitly; when the file changed on disk since it was opened, ask before overwriting."""
+        outcome = tab.save()
+        if outcome is SaveOutcome.CONFLICT:
+            answer = QMessageBox.warning(
+                self, APP_TITLE,
+                f"{tab.relpath} changed on disk since you opened it.\nOverwrite it with your version?",
+                QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
+                QMessageBox.StandardButton.Cancel,
+            )
+            if answer != QMessageBox.StandardButton.Save:
+                return False
+            tab.save(force=True)
+        self.statusBar().showMessage(f"Saved {tab.path}", 4000)
+        self.session.reload_pack(tab.document_state.pack_root)
+        return True
+
+    def confirm_discard(self, tab: EditorTab) -> bool:
+        """Ask about unsaved changes; True when the tab may close (saved or discarded)."""
+        if not tab.dirty:
+            return True
+        answer = QMessageBox.question(
+            self, APP_TITLE, f"{tab.relpath} has unsaved changes.",
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+            QMessageBox.StandardButton.Save,
+        )
+        if answer == QMessageBox.StandardButton.Save:
+            return self.save_tab(tab)
+        return answer == QMessageBox.StandardButton.Discard
+
+    def close_tab(self, tab: EditorTab) -> None:
+        if self.confirm_discard(tab):
+            discarded = tab.dirty and tab.is_knowledge
+            self.editors.remove(tab)
+            if discarded:  # the workspace showed the unsaved buffer's findings; go back to the disk
+                self.session.reload_pack(tab.document_state.pack_root)
+
+    def close_current_tab(self) -> None:
+        tab = self.editors.current_tab()
+        if tab is not None:
+            self.close_tab(tab)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        for tab in self.editors.tabs():
+            if not self.confirm_discard(tab):
+                event.ignore()
+                return
+        self.session.cancel()
+        self.settings.save_window(self.saveGeometry(), self.saveState())
+        event.accept()

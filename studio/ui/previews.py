@@ -1,0 +1,72 @@
+"""What the preview tabs show for one pack, computed in a worker by calling the core renderers.
+
+Nothing here renders XML or Markdown itself: it gathers the core's output and the token count of each
+tier so the GUI thread only has to put text into widgets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from studio.core.model import Pack
+from studio.core.pack import read_bounded
+from studio.core.render.catalog import render_catalog
+from studio.core.render.costs import count_tokens
+from studio.core.render.fence import FenceItem, FencePack, render_fence
+from studio.core.render.guide import render_guide
+from studio.core.render.markdown import render_markdown_html
+from studio.core.render.resources import ResourceKind, scan_resources
+
+FENCE_FILE_LIMIT = 256 * 1024
+FENCE_MAX_FILES = 40
+
+
+@dataclass(slots=True)
+class Preview:
+    """One preview tab: its text and a one-line token count (or why there is none)."""
+
+    text: str
+    tokens: str
+    note: str = ""
+    """Shown above the text when the tier is empty for a reason (archived, quarantined ...)."""
+
+
+@dataclass(slots=True)
+class PackPreviews:
+    guide_html: str
+    catalog: Preview
+    activation: Preview
+    fence: Preview
+
+
+def runtime_items(pack: Pack) -> list[FenceItem]:
+    """Every runtime resource (``compiled/``) as a whole-file fence item; the resolver picks finer ones."""
+    items: list[FenceItem] = []
+    for resource in scan_resources(pack).resources:
+        if resource.kind is not ResourceKind.RUNTIME or not resource.path.endswith((".md", ".txt")):
+            continue
+        data, _size, problem = read_bounded(pack.root / resource.path, FENCE_FILE_LIMIT, root=pack.root)
+        if problem is None and data is not None:
+            items.append(FenceItem(resource.path, data.decode("utf-8", errors="replace")))
+        if len(items) >= FENCE_MAX_FILES:
+            break
+    return items
+
+
+def build_previews(pack: Pack) -> PackPreviews:
+    """All four previews for ``pack`` (slow: walks the pack, reads runtime files, counts tokens)."""
+    html = render_markdown_html(pack.body, base=pack.root)
+    catalog = render_catalog([pack])
+    note = "" if catalog else (
+        "This pack is not listed in the catalog (archived, quarantined, skipped or shadowed)."
+    )
+    guide = render_guide(pack)
+    items = runtime_items(pack)
+    fence = render_fence([FencePack(pack, items)])
+    fence_note = "" if items else "The pack has no runtime files (compiled/) to put in a fence."
+    return PackPreviews(
+        guide_html=html,
+        catalog=Preview(catalog, count_tokens(catalog).describe(), note),
+        activation=Preview(guide, count_tokens(guide).describe()),
+        fence=Preview(fence, count_tokens(fence).describe(), fence_note),
+    )

@@ -1,0 +1,59 @@
+"""The status bar: workspace name, pack and problem counts, and scan progress with a Cancel button."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
+
+from studio.core.diagnostics import DiagnosticCounts
+from studio.ui.models.diagnostics_table import counts_text
+
+
+class StatusLine(QObject):
+    """Signals:
+        cancel_requested(): the user pressed Cancel while a scan runs.
+    """
+
+    cancel_requested = Signal()
+
+    def __init__(self, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self.workspace_label = QLabel("No workspace")
+        self.packs_label = QLabel()
+        self.counts_label = QLabel(counts_text(DiagnosticCounts()))
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.clicked.connect(self.cancel_requested)
+        for w in (self.workspace_label, self.packs_label, self.counts_label):
+            bar.addWidget(w)
+        bar.addPermanentWidget(self.progress)
+        bar.addPermanentWidget(self.cancel_button)
+        self.progress.hide()
+        self.cancel_button.hide()
+
+    def set_workspace(self, label: str) -> None:
+        self.workspace_label.setText(label)
+        self.progress.setRange(0, 0)  # busy until the scan knows how many packs it found
+        self.progress.setFormat("scanning…")
+        self.progress.show()
+        self.cancel_button.show()
+
+    def show_progress(self, done: int, total: int) -> None:
+        if total:
+            self.progress.setRange(0, total)
+            self.progress.setValue(done)
+            self.progress.setFormat(f"loading {done}/{total}")
+
+    def finish(self, cancelled: bool) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        if cancelled:
+            self.workspace_label.setText(f"{self.workspace_label.text()} (scan cancelled)")
+
+    def set_counts(self, counts: DiagnosticCounts, packs: int, quarantined: int, shadowed: int) -> None:
+        extra = ", ".join(x for x in (f"{quarantined} quarantined" if quarantined else "",
+                                       f"{shadowed} shadowed" if shadowed else "") if x)
+        self.packs_label.setText(f"packs {packs}" + (f" ({extra})" if extra else ""))
+        self.counts_label.setText(counts_text(counts))

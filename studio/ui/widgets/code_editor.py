@@ -1,0 +1,169 @@
+"""CodeEditor: a plain-text editor with a line-number gutter and diagnostics shown in place.
+
+Each diagnostic gets a wavy underline from its column to the end of the word there, a severity marker
+in the gutter, and a tooltip when the mouse rests on its line.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
+
+from studio.core.diagnostics import Diagnostic, Severity
+from studio.ui.icons import severity_icon
+from studio.ui.theme import editor_font
+
+SEVERITY_COLOURS = {Severity.ERROR: "#e53935", Severity.WARNING: "#f29d0c", Severity.INFO: "#2f7fd8"}
+
+
+class _Gutter(QWidget):
+    def __init__(self, editor: CodeEditor) -> None:
+        super().__init__(editor)
+        self.editor = editor
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.editor.gutter_width(), 0)
+
+    def paintEvent(self, event: QEvent) -> None:  # type: ignore[override]
+        self.editor.paint_gutter(self, event.rect())  # type: ignore[attr-defined]
+
+
+class CodeEditor(QPlainTextEdit):
+    """Line numbers, diagnostics, no wrapping surprises; the text is only ever saved by the owner."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFont(editor_font())
+        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
+        self.diagnostics: list[Diagnostic] = []
+        self._by_line: dict[int, list[Diagnostic]] = {}
+        self.gutter = _Gutter(self)
+        self.blockCountChanged.connect(self._update_margin)
+        self.updateRequest.connect(self._scroll_gutter)
+        self.cursorPositionChanged.connect(self._refresh_selections)
+        self._update_margin()
+
+    # -- gutter ---------------------------------------------------------------------------------
+    def gutter_width(self) -> int:
+        digits = max(3, len(str(self.blockCount())))
+        return 22 + self.fontMetrics().horizontalAdvance("9") * digits
+
+    def _update_margin(self, _count: int = 0) -> None:
+        self.setViewportMargins(self.gutter_width(), 0, 0, 0)
+
+    def _scroll_gutter(self, rect: QRect, dy: int) -> None:
+        if dy:
+            self.gutter.scroll(0, dy)
+        else:
+            self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
+
+    def resizeEvent(self, event: QEvent) -> None:  # type: ignore[override]
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        cr = self.contentsRect()
+        self.gutter.setGeometry(QRect(cr.left(), cr.top(), self.gutter_width(), cr.height()))
+
+    def paint_gutter(self, gutter: QWidget, rect: QRect) -> None:
+        painter = QPainter(gutter)
+        palette = self.palette()
+        painter.fillRect(rect, palette.alternateBase())
+        block = self.firstVisibleBlock()
+        top = round(self.blockBoundingGeometry(block).translated(self.contentOffset()).top())
+        height = self.fontMetrics().height()
+        current = self.textCursor().blockNumber()
+        while block.isValid() and top <= rect.bottom():
+            bottom = top + round(self.blockBoundingRect(block).height())
+            number = block.blockNumber()
+            if block.isVisible() and bottom >= rect.top():
+                diags = self._by_line.get(number + 1)
+                if diags:
+                    worst = min(diags, key=lambda d: d.severity.rank)
+                    severity_icon(worst.severity.value).paint(painter, QRect(3, top + (height - 12) // 2, 12, 12))
+                colour = palette.text().color() if number == current else palette.placeholderText().color()
+                painter.setPen(colour)
+                painter.drawText(0, top, gutter.width() - 6, height, Qt.AlignmentFlag.AlignRight, str(number + 1))
+            block = block.next()
+            top = bottom
+        painter.end()
+
+    # -- diagnostics ------------------------------------------------------------------------------
+    def set_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
+        self.diagnostics = list(diagnostics)
+        self._by_line = {}
+        for d in self.diagnostics:
+            self._by_line.setdefault(d.line, []).append(d)
+        self._refresh_selections()
+        self.gutter.update()
+
+    def diagnostics_at_line(self, line: int) -> list[Diagnostic]:
+        return list(self._by_line.get(line, []))
+
+    def _refresh_selections(self) -> None:
+        selections: list[QTextEdit.ExtraSelection] = []
+        current = QTextEdit.ExtraSelection()
+        current.format.setBackground(self.palette().alternateBase())
+        current.format.setProperty(QTextFormat.Property.FullWidthSelection, True)
+        current.cursor = self.textCursor()
+        current.cursor.clearSelection()
+        selections.append(current)
+        for d in self.diagnostics:
+            cursor = self._span(d)
+            if cursor is None:
+                continue
+            sel = QTextEdit.ExtraSelection()
+            sel.cursor = cursor
+            sel.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+            sel.format.setUnderlineColor(QColor(SEVERITY_COLOURS[d.severity]))
+            sel.format.setToolTip(d.message)
+            selections.append(sel)
+        self.setExtraSelections(selections)
+
+    def _span(self, d: Diagnostic) -> QTextCursor | None:
+        """From the diagnostic's column to the end of the word there (the whole line for column 1)."""
+        block = self.document().findBlockByNumber(max(d.line, 1) - 1)
+        if not block.isValid():
+            return None
+        text = block.text()
+        if not text.strip():
+            return None
+        start = min(max(d.column, 1) - 1, max(len(text) - 1, 0))
+        end = start
+        if d.column <= 1:
+            end = len(text.rstrip())
+            start = len(text) - len(text.lstrip())
+        else:
+            while end < len(text) and not text[end].isspace():
+                end += 1
+            end = max(end, start + 1)
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + start)
+        cursor.setPosition(block.position() + min(end, len(text)), QTextCursor.MoveMode.KeepAnchor)
+        return cursor
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            pos = event.pos()  # type: ignore[attr-defined]
+            in_gutter = pos.x() < self.gutter_width()
+            local = pos - self.viewport().pos() if not in_gutter else pos
+            cursor = self.cursorForPosition(local.__class__(max(local.x(), 0), local.y()))
+            diags = self._by_line.get(cursor.blockNumber() + 1)
+            if diags:
+                text = "\n".join(f"{d.severity.value}: {d.message} ({d.code})" for d in diags)
+                QToolTip.showText(event.globalPos(), text, self)  # type: ignore[attr-defined]
+            else:
+                QToolTip.hideText()
+            return True
+        return super().event(event)
+
+    # -- navigation -------------------------------------------------------------------------------
+    def go_to(self, line: int, column: int = 1) -> None:
+        """Put the cursor at a 1-based line and column and make it visible."""
+        block = self.document().findBlockByNumber(max(line, 1) - 1)
+        if not block.isValid():
+            block = self.document().lastBlock()
+        cursor = QTextCursor(block)
+        cursor.setPosition(block.position() + min(max(column, 1) - 1, max(block.length() - 1, 0)))
+        self.setTextCursor(cursor)
+        self.centerCursor()
+        self.setFocus()

@@ -1,0 +1,123 @@
+"""The Inspector dock: one pack's identity and verdict at a glance, its tier costs and its findings."""
+
+from __future__ import annotations
+
+import html
+import json
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.diagnostics import Diagnostic
+from studio.core.model import Pack
+from studio.ui.icons import severity_icon
+from studio.ui.previews import PackPreviews
+from studio.ui.theme import is_dark, status_chip
+from studio.ui.widgets.pack_row_delegate import profile_tag
+
+NO_BUILDER_RUNS = "The studio never runs Builder Skills; this is shown as data only."
+
+
+class Inspector(QWidget):
+    """Signals:
+        diagnostic_activated(object): a finding in the list was double-clicked.
+    """
+
+    diagnostic_activated = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel(textFormat=Qt.TextFormat.RichText, wordWrap=True)
+        self.fields: dict[str, QLabel] = {}
+        form = QFormLayout()
+        form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        for key in ("Type", "Status", "Trust", "Profile", "Runtime mode", "Grounding", "Version", "Loads",
+                    "Catalog", "Guide", "Root"):
+            label = QLabel(wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.fields[key] = label
+            form.addRow(f"{key}:", label)
+        self.produced_by = QPlainTextEdit(readOnly=True)
+        self.produced_by.setMaximumHeight(110)
+        self.produced_note = QLabel(NO_BUILDER_RUNS, wordWrap=True)
+        self.findings = QListWidget()
+        self.findings.itemActivated.connect(self._activated)
+        self.findings.itemDoubleClicked.connect(self._activated)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        layout.addWidget(self.title)
+        layout.addLayout(form)
+        layout.addWidget(QLabel("<b>producedBy</b>"))
+        layout.addWidget(self.produced_by)
+        layout.addWidget(self.produced_note)
+        layout.addWidget(QLabel("<b>Findings</b>"))
+        layout.addWidget(self.findings, 1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
+        self.pack: Pack | None = None
+        self.show_pack(None)
+
+    def show_pack(self, pack: Pack | None) -> None:
+        same = pack is not None and self.pack is not None and pack.root == self.pack.root
+        self.pack = pack
+        if pack is None:
+            self.title.setText("<i>No pack selected</i>")
+            for label in self.fields.values():
+                label.clear()
+            self.produced_by.clear()
+            self.findings.clear()
+            return
+        chip = status_chip(pack.status, is_dark())
+        self.title.setText(
+            f"<span style='font-size:15pt; font-weight:600'>{html.escape(pack.name)}</span><br/>"
+            f"<span style='color:gray'>{html.escape(pack.description or 'no description')}</span>"
+        )
+        self.fields["Type"].setText(pack.type or "—")
+        self.fields["Status"].setText(
+            f"<span style='background:{chip.background.name()}; color:{chip.foreground.name()}; "
+            f"padding:2px 6px'>&nbsp;{html.escape(pack.status or 'no status')}&nbsp;</span>"
+        )
+        self.fields["Trust"].setText(pack.trust or "not declared")
+        self.fields["Profile"].setText(profile_tag(pack))
+        self.fields["Runtime mode"].setText(pack.runtime_mode)
+        self.fields["Grounding"].setText(pack.grounding or "not declared")
+        self.fields["Version"].setText(pack.version or "—")
+        loads = "yes" if pack.loads else "no"
+        if pack.shadowed_by is not None:
+            loads += f" (shadowed by {pack.shadowed_by})"
+        self.fields["Loads"].setText(f"{loads}; behaviour: {pack.behavior.value}")
+        self.fields["Root"].setText(str(pack.root))
+        if not same:
+            self.fields["Catalog"].setText("counting…")
+            self.fields["Guide"].setText("counting…")
+        produced = pack.produced_by
+        self.produced_by.setPlainText(json.dumps(produced, indent=2, ensure_ascii=False, default=str)
+                                      if produced else "(not declared)")
+        self.findings.clear()
+        for d in pack.diagnostics:
+            item = QListWidgetItem(severity_icon(d.severity.value), f"{d.file}:{d.line}  {d.message}")
+            item.setToolTip(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else ""))
+            item.setData(Qt.ItemDataRole.UserRole, d)
+            self.findings.addItem(item)
+
+    def show_costs(self, previews: PackPreviews) -> None:
+        listed = not previews.catalog.note
+        self.fields["Catalog"].setText(previews.catalog.tokens if listed else "not listed in the catalog")
+        self.fields["Guide"].setText(previews.activation.tokens)
+
+    def _activated(self, item: QListWidgetItem) -> None:
+        diag = item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(diag, Diagnostic):
+            self.diagnostic_activated.emit(diag)

@@ -1,0 +1,83 @@
+"""The Workspace dock: a filter box over the pack tree; activating a file asks the window to open it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Signal
+from PySide6.QtWidgets import QLineEdit, QTreeView, QVBoxLayout, QWidget
+
+from studio.core.model import Pack
+from studio.ui.models.pack_tree import PackTreeModel, Role
+from studio.ui.widgets.pack_row_delegate import PackRowDelegate
+
+
+class PackFilterProxy(QSortFilterProxyModel):
+    """Matches packs by name/status/type/trust/description; groups stay only while they hold a match."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRecursiveFilteringEnabled(True)
+        self.needle = ""
+
+    def set_needle(self, text: str) -> None:
+        self.needle = text.strip().lower()
+        self.invalidateFilter()
+
+    def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        index = self.sourceModel().index(row, 0, parent)
+        kind = index.data(Role.KIND)
+        if kind == "group":
+            return False  # shown only through a matching child (recursive filtering)
+        if kind in ("file", "dir"):
+            return True if not self.needle else self.needle in str(index.data(Role.FILTER_TEXT))
+        return not self.needle or self.needle in str(index.data(Role.FILTER_TEXT))
+
+
+class WorkspacePanel(QWidget):
+    """Signals:
+        file_activated(Path): a file row was double-clicked or Enter was pressed on it.
+        pack_selected(object): the current row belongs to this Pack (or None).
+    """
+
+    file_activated = Signal(Path)
+    pack_selected = Signal(object)
+
+    def __init__(self, model: PackTreeModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = model
+        self.proxy = PackFilterProxy(self)
+        self.proxy.setSourceModel(model)
+        self.filter = QLineEdit(placeholderText="Filter packs (name, status, type, trust)…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.set_needle)
+        self.tree = QTreeView()
+        self.tree.setModel(self.proxy)
+        self.tree.setHeaderHidden(True)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setItemDelegate(PackRowDelegate(self.tree))
+        self.tree.activated.connect(self._activated)
+        self.tree.doubleClicked.connect(self._activated)
+        self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        self.model.rowsInserted.connect(self._expand_groups)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.tree)
+
+    def _expand_groups(self, parent: QModelIndex, first: int, last: int) -> None:
+        if parent.isValid() and parent.data(Role.KIND) == "group":
+            self.tree.expand(self.proxy.mapFromSource(parent))
+
+    def _activated(self, index: QModelIndex) -> None:
+        if index.data(Role.KIND) == "file":
+            self.file_activated.emit(Path(index.data(Role.PATH)))
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        pack = current.data(Role.PACK)
+        self.pack_selected.emit(pack if isinstance(pack, Pack) else None)
+
+    def select_pack(self, root: Path) -> None:
+        index = self.proxy.mapFromSource(self.model.index_for_pack(root))
+        if index.isValid():
+            self.tree.setCurrentIndex(index)

@@ -1,0 +1,83 @@
+"""Run core calls off the GUI thread: a QRunnable plus a QObject that carries its result back as signals.
+
+Every job carries a request id. Callers keep the id of their latest request and drop results with an
+older one, so a slow answer to an old question never overwrites the answer to the current one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+
+_ids = itertools.count(1)
+
+
+def next_request_id() -> int:
+    """A process-wide increasing id; newer requests always get larger numbers."""
+    return next(_ids)
+
+
+class JobSignals(QObject):
+    """Signal carrier for one job (QRunnable is not a QObject, so it cannot emit by itself).
+
+    Signals:
+        finished(int, object): request id and the function's return value.
+        failed(int, str): request id and a formatted traceback; the worker never raises into Qt.
+    """
+
+    finished = Signal(int, object)
+    failed = Signal(int, str)
+
+
+class Job(QRunnable):
+    """Call ``fn(*args)`` in the pool and report through ``signals``."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any, request_id: int | None = None) -> None:
+        super().__init__()
+        self.fn = fn
+        self.args = args
+        self.request_id = request_id if request_id is not None else next_request_id()
+        self.signals = JobSignals()
+        self.setAutoDelete(True)
+
+    @Slot()
+    def run(self) -> None:
+        try:
+            result = self.fn(*self.args)
+        except Exception:  # a worker must never take the app down; the caller shows the text
+            self.signals.failed.emit(self.request_id, traceback.format_exc())
+            return
+        self.signals.finished.emit(self.request_id, result)
+
+
+def submit(
+    fn: Callable[..., Any],
+    *args: Any,
+    on_done: Callable[[int, Any], None] | None = None,
+    on_error: Callable[[int, str], None] | None = None,
+    request_id: int | None = None,
+    pool: QThreadPool | None = None,
+) -> int:
+    """Queue ``fn(*args)`` on the global thread pool; returns the request id.
+
+    ``on_done``/``on_error`` are connected with the signals' default (queued) connection, so they run on
+    the thread that owns the signal carrier: the GUI thread.
+    """
+    job = Job(fn, *args, request_id=request_id)
+    if on_done is not None:
+        job.signals.finished.connect(on_done)
+    if on_error is not None:
+        job.signals.failed.connect(on_error)
+    _keep_alive.add(job.signals)
+    job.signals.finished.connect(lambda *_: _keep_alive.discard(job.signals))
+    job.signals.failed.connect(lambda *_: _keep_alive.discard(job.signals))
+    (pool or QThreadPool.globalInstance()).start(job)
+    return job.request_id
+
+
+# Signal carriers must outlive the runnable until their queued signals are delivered.
+_keep_alive: set[JobSignals] = set()

@@ -1,0 +1,175 @@
+"""The open workspace as the window sees it: packs arriving from a scan worker, replaced one at a time.
+
+Scanning runs in the thread pool. The worker hands each loaded pack to a thread-safe inbox; a GUI-side
+timer drains the inbox every 100 ms and announces the batch, so a 1,000-pack scan produces a few dozen
+model updates instead of a thousand, and the GUI thread never waits on the disk.
+
+Signals:
+    started(): a new scan began (listeners clear their views).
+    packs_added(list): a batch of freshly loaded packs.
+    pack_replaced(object, object): (old Pack, new Pack) after a reload.
+    progress(int, int): packs loaded so far, packs found so far (0 when unknown).
+    settled(list): the scan ended and collisions are settled; views re-read every pack in the list.
+    finished(bool): the scan ended; True when it was cancelled.
+    failed(str): the scan worker raised (a bug); the text is shown to the user.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from studio.core.diagnostics import Diagnostic
+from studio.core.model import Pack
+from studio.ui import workers
+from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
+
+
+class WorkspaceSession(QObject):
+    started = Signal()
+    packs_added = Signal(list)
+    pack_replaced = Signal(object, object)
+    progress = Signal(int, int)
+    settled = Signal(list)
+    finished = Signal(bool)
+    failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.request = WorkspaceRequest()
+        self.packs: dict[Path, Pack] = {}
+        self.diagnostics: list[Diagnostic] = []
+        self.scanning = False
+        self._scan_id = 0
+        self._cancel = threading.Event()
+        self._lock = threading.Lock()
+        self._inbox: list[Pack] = []
+        self._progress = (0, 0)
+        self._reload_ids: dict[Path, int] = {}
+        self._core = None
+        self._drain = QTimer(self)
+        self._drain.setInterval(100)
+        self._drain.timeout.connect(self._drain_inbox)
+
+    # -- opening ------------------------------------------------------------------------------
+    def open(self, request: WorkspaceRequest) -> None:
+        """Scan what ``request`` names from scratch (cancels a scan still running)."""
+        request.explicit = [Path(r).resolve() for r in request.explicit]
+        self.request = request
+        self.rescan()
+
+    def add_root(self, root: Path) -> None:
+        self.request.explicit.append(Path(root).resolve())
+        self.rescan()
+
+    def rescan(self) -> None:
+        self.cancel()
+        self._cancel = threading.Event()
+        cancel = self._cancel
+        self.packs.clear()
+        self.diagnostics = []
+        with self._lock:
+            self._inbox.clear()
+            self._progress = (0, 0)
+        self.scanning = True
+        self.started.emit()
+        self._scan_id = workers.next_request_id()
+        workers.submit(
+            open_workspace, self.request, self._on_pack, self._on_progress, cancel.is_set,
+            on_done=self._on_scan_done, on_error=self._on_scan_failed, request_id=self._scan_id,
+        )
+        self._drain.start()
+
+    def cancel(self) -> None:
+        """Ask a running scan to stop; packs already loaded stay."""
+        self._cancel.set()
+
+    # called in the worker thread: only touch the locked inbox
+    def _on_pack(self, pack: Pack) -> None:
+        with self._lock:
+            self._inbox.append(pack)
+
+    def _on_progress(self, done: int, total: int) -> None:
+        with self._lock:
+            self._progress = (done, total)
+
+    def _drain_inbox(self) -> None:
+        with self._lock:
+            batch, self._inbox = self._inbox, []
+            done, total = self._progress
+        fresh = [p for p in batch if p.root not in self.packs]
+        for p in fresh:
+            self.packs[p.root] = p
+        if fresh:
+            self.packs_added.emit(fresh)
+        if self.scanning:
+            self.progress.emit(done, total)
+
+    def _on_scan_done(self, request_id: int, result: WorkspaceResult) -> None:
+        if request_id != self._scan_id:
+            return  # an older scan that was cancelled and replaced
+        self._drain_inbox()
+        self._core = result.core
+        fresh = [p for p in result.packs if p.root not in self.packs]
+        self.packs = {p.root: p for p in result.packs}
+        if fresh:
+            self.packs_added.emit(fresh)
+        self.diagnostics = list(result.diagnostics)
+        # Shadowing is only known once every scope is scanned: the core settled it on the same Pack
+        # objects the views already hold, so they re-read all of them once.
+        self.settled.emit(list(result.packs))
+        self._finish(result.cancelled)
+
+    def _on_scan_failed(self, request_id: int, text: str) -> None:
+        if request_id != self._scan_id:
+            return
+        self._drain_inbox()
+        self.failed.emit(text)
+        self._finish(False)
+
+    def _finish(self, cancelled: bool) -> None:
+        self.scanning = False
+        self._drain.stop()
+        self.finished.emit(cancelled)
+
+    # -- one pack at a time -------------------------------------------------------------------
+    def reload_pack(self, root: Path) -> None:
+        """Re-read one pack in a worker (after a change on disk); the latest request per pack wins."""
+        pack = self.packs.get(root)
+        if pack is None:
+            return
+        rid = workers.next_request_id()
+        self._reload_ids[root] = rid
+        workers.submit(reload, pack, on_done=self._on_reloaded, request_id=rid)
+
+    def _on_reloaded(self, request_id: int, fresh: Pack) -> None:
+        if self._reload_ids.get(fresh.root) != request_id:
+            return
+        self.replace(fresh)
+
+    def replace(self, fresh: Pack) -> None:
+        """Swap in a reloaded (or live-validated) pack and re-settle name collisions in the core."""
+        old = self.packs.get(fresh.root)
+        if old is None:
+            return
+        self.packs[fresh.root] = fresh
+        if self._core is None:
+            self.pack_replaced.emit(old, fresh)
+            return
+        before = {p.root: (p.shadowed_by, tuple(p.diagnostics)) for p in self._core.packs}
+        self._core.replace_pack(fresh)
+        self.pack_replaced.emit(old, fresh)
+        # A rename can shadow or free another pack: tell the views about every pack that changed.
+        for pack in self._core.packs:
+            if pack is not fresh and before.get(pack.root) != (pack.shadowed_by, tuple(pack.diagnostics)):
+                self.pack_replaced.emit(pack, pack)
+
+    def pack_for_path(self, path: Path) -> Pack | None:
+        """The pack whose directory contains ``path`` (the deepest one if packs nest)."""
+        best: Pack | None = None
+        for root, pack in self.packs.items():
+            if (path == root or root in path.parents) and (best is None or len(root.parts) > len(best.root.parts)):
+                best = pack
+        return best

@@ -1,0 +1,74 @@
+"""The one place the UI asks the core for a workspace: what to open, and the result as the window uses it.
+
+``studio.core.workspace`` owns discovery, scopes and shadowing; this module only translates the
+window's request into ``WorkspaceOptions`` and keeps the core Workspace for later ``replace_pack`` calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studio.core.diagnostics import Diagnostic
+from studio.core.model import Pack
+from studio.core.pack import reload_pack
+from studio.core.workspace import Workspace, WorkspaceOptions
+from studio.core.workspace import open_workspace as core_open_workspace
+
+
+@dataclass(slots=True)
+class WorkspaceRequest:
+    """What the user asked to open."""
+
+    explicit: list[Path] = field(default_factory=list)
+    """Folders opened with Open folder / Add root / the command line."""
+    project: Path | None = None
+    home: Path | None = None
+    builtin: bool = False
+    """Include the bundled examples as the built-in scope."""
+
+    def label(self) -> str:
+        """Short name for the window title."""
+        names = [p.name or str(p) for p in self.explicit]
+        if self.builtin:
+            names.append("bundled examples")
+        if self.project:
+            names.append(self.project.name)
+        return ", ".join(names) or "empty workspace"
+
+    def to_settings(self) -> list[str]:
+        """Serialised for the recent list: paths, plus ``builtin:`` for the bundled examples."""
+        return [str(p) for p in self.explicit] + (["builtin:"] if self.builtin else [])
+
+    @classmethod
+    def from_settings(cls, entries: list[str]) -> WorkspaceRequest:
+        return cls(explicit=[Path(e) for e in entries if e and e != "builtin:"], builtin="builtin:" in entries)
+
+
+@dataclass(slots=True)
+class WorkspaceResult:
+    packs: list[Pack]
+    diagnostics: list[Diagnostic]
+    cancelled: bool
+    core: Workspace
+
+
+def open_workspace(
+    request: WorkspaceRequest,
+    on_pack: Callable[[Pack], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+) -> WorkspaceResult:
+    """Discover and load every pack of the request (runs in a worker; never raises for bad input)."""
+    options = WorkspaceOptions(
+        explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,
+    )
+    ws = core_open_workspace(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
+    stopped = bool(cancelled and cancelled())
+    return WorkspaceResult(list(ws.packs), list(ws.diagnostics), stopped, ws)
+
+
+def reload(pack: Pack) -> Pack:
+    """Re-read one pack after a change on disk (keeps its scope and shadowing)."""
+    return reload_pack(pack)
