@@ -1,0 +1,107 @@
+"""``pack-studio runs PACK``: the run-record timeline, statistics and each record's validity."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from studio.cli._output import write_json
+from studio.core.diagnostics import Diagnostic
+from studio.core.pack import load_pack
+from studio.core.provenance import read_provenance
+from studio.core.runs import RunsReport, read_runs
+from studio.core.runs.stats import RunStats, compute_stats
+from studio.core.runs.timestamps import format_time
+
+_MAX_LISTED = 20
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("runs", help="list a pack's run records with validity and statistics",
+                       description="Read every record under PACK/runs/ (read-only) and print the timeline, "
+                       "selection statistics and provenance. Exit status: 0 all records usable, "
+                       "1 some record is invalid or malformed, 2 PACK is not a directory.")
+    p.add_argument("pack", type=Path, metavar="PACK")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    root: Path = args.pack
+    if not root.is_dir():
+        print(f"pack-studio runs: {root} is not a directory", file=sys.stderr)
+        return 2
+    pack = load_pack(root)
+    report = read_runs(pack.root)
+    stats = compute_stats(report, pack.root, pack.name)
+    provenance = read_provenance(pack, report)
+    if args.format == "json":
+        write_json({
+            "pack": pack.name, "path": str(pack.root),
+            "records": [r.to_dict() for r in report.records],
+            "stats": stats.to_dict(), "provenance": provenance.to_dict(),
+            "diagnostics": [d.to_dict() for d in _folder_diags(report)],
+        })
+    else:
+        _print_text(pack.name, report, stats, provenance.to_dict())
+    return 1 if any(r.validity.is_problem for r in report.records) else 0
+
+
+def _folder_diags(report: RunsReport) -> list[Diagnostic]:
+    """Findings about the folder itself (the report also repeats every record's own findings)."""
+    own = {id(d) for r in report.records for d in r.diagnostics}
+    return [d for d in report.diagnostics if id(d) not in own]
+
+
+def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict[str, Any]) -> None:
+    out = sys.stdout
+    out.write(f"Runs of {name}: {len(report.records)} record(s)\n\n")
+    for r in report.records:
+        out.write(f"{format_time(r.timestamp):<21} {r.kind.value:<19} {r.validity.value:<11} {r.path}\n")
+        out.write(f"{'':<21} {r.summary}\n")
+        for d in r.diagnostics:
+            out.write(f"{'':<21} {d.line}:{d.column}: {d.severity.value} {d.code} {d.message}\n")
+    for d in _folder_diags(report):
+        out.write(d.format() + "\n")
+    counts = ", ".join(f"{v} {k}" for k, v in sorted(stats.validity_counts.items())) or "none"
+    out.write(f"\nValidity: {counts}\n")
+    if stats.compile_history:
+        out.write("Compile history: " + "; ".join(f"{t} {s}" for t, _p, s in stats.compile_history) + "\n")
+    if stats.over_time:
+        out.write("Warnings / citation gaps over time:\n")
+        for point in stats.over_time:
+            out.write(f"  {point.time:<21} {point.warnings:>3} warning(s) {point.citation_gaps:>3} gap(s)  "
+                      f"{point.path}\n")
+    out.write(f"Selections ({stats.selection_records} context/usage record(s)):\n")
+    for path, count in sorted(stats.selection_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_LISTED]:
+        out.write(f"  {count:>4}  {path}\n")
+    _list(out, "Never selected", stats.never_selected)
+    _list(out, "Selected but missing now", stats.selected_missing)
+    _list(out, "Changed since the compile run hashed them", [f"{h.path} ({h.record})" for h in stats.changed])
+    produced = provenance["produced_by"]
+    if produced or provenance["run_builders"]:
+        out.write("Provenance:\n")
+        if produced:
+            out.write(f"  producedBy: {_builder(produced)}\n")
+        for ref in provenance["run_builders"]:
+            out.write(f"  {ref['origin']}: {_builder(ref)}\n")
+        for d in provenance["diagnostics"]:
+            out.write(f"  {d['severity']} {d['code']} {d['message']}\n")
+        out.write(f"  {provenance['statement']}\n")
+
+
+def _builder(ref: dict[str, Any]) -> str:
+    parts = [f"{k}={ref[k]}" for k in ("kind", "name", "version", "digest", "source") if ref.get(k)]
+    return " ".join(parts) or "(empty)"
+
+
+def _list(out: Any, title: str, items: list[str]) -> None:
+    if not items:
+        return
+    out.write(f"{title} ({len(items)}):\n")
+    for item in items[:_MAX_LISTED]:
+        out.write(f"  {item}\n")
+    if len(items) > _MAX_LISTED:
+        out.write(f"  ... and {len(items) - _MAX_LISTED} more\n")
