@@ -139,7 +139,7 @@ def _text_files(root: Path) -> tuple[list[str], bool]:
         try:
             with os.scandir(root / rel_dir) as it:
                 entries = sorted(it, key=lambda e: e.name)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a path the file system cannot encode
             continue
         subdirs: list[str] = []
         for entry in entries:

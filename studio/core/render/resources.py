@@ -130,7 +130,7 @@ def _walk(root: Path, rel_dir: str, out: list[str], depth: int) -> bool:
     try:
         with os.scandir(root / rel_dir) as it:
             entries = sorted(it, key=lambda e: e.name)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a path the file system cannot encode
         return True  # missing or unreadable directory: nothing to list
     for entry in entries:
         if entry.name.startswith("."):
