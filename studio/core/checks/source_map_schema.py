@@ -61,7 +61,7 @@ def _missing_sources(ctx: CheckContext, rel: str, doc: object, text: str) -> Ite
         if target is not None and target.is_file():
             continue
         claim_id = claim.get("claim_id", f"#{index}")
-        line, column = locate(text, ["claims", claim_id, "source", "path"]) if isinstance(claim_id, str) else (1, 1)
+        line, column = locate(text, ["claims", index, "source", "path"])
         where = "points outside the pack" if target is None else "does not exist"
         yield ctx.in_file("source-map-missing-source", Severity.ERROR,
                           f"Claim {claim_id}: source '{path}' {where}", rel, line, column, rule="V39",

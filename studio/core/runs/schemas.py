@@ -113,21 +113,68 @@ def _short(message: str, limit: int = 200) -> str:
 
 
 def locate(text: str, path: Sequence[Any]) -> tuple[int, int]:
-    """Best-effort 1-based (line, column) of the value at ``path`` in the JSON ``text``.
+    """1-based (line, column) of the value at ``path`` (keys and list indices) in the JSON ``text``.
 
-    Walks the string keys of the path in order, each searched after the previous one; list indices are
-    skipped. Good enough to put the cursor near the problem without a position-tracking JSON parser.
+    Follows the path through the text itself, so a key that occurs in several records is found in the
+    right one. When the path cannot be followed to the end, the deepest value reached is returned.
     """
-    offset = 0
-    found = 0
-    for part in path:
-        if isinstance(part, str):
-            at = text.find(json.dumps(part, ensure_ascii=False), offset)
-            if at < 0:
-                at = text.find(json.dumps(part), offset)
-            if at < 0:
-                break
-            offset = found = at
-    line = text.count("\n", 0, found) + 1
-    column = found - (text.rfind("\n", 0, found) + 1) + 1
+    offset = _follow(text, list(path))
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
     return line, column
+
+
+_DECODER = json.JSONDecoder()
+_WS = " \t\r\n"
+
+
+def _follow(text: str, path: list[Any]) -> int:
+    pos = _skip_ws(text, 0)
+    try:
+        for part in path:
+            nxt = _child(text, pos, part)
+            if nxt is None:
+                break
+            pos = nxt
+    except (ValueError, IndexError):
+        pass  # malformed text: keep the deepest position reached
+    return pos
+
+
+def _child(text: str, pos: int, part: Any) -> int | None:
+    """Offset of member ``part`` of the object/array starting at ``pos``, or None."""
+    opener = text[pos]
+    if opener == "{" and isinstance(part, str):
+        pos = _skip_ws(text, pos + 1)
+        while text[pos] != "}":
+            key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
+            pos = _skip_ws(text, _skip_ws(text, pos) + 1)  # past ':'
+            if key == part:
+                return pos
+            pos = _after_value(text, pos)
+        return None
+    if opener == "[" and isinstance(part, int):
+        pos = _skip_ws(text, pos + 1)
+        index = 0
+        while text[pos] != "]":
+            if index == part:
+                return pos
+            pos = _after_value(text, pos)
+            index += 1
+        return None
+    return None
+
+
+def _after_value(text: str, pos: int) -> int:
+    """Skip one value and the comma after it."""
+    _, end = _DECODER.raw_decode(text, pos)
+    end = _skip_ws(text, end)
+    if text[end] == ",":
+        end = _skip_ws(text, end + 1)
+    return end
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in _WS:
+        pos += 1
+    return pos
