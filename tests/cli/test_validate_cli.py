@@ -1,0 +1,81 @@
+"""``pack-studio validate``, ``read-properties``, ``to-catalog`` and ``rules`` through ``main([...])``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+
+GOOD = """---
+name: good
+description: A valid pack for CLI tests.
+type: domain-reference
+status: ready
+profile: wiki-first
+version: "1.0.0"
+---
+# Good
+"""
+
+
+@pytest.fixture
+def workspace(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
+    root = tmp_path / "ws"
+    make_pack("good", GOOD, {"compiled/briefing.md": "# B\n"}, parent=root)
+    make_pack("broken", GOOD.replace("name: good", "name: broken").replace("status: ready", "status: redy"),
+              {"compiled/briefing.md": "# B\n"}, parent=root)
+    return root
+
+
+def test_text_output_is_path_line_col(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["validate", str(workspace), "--home", str(workspace / "nohome")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert f"{workspace / 'broken'}/KNOWLEDGE.md:5:9: error invalid-status" in out
+    assert "2 packs (1 load): 1 errors" in out
+
+
+def test_json_output_shape(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", str(workspace), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["summary"] == {"packs": 2, "errors": 1, "warnings": 0, "infos": 0}
+    packs = {p["name"]: p for p in data["packs"]}
+    assert packs["good"]["loads"] and packs["good"]["in_catalog"] and packs["good"]["diagnostics"] == []
+    broken = packs["broken"]
+    assert broken["loads"] is False and broken["in_catalog"] is False and broken["scope"] == "explicit"
+    (diag,) = broken["diagnostics"]
+    assert {k: diag[k] for k in ("code", "severity", "file", "line", "column", "behavior")} == {
+        "code": "invalid-status", "severity": "error", "file": "KNOWLEDGE.md", "line": 5, "column": 9,
+        "behavior": "quarantine"}
+    assert diag["hint"] == "Did you mean 'ready'?"
+    assert set(packs["good"]) >= {"name", "path", "scope", "loads", "in_catalog", "shadowed_by", "status", "profile",
+                                  "effective_profile", "runtime_mode", "trust", "diagnostics"}
+
+
+def test_clean_workspace_exits_zero(make_pack: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_pack("good", GOOD, {"compiled/briefing.md": "# B\n"})
+    assert main(["validate", str(root)]) == 0
+
+
+def test_usage_error_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["validate", "--format", "yaml"]) == 2
+    assert main(["no-such-command"]) == 2
+
+
+def test_read_properties_and_to_catalog(make_pack: Callable[..., Path], capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_pack("good", GOOD + "", {"compiled/briefing.md": "# B\n"})
+    assert main(["read-properties", str(root)]) == 0
+    props = json.loads(capsys.readouterr().out)
+    assert props["version"] == "1.0.0" and props["name"] == "good"
+    assert main(["to-catalog", str(root)]) == 0
+    assert list(json.loads(capsys.readouterr().out)) == ["name", "description", "type", "status", "profile", "version"]
+
+
+def test_rules_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "V06 ``missing-description``" in out and "V50-V54" in out and "V63" in out
