@@ -1,0 +1,22 @@
+"""Resolver simulator: which files and sections a client would load for a task, within a token budget, and why.
+
+Pipeline, bottom to top: ``sections`` (Markdown heading sections) and ``candidates`` (walk a pack) ->
+``rank`` (BM25) and ``source_map`` -> ``tiers`` (profile and mode rules) -> ``select`` (greedy fill, exact
+fit) -> ``report`` (warnings, citation gaps) -> ``session`` (caches and ``resolve``). ``reference``
+reproduces the reference CLI's dry run; ``records`` writes run and usage records.
+"""
+
+from __future__ import annotations
+
+from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
+from studio.core.resolver.session import ResolverSession, resolve
+
+__all__ = [
+    "Decision",
+    "PackResolution",
+    "ResolveRequest",
+    "ResolveResult",
+    "ResolveWarning",
+    "ResolverSession",
+    "resolve",
+]

@@ -1,0 +1,234 @@
+"""Walk a pack once and turn its files into resolver candidates, or into skips with a reason.
+
+What becomes a candidate (digest 1.1-1.2): the ``KNOWLEDGE.md`` body (usage guide / context map),
+``compiled/`` Markdown views, ``compiled/splits/<document>/`` files, every heading section of Markdown under
+``documents/``, ``wiki/`` pages and text files under ``sources/`` (the selector only uses those when the task
+asks for evidence). Splits, views and wiki pages stay whole files: they are already written to be
+section-sized, and cutting them further would separate facts from the boundaries beside them.
+
+Never candidates: ``indexes/`` (candidate search only), ``runs/``, ``schemas/``, ``evals/`` and other
+non-runtime files, ``ontology/`` and ``answers/`` (subgraph selection is not simulated), ``assets/``
+(on demand only), symlinks that lead outside the pack, huge and binary files. The walk never follows a
+symlinked directory, reads at most ``MAX_FILE_BYTES`` per file and stops after ``MAX_FILES`` entries.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studio.core.pack import read_bounded
+from studio.core.paths import is_inside
+from studio.core.resolver.sections import split_sections
+
+MAX_FILE_BYTES = 1_048_576
+MAX_FILES = 5000
+TEXT_SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".csv", ".tsv", ".vtt", ".srt", ".json", ".yaml", ".yml")
+NEVER_CONTEXT = {"runs", "schemas", "evals"}
+
+# File stems and heading words that mark an item's role; English and Chinese, matched as substrings.
+ROLE_WORDS: dict[str, tuple[str, ...]] = {
+    "boundaries": ("boundar", "constraint", "forbidden", "taboo", "compliance", "do-not", "dont", "limits",
+                   "禁忌", "边界", "禁止", "红线", "合规", "不要"),
+    "voice": ("voice", "tone", "style", "persona", "语气", "语调", "风格", "口吻", "人设", "表达"),
+    "values": ("values", "principles", "价值观", "原则"),
+    "briefing": ("briefing", "overview", "summary", "概述", "简介", "概要"),
+    "facts": ("facts", "事实"),
+    "usage": ("usage", "how-to-use", "使用"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One selectable item: a whole file or one heading section of a document."""
+
+    path: str
+    layer: str
+    """``guide``, ``compiled``, ``split``, ``document`` or ``source``... (``wiki`` for wiki pages)."""
+    text: str
+    section: str | None = None
+    slug: str | None = None
+    lines: tuple[int, int] | None = None
+    roles: frozenset[str] = frozenset()
+    doc_stem: str | None = None
+    """For splits, the ``<document-stem>`` folder; for document sections, the document's stem."""
+    is_primary: bool = False
+    """A section of ``metadata.primaryDocument``."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.path}#{self.slug}" if self.slug is not None else self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Skip:
+    """A file the walk refused, with its reason code and a sentence for the curator."""
+
+    path: str
+    reason: str
+    detail: str
+
+
+@dataclass(slots=True)
+class PackFiles:
+    """The result of one walk."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+    has_sources: bool = False
+    split_stems: set[str] = field(default_factory=set)
+
+
+def roles_for(*names: str) -> frozenset[str]:
+    """Roles whose marker words occur in any of ``names`` (file stems, heading titles)."""
+    hay = " ".join(n.lower() for n in names if n)
+    return frozenset(role for role, words in ROLE_WORDS.items() if any(w in hay for w in words))
+
+
+FileCache = dict[tuple[str, int, int, bool], tuple[list[Candidate], list[Skip]]]
+"""Per-file walk results keyed by (path, mtime_ns, size, is-primary): unchanged files are not re-read."""
+
+
+def collect(root: Path, primary_document: str | None, guide_body: str, cache: FileCache | None = None) -> PackFiles:
+    """Walk ``root`` (never following symlinked directories) and classify every file.
+
+    With ``cache``, a file whose path, mtime and size are unchanged is not read or parsed again.
+    """
+    out = PackFiles()
+    if guide_body.strip():
+        out.candidates.append(Candidate("KNOWLEDGE.md", "guide", guide_body.strip("\n"), roles=frozenset({"usage"})))
+    fresh: FileCache = {}
+    seen = 0
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        here = Path(dirpath)
+        for name in list(dirnames):
+            full = here / name
+            if full.is_symlink():
+                dirnames.remove(name)
+                rel = full.relative_to(root).as_posix()
+                if not is_inside(root, full):
+                    out.skipped.append(Skip(rel, "symlink-escape", "This directory is a symlink leading outside "
+                                            "the pack; nothing behind it is read."))
+                else:
+                    out.skipped.append(Skip(rel, "not-a-runtime-surface", "Symlinked directories are not "
+                                            "followed; move the files into the pack."))
+        for name in sorted(filenames):
+            if name.startswith("."):
+                continue
+            seen += 1
+            rel = (here / name).relative_to(root).as_posix()
+            if seen > MAX_FILES:
+                out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files are examined."))
+                break
+            if rel.startswith("sources/"):
+                out.has_sources = True
+            try:
+                st = os.lstat(here / name)
+                key = (rel, st.st_mtime_ns, st.st_size, rel == primary_document)
+            except OSError:
+                key = (rel, -1, -1, False)
+            hit = cache.get(key) if cache is not None else None
+            if hit is None:
+                piece = PackFiles()
+                _classify(root, rel, primary_document, piece)
+                hit = (piece.candidates, piece.skipped)
+            fresh[key] = hit
+            out.candidates.extend(hit[0])
+            out.skipped.extend(hit[1])
+        if seen > MAX_FILES:
+            break
+    out.split_stems = {c.doc_stem for c in out.candidates if c.layer == "split" and c.doc_stem}
+    if cache is not None:
+        cache.clear()
+        cache.update(fresh)
+    return out
+
+
+def _classify(root: Path, rel: str, primary: str | None, out: PackFiles) -> None:
+    parts = rel.split("/")
+    top = parts[0]
+    full = root / rel
+    if full.is_symlink() and not is_inside(root, full):
+        out.skipped.append(Skip(rel, "symlink-escape", "This file is a symlink leading outside the pack; it is "
+                                "never read or loaded."))
+        return
+    if len(parts) == 1:
+        if rel != "KNOWLEDGE.md":
+            out.skipped.append(Skip(rel, "not-a-runtime-surface", "Top-level files other than KNOWLEDGE.md are "
+                                    "not model context."))
+        return
+    reason = _static_reason(top)
+    if reason is not None:
+        out.skipped.append(Skip(rel, *reason))
+        return
+    suffix = Path(rel).suffix.lower()
+    is_md = suffix in (".md", ".markdown")
+    if top == "sources" and suffix not in TEXT_SOURCE_SUFFIXES:
+        out.skipped.append(Skip(rel, "binary-file", "Only text evidence can be quoted; cite this file by anchor."))
+        return
+    if top != "sources" and not is_md:
+        code = "index-candidate-only" if suffix == ".json" and top == "compiled" else "not-markdown"
+        out.skipped.append(Skip(rel, code, "Only Markdown views, documents and pages are loaded as context."))
+        return
+    text = _read_text(root, full, rel, out)
+    if text is None:
+        return
+    if top == "compiled" and len(parts) >= 4 and parts[1] == "splits":
+        out.candidates.append(Candidate(rel, "split", text, roles=roles_for(Path(rel).stem, _first_heading(text)),
+                                        doc_stem=parts[2]))
+    elif top == "compiled":
+        out.candidates.append(Candidate(rel, "compiled", text, roles=roles_for(Path(rel).stem)))
+    elif top == "wiki":
+        out.candidates.append(Candidate(rel, "wiki", text, roles=roles_for(Path(rel).stem, _first_heading(text))))
+    elif top == "sources":
+        out.candidates.append(Candidate(rel, "source", text))
+    else:  # documents/
+        stem = Path(rel).stem
+        for sec in split_sections(text):
+            if not sec.text.strip():
+                continue
+            out.candidates.append(Candidate(
+                rel, "document", sec.text, section=sec.title, slug=sec.slug,
+                lines=(sec.start_line, sec.end_line), roles=roles_for(sec.title or ""), doc_stem=stem,
+                is_primary=rel == primary,
+            ))
+
+
+def _static_reason(top: str) -> tuple[str, str] | None:
+    if top == "indexes":
+        return ("index-candidate-only", "Indexes only help find candidates; they are never fact authority.")
+    if top in NEVER_CONTEXT:
+        return ("not-a-runtime-surface", f"{top}/ holds audit, validation or CI material, never model context.")
+    if top in ("ontology", "answers"):
+        return ("not-simulated", f"{top}/ subgraph selection is not simulated by the studio yet.")
+    if top == "assets":
+        return ("assets-on-demand", "Assets are loaded on demand only and are never fact authority.")
+    if top not in ("compiled", "documents", "wiki", "sources"):
+        return ("not-a-runtime-surface", f"{top}/ is not a directory the standard loads at runtime.")
+    return None
+
+
+def _read_text(root: Path, full: Path, rel: str, out: PackFiles) -> str | None:
+    data, size, problem = read_bounded(full, MAX_FILE_BYTES + 1, root=root)
+    if problem is not None or data is None:
+        code = problem.code if problem is not None else "unreadable"
+        reason = "symlink-escape" if code == "symlink-escape" else "unreadable"
+        out.skipped.append(Skip(rel, reason, problem.message if problem else "The file could not be read."))
+        return None
+    if size > MAX_FILE_BYTES:
+        out.skipped.append(Skip(rel, "too-large", f"{size} bytes is over the {MAX_FILE_BYTES}-byte read limit; "
+                                "split the file."))
+        return None
+    if b"\x00" in data:
+        out.skipped.append(Skip(rel, "binary-file", "The file contains NUL bytes; it is not text."))
+        return None
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").lstrip("\ufeff")
+
+
+def _first_heading(text: str) -> str:
+    for line in text.split("\n", 20)[:20]:
+        if line.startswith("#"):
+            return line.lstrip("#").strip()
+    return ""

@@ -1,0 +1,178 @@
+"""What goes into a resolve and what comes out: the request, one decision per candidate, warnings, the result.
+
+Every candidate the resolver saw ends as exactly one ``Decision``, selected or skipped, with a reason code a
+curator can act on. The codes are stable (the CLI, the GUI and the tests read them):
+
+selected reasons
+    ``guide``, ``boundaries``, ``persona-core``, ``core-view``, ``relevant``, ``fallback-section``,
+    ``evidence-for-citation``
+skipped reasons
+    ``over-budget``, ``low-relevance``, ``status-gated``, ``sources-only-for-citation``,
+    ``index-candidate-only``, ``superseded-by-split``, ``symlink-escape``, ``not-a-runtime-surface``,
+    ``secondary-document``, ``not-simulated``, ``assets-on-demand``, ``too-large``, ``binary-file``,
+    ``unreadable``, ``not-markdown``, ``pack-not-loadable``, ``too-many-files``
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from studio.core.model import Pack
+
+Activation = Literal["explicit", "implicit", "resolver-driven"]
+ACTIVATION_ORDER: dict[str, int] = {"explicit": 0, "implicit": 1, "resolver-driven": 2}
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The fate of one candidate file or section."""
+
+    path: str
+    """Pack-relative POSIX path."""
+    section: str | None
+    """Heading title for a section candidate; None for a whole file."""
+    lines: tuple[int, int] | None
+    """1-based inclusive line range of the section in its file."""
+    tokens: int | None
+    """Tokens the item costs inside the fence (None when never read, e.g. an escaping symlink)."""
+    reason: str
+    """A stable reason code (see the module docstring)."""
+    score: float | None
+    """BM25 relevance to the task (None when ranking did not apply)."""
+    pack: str
+    """Pack name."""
+    detail: str = ""
+    """One sentence a curator can act on."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "section": self.section,
+            "lines": list(self.lines) if self.lines else None,
+            "tokens": self.tokens,
+            "reason": self.reason,
+            "score": None if self.score is None else round(self.score, 4),
+            "detail": self.detail,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ResolveWarning:
+    """A resolver warning (digest 6.7); shaped like the record schemas' ``{severity, message, path}``."""
+
+    severity: Literal["info", "warning", "error"]
+    message: str
+    path: str | None = None
+    pack: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"severity": self.severity, "message": self.message}
+        if self.path:
+            out["path"] = self.path
+        return out
+
+
+@dataclass(slots=True)
+class ResolveRequest:
+    """Everything a resolve depends on. Changing only task, budget, profile or mode re-uses a session's caches."""
+
+    task: str
+    packs: list[Pack]
+    profile_override: str | None = None
+    mode_override: str | None = None
+    grounding_override: str | None = None
+    budget: int = 4000
+    """Upper bound on the tokens of the whole fenced output, wrappers included."""
+    encoding: str = "cl100k_base"
+    activation: dict[str, Activation] = field(default_factory=dict)
+    """Pack name to activation; missing names count as ``explicit``."""
+    confirmed: set[str] = field(default_factory=set)
+    """Names of ``disputed`` packs the user explicitly confirmed for loading."""
+    variant: str = "superset"
+    """Fence variant (see ``studio.core.render.fence.FenceVariant``)."""
+    reference: bool = False
+    """Also compute the reference CLI's dry run for side-by-side comparison."""
+
+
+@dataclass(slots=True)
+class PackResolution:
+    """Per-pack outcome, in wrapper order."""
+
+    pack: Pack
+    profile: str
+    runtime_mode: str
+    grounding: str | None
+    activation: str
+    selected: list[Decision] = field(default_factory=list)
+    skipped: list[Decision] = field(default_factory=list)
+    warnings: list[ResolveWarning] = field(default_factory=list)
+    source_anchors: list[str] = field(default_factory=list)
+    wrapper_order: int | None = None
+    """Position of this pack's wrapper in the fence (None when nothing was selected)."""
+
+    @property
+    def name(self) -> str:
+        return self.pack.name
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "root": str(self.pack.root),
+            "profile": self.profile,
+            "runtime_mode": self.runtime_mode,
+            "grounding": self.grounding,
+            "status": self.pack.status,
+            "trust": self.pack.trust,
+            "activation": self.activation,
+            "wrapper_order": self.wrapper_order,
+            "selected": [d.to_json() for d in self.selected],
+            "skipped": [d.to_json() for d in self.skipped],
+            "warnings": [w.to_json() for w in self.warnings],
+            "source_anchors": list(self.source_anchors),
+        }
+
+
+@dataclass(slots=True)
+class ResolveResult:
+    """The fenced context and the explanation of how it was chosen."""
+
+    task: str
+    packs: list[PackResolution]
+    warnings: list[ResolveWarning]
+    citation_gaps: list[dict[str, Any]]
+    """``{"path", "reason"}`` entries, plus at most one ``{"missing": [...], "recommendation": ...}`` gap object."""
+    missing: list[str]
+    tokens_used: int
+    """The tokenizer's count of ``fenced_text`` (0 when the tokenizer is unavailable)."""
+    budget: int
+    fenced_text: str
+    tokenizer_name: str
+    tokenizer_available: bool
+    tokenizer_reason: str | None = None
+    reference: list[dict[str, Any]] | None = None
+    """Reference CLI dry-run outputs, one per pack, when requested."""
+
+    @property
+    def wrapper_order(self) -> list[str]:
+        ordered = [p for p in self.packs if p.wrapper_order is not None]
+        return [p.name for p in sorted(ordered, key=lambda p: p.wrapper_order or 0)]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "task": self.task,
+            "tokenizer": self.tokenizer_name,
+            "tokenizer_available": self.tokenizer_available,
+            "tokenizer_reason": self.tokenizer_reason,
+            "budget": self.budget,
+            "tokens_used": self.tokens_used,
+            "wrapper_order": self.wrapper_order,
+            "packs": [p.to_json() for p in self.packs],
+            "warnings": [w.to_json() | ({"pack": w.pack} if w.pack else {}) for w in self.warnings],
+            "citation_gaps": self.citation_gaps,
+            "missing": self.missing,
+            "fenced_text": self.fenced_text,
+        }
+        if self.reference is not None:
+            out["reference"] = self.reference
+        return out

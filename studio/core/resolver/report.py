@@ -1,0 +1,110 @@
+"""After selection: source anchors, warnings (digest 6.7), citation gaps and missing facts (6.6).
+
+Missing facts are found conservatively: with ``grounding: required`` every content word of the task (and
+every CJK run) that no selected item mentions is listed, with the standard's recommendation
+``ask_user_or_mark_unknown``. This over-reports rather than letting a model answer from memory.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
+from studio.core.resolver.rank import STOPWORDS
+from studio.core.resolver.source_map import RISKY_STATUSES
+
+if TYPE_CHECKING:
+    from studio.core.resolver.session import PreparedPack
+
+GAP_RECOMMENDATION = "ask_user_or_mark_unknown"
+MAX_OMISSIONS_LISTED = 5
+_TASK_WORDS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff]{3,}")
+
+
+def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack], request: ResolveRequest,
+                 evidence: bool) -> None:
+    """Fill ``result``'s warnings, anchors, citation gaps and missing facts in place."""
+    selected_texts: list[str] = []
+    any_required = False
+    for res, prep in zip(result.packs, prepared, strict=True):
+        by_place = {(c.path, c.lines): c for c in prep.files.candidates}
+        warn = _warner(res)
+        if prep.source_map.problem:
+            warn("warning", f"Source map unusable: {prep.source_map.problem}", "indexes/source-map.json")
+        anchors: dict[str, None] = {}
+        unanchored: list[str] = []
+        for d in res.selected:
+            c = by_place.get((d.path, d.lines))
+            if c is None:
+                continue
+            selected_texts.append(c.text)
+            claims = prep.source_map.claims_for(c.path, c.slug)
+            for claim in claims:
+                anchors[claim.anchor] = None
+                if claim.status in RISKY_STATUSES:
+                    warn("warning", f"{c.key} carries a {claim.status} claim ({claim.claim_id or claim.text[:40]}) "
+                         f"from {claim.anchor or 'an unnamed source'}.", c.path)
+                    if res.grounding == "required" and claim.status in ("missing", "source-required"):
+                        result.citation_gaps.append({"path": c.key, "reason": f"claim {claim.claim_id} is "
+                                                     f"{claim.status}"})
+            if not claims and c.layer not in ("guide", "source"):
+                unanchored.append(c.key)
+        res.source_anchors = sorted(anchors)
+        if res.grounding == "required":
+            any_required = True
+            result.citation_gaps.extend({"path": key, "reason": "no source-map anchor backs this item"}
+                                        for key in unanchored)
+        elif res.grounding == "recommended" and unanchored:
+            warn("info", f"{len(unanchored)} selected item(s) have no source anchors; grounding is recommended.")
+        _evidence_warnings(res, prep, evidence, warn)
+        _omission_warnings(res, warn)
+    if any_required:
+        missing = _missing_terms(request.task, selected_texts)
+        if missing:
+            result.missing = missing
+            result.citation_gaps.append({"missing": missing, "recommendation": GAP_RECOMMENDATION})
+    result.warnings = [w for res in result.packs for w in res.warnings]
+    if not any(res.selected for res in result.packs):
+        result.warnings.append(ResolveWarning("warning", "Nothing was selected; the fence is empty."))
+
+
+def _warner(res: PackResolution) -> Any:
+    def warn(severity: str, message: str, path: str | None = None) -> None:
+        res.warnings.append(ResolveWarning(severity, message, path, res.name))  # type: ignore[arg-type]
+
+    return warn
+
+
+def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, warn: Any) -> None:
+    if evidence and prep.files.has_sources:
+        warn("info", "The task asks for evidence; sources/ anchors were considered.", "sources/")
+    elif evidence:
+        warn("warning", "The task asks for evidence, but the pack has no sources/ to cite.")
+    if res.runtime_mode == "persona" and res.selected and not any(d.reason == "boundaries" for d in res.selected):
+        warn("warning", "Persona context was selected without any boundaries or taboos beside it.")
+
+
+def _omission_warnings(res: PackResolution, warn: Any) -> None:
+    omitted = [d for d in res.skipped if d.reason == "over-budget"]
+    if not omitted:
+        return
+    names = ", ".join(d.path + (f"#{d.section}" if d.section else "") for d in omitted[:MAX_OMISSIONS_LISTED])
+    more = f" and {len(omitted) - MAX_OMISSIONS_LISTED} more" if len(omitted) > MAX_OMISSIONS_LISTED else ""
+    warn("info", f"Left out for the token budget: {names}{more}.")
+
+
+def _missing_terms(task: str, texts: Sequence[str]) -> list[str]:
+    hay = "\n".join(texts).lower()
+    missing: list[str] = []
+    for word in dict.fromkeys(_TASK_WORDS.findall(task.lower())):
+        if word in STOPWORDS:
+            continue
+        if word[0] >= "\u3400":
+            pairs = [word[i:i + 2] for i in range(max(len(word) - 1, 1))]
+            if sum(p in hay for p in pairs) * 2 < len(pairs):
+                missing.append(f"no loaded context mentions \u201c{word}\u201d")
+        elif word not in hay and word.rstrip("s") not in hay:
+            missing.append(f"no loaded context mentions \u201c{word}\u201d")
+    return missing

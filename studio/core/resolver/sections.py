@@ -1,0 +1,82 @@
+"""Split Markdown into heading sections with 1-based line ranges (markdown-it-py block maps).
+
+Only block-level headings count, so a ``# comment`` inside a code fence never starts a section. Text before
+the first heading becomes a preamble section titled ``None`` when it holds anything but blank lines.
+Nested headings each start their own section: a section runs from its heading to the next heading of any
+level, which keeps sections small enough to select one at a time.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from markdown_it import MarkdownIt
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One heading section of a Markdown file."""
+
+    title: str | None
+    """Heading text, or None for the preamble before the first heading."""
+    slug: str
+    """GitHub-style anchor (``#specifications``) used by source maps' ``compiled_into`` links."""
+    level: int
+    """Heading level 1-6; 0 for the preamble."""
+    start_line: int
+    """1-based first line (the heading itself)."""
+    end_line: int
+    """1-based last line, inclusive."""
+    text: str
+
+
+@lru_cache(maxsize=1)
+def _parser() -> MarkdownIt:
+    # Only the block rules matter here; disabling inline parsing of tables etc. keeps it fast.
+    return MarkdownIt("commonmark")
+
+
+_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def slugify(title: str) -> str:
+    """Lower-case, drop punctuation, spaces to hyphens; CJK characters are kept as they are."""
+    text = unicodedata.normalize("NFKC", title).strip().lower()
+    return _SLUG_DROP.sub("", text).replace(" ", "-")
+
+
+def split_sections(text: str) -> list[Section]:
+    """Heading sections of ``text`` in order. A file without headings is one preamble section."""
+    lines = text.split("\n")
+    heads: list[tuple[int, int, str]] = []  # (0-based line, level, title)
+    tokens = _parser().parse(text)
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open" and tok.map is not None:
+            title = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+            heads.append((tok.map[0], int(tok.tag[1]), title))
+    sections: list[Section] = []
+    used: dict[str, int] = {}
+    first = heads[0][0] if heads else len(lines)
+    if any(line.strip() for line in lines[:first]):
+        sections.append(_make(None, "", 0, 0, first, lines))
+    for n, (start, level, title) in enumerate(heads):
+        end = heads[n + 1][0] if n + 1 < len(heads) else len(lines)
+        base = slugify(title) or "section"
+        # Repeated headings get -1, -2 like GitHub so anchors stay unique.
+        count = used.get(base, 0)
+        used[base] = count + 1
+        slug = base if count == 0 else f"{base}-{count}"
+        sections.append(_make(title, slug, level, start, end, lines))
+    return sections
+
+
+def _make(title: str | None, slug: str, level: int, start: int, end: int, lines: list[str]) -> Section:
+    body = lines[start:end]
+    while body and not body[-1].strip():
+        body.pop()
+        end -= 1
+    end = max(end, start + 1)
+    return Section(title, slug, level, start + 1, end, "\n".join(body))
