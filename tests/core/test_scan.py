@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -243,3 +245,23 @@ def test_scanning_writes_nothing(tmp_path: Path) -> None:
     before = _snapshot(tmp_path)
     find_pack_dirs(tmp_path)
     assert _snapshot(tmp_path) == before
+
+
+def _finishes(func: Callable[[], object], seconds: float = 10.0) -> object:
+    """Run ``func`` in a thread; fail instead of hanging the suite if it blocks (e.g. on a FIFO)."""
+    box: list[object] = []
+    worker = threading.Thread(target=lambda: box.append(func()), daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), "scan blocked"
+    return box[0]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_fifos_are_never_opened(tmp_path: Path) -> None:
+    tree(tmp_path, {"fifo-pack/": "", "fifo-ignore/": "", "fifo-ignore/p/KNOWLEDGE.md": PACK})
+    os.mkfifo(tmp_path / "fifo-pack" / "KNOWLEDGE.md")
+    os.mkfifo(tmp_path / "fifo-ignore" / ".gitignore")
+    result = _finishes(lambda: find_pack_dirs(tmp_path))
+    assert isinstance(result, ScanResult)
+    assert found(result) == ["fifo-ignore/p"]

@@ -309,3 +309,15 @@ def test_opening_a_workspace_writes_nothing(dirs: dict[str, Path], tmp_path: Pat
     before = _snapshot(tmp_path)
     open_workspace(options(dirs, explicit=[dirs["explicit"]], trusted_project=False))
     assert _snapshot(tmp_path) == before
+
+
+def test_knowledge_md_linking_outside_is_quarantined_not_read(dirs: dict[str, Path], tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text(knowledge("stolen"), encoding="utf-8")
+    pack = dirs["org"] / "linked"
+    pack.mkdir()
+    (pack / "KNOWLEDGE.md").symlink_to(secret)
+    [loaded] = open_workspace(options(dirs)).packs
+    assert loaded.root == pack and loaded.knowledge is None
+    assert "symlink-escape" in codes(loaded) and not loaded.loads
+    assert loaded.name == "linked"  # the outside file's frontmatter was never parsed
