@@ -38,7 +38,8 @@ def knowledge_md(body: str = "# Guide\n", **fields: Any) -> str:
 def write_pack(make_pack: Callable[..., Path]) -> Callable[..., Path]:
     """``write_pack("name", files={...}, body=..., status=...)``: a pack on disk whose name matches its folder."""
 
-    def _write(name: str, files: dict[str, str] | None = None, body: str = "# Guide\n", **fields: Any) -> Path:
-        return make_pack(name, knowledge_md(body, name=name, **fields), files or {})
+    def _write(name: str, files: dict[str, str] | None = None, body: str = "# Guide\n",
+               parent: Path | None = None, **fields: Any) -> Path:
+        return make_pack(name, knowledge_md(body, name=name, **fields), files or {}, parent=parent)
 
     return _write
