@@ -1,0 +1,44 @@
+"""ItemTableModel: the shared base of the panels' read-only table models (a list of core objects, fixed columns)."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+T = TypeVar("T")
+_ROOT = QModelIndex()
+
+
+class ItemTableModel(QAbstractTableModel, Generic[T]):
+    """Rows are ``items``; subclasses name ``columns`` and answer ``data``. The model never edits anything."""
+
+    columns: tuple[str, ...] = ()
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.items: list[T] = []
+
+    def set_items(self, items: list[T]) -> None:
+        self.beginResetModel()
+        self.items = list(items)
+        self.endResetModel()
+
+    def item(self, row: int) -> T:
+        return self.items[row]
+
+    def valid(self, index: ModelIndex) -> bool:
+        return index.isValid() and 0 <= index.row() < len(self.items) and 0 <= index.column() < len(self.columns)
+
+    def rowCount(self, parent: ModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: ModelIndex = _ROOT) -> int:
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self.columns):
+            return self.columns[section]
+        return None

@@ -1,0 +1,80 @@
+"""RunStatsView: the runs' statistics as painted bar charts, plus the file lists a curator acts on."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QListWidget, QScrollArea, QVBoxLayout, QWidget
+
+from studio.core.runs.stats import RunStats
+from studio.ui.panels.bar_chart import Bar, BarChart, simple_bar
+
+WARNING_COLOR = QColor("#d97706")
+GAP_COLOR = QColor("#c62828")
+STATUS_COLORS = {"passed": QColor("#2e7d32"), "needs-review": QColor("#d97706"), "stale": QColor("#b26a00"),
+                 "disputed": QColor("#c62828"), "failed": QColor("#7f1d1d")}
+UNKNOWN_STATUS = QColor("#8a8f98")
+
+
+def selection_bars(stats: RunStats) -> list[Bar]:
+    """Files by how many context/usage records selected them, most selected first."""
+    ranked = sorted(stats.selection_counts.items(), key=lambda item: (-item[1], item[0]))
+    return [simple_bar(path, count) for path, count in ranked]
+
+
+def over_time_bars(stats: RunStats) -> list[Bar]:
+    """One stacked bar per record: warnings (amber) then citation gaps (red)."""
+    return [Bar(f"{p.time} {p.kind}", ((p.warnings, WARNING_COLOR), (p.citation_gaps, GAP_COLOR)),
+                f"{p.warnings} warnings, {p.citation_gaps} gaps") for p in stats.over_time]
+
+
+def compile_bars(stats: RunStats) -> list[Bar]:
+    """One equal-length bar per compile run, coloured by its status."""
+    return [simple_bar(time, 1, STATUS_COLORS.get(status, UNKNOWN_STATUS), status)
+            for time, _path, status in stats.compile_history]
+
+
+class RunStatsView(QScrollArea):
+    """Three charts and three lists; ``set_stats`` replaces everything."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.selection_chart = BarChart("Selections per file (context and usage records)")
+        self.selection_chart.empty_text = "No context or usage record selected anything yet."
+        self.time_chart = BarChart("Warnings (amber) and citation gaps (red) over time")
+        self.time_chart.empty_text = "No context, usage or compile records."
+        self.compile_chart = BarChart("Compile status history")
+        self.compile_chart.empty_text = "No compile runs."
+        for chart in (self.selection_chart, self.time_chart, self.compile_chart):
+            layout.addWidget(chart)
+        lists = QGridLayout()
+        self.never_selected = QListWidget()
+        self.selected_missing = QListWidget()
+        self.changed = QListWidget()
+        for column, (title, widget) in enumerate((
+            ("Never selected", self.never_selected),
+            ("Selected but no longer in the pack", self.selected_missing),
+            ("Changed since a compile run hashed them", self.changed),
+        )):
+            box = QGroupBox(title)
+            QVBoxLayout(box).addWidget(widget)
+            widget.setMinimumHeight(90)
+            lists.addWidget(box, 0, column)
+        layout.addLayout(lists)
+        layout.addStretch(1)
+        self.setWidget(body)
+
+    def set_stats(self, stats: RunStats | None) -> None:
+        if stats is None:
+            stats = RunStats()
+        self.selection_chart.set_bars(selection_bars(stats))
+        self.time_chart.set_bars(over_time_bars(stats))
+        self.compile_chart.set_bars(compile_bars(stats))
+        self.never_selected.clear()
+        self.never_selected.addItems(stats.never_selected)
+        self.selected_missing.clear()
+        self.selected_missing.addItems(stats.selected_missing)
+        self.changed.clear()
+        self.changed.addItems([f"{h.path}  (recorded in {h.record})" for h in stats.changed])
