@@ -82,7 +82,7 @@ def test_instruction_says_knowledge_is_data_and_asks_for_activation() -> None:
 
 
 @given(st.lists(any_text, min_size=1, max_size=4), any_text)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_hostile_metadata_keeps_one_entry_per_pack_and_reads_back(descriptions: list[str], kind: str) -> None:
     packs = [pack_in_memory(Path(f"/packs/p{i}<x>&"), {"name": f"p{i}", "description": f"x{d}",
                                                       "type": kind or "t", "status": "ready"})

@@ -53,7 +53,7 @@ def test_hostile_file_names_are_escaped_in_the_listing(write_pack: Callable[...,
 
 
 @given(any_text, any_text)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 def test_no_body_can_close_the_guide_and_the_body_reads_back(body: str, root_name: str) -> None:
     root = Path("/packs") / (root_name.replace("/", "_").replace("\x00", "") or "p")
     pack = pack_in_memory(root, {"name": "p", "description": "d", "type": "t", "status": "ready"}, body)
