@@ -187,7 +187,8 @@ def _classify(root: Path, rel: str, primary: str | None, out: PackFiles) -> None
     else:  # documents/
         stem = Path(rel).stem
         for sec in split_sections(text):
-            if not sec.text.strip():
+            # A heading with nothing under it (a document title before its first subsection) says nothing.
+            if not sec.text.strip() or (sec.title is not None and not sec.text.partition("\n")[2].strip()):
                 continue
             out.candidates.append(Candidate(
                 rel, "document", sec.text, section=sec.title, slug=sec.slug,

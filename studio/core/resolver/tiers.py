@@ -3,25 +3,26 @@
 Fill order (our reading of 6.5; lower tiers fill first):
 
 0. ``KNOWLEDGE.md`` body: the usage guide and context map.
-1. boundaries (compiled view, split or section whose name says boundaries/constraints/taboos); in persona
-   mode also voice, values and usage-guide items ("persona first").
-2. ``compiled/briefing.md``;  3. ``compiled/facts.md``.
-4+. ranked tiers, which differ per profile:
+1. boundaries: a compiled view, split or section whose name says boundaries, constraints or taboos (kept
+   ahead of the facts they bound, so budget pressure never drops them first).
+2. persona mode only: voice, values and usage-guide items ("persona first", 6.3).
+3. ``compiled/briefing.md``;  4. ``compiled/facts.md``.
+5+. ranked tiers, which differ per profile:
 
 ==============  ============================  =======================  ========================
 tier            document-first                wiki-first               hybrid
 ==============  ============================  =======================  ========================
-4               splits                        other compiled views     primary-document sections
+5               splits                        other compiled views     primary-document sections
                                                                        and splits
-5               other compiled views          wiki pages               other compiled views
-6               uncovered primary sections    splits                   documents/ and wiki/
-7               other documents/ sections     documents/ named in the  (same tier as 6)
+6               other compiled views          wiki pages               other compiled views
+7               uncovered primary sections    splits                   documents/ and wiki/
+8               other documents/ sections     documents/ named in the  -
                                               context map
-8               wiki pages                    -                        -
-9               sources (evidence tasks)      sources                  sources
+9               wiki pages                    -                        -
+10              sources (evidence tasks)      sources                  sources
 ==============  ============================  =======================  ========================
 
-Tiers 0-3 are not relevance-gated: they are the pack's own short runtime views. Ranked tiers need a BM25
+Tiers 0-4 are not relevance-gated: they are the pack's own short runtime views. Ranked tiers need a BM25
 score above a floor (``LOW_RELEVANCE_FRACTION`` of the pack's best score, and above zero).
 """
 
@@ -33,7 +34,7 @@ from studio.core.resolver.candidates import Candidate
 
 LOW_RELEVANCE_FRACTION = 0.2
 PERSONA_ROLES = frozenset({"voice", "values", "usage", "boundaries"})
-FIRST_RANKED_TIER = 4
+FIRST_RANKED_TIER = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +57,7 @@ def place(c: Candidate, profile: str, mode: str, *, evidence: bool, superseded_b
         return Placement(0, "guide")
     if c.layer == "source":
         if evidence:
-            return Placement(9, "evidence-for-citation")
+            return Placement(10, "evidence-for-citation")
         return Placement(None, "sources-only-for-citation",
                          "Raw sources load only when the task asks for citation, verification or dispute handling.")
     if c.layer == "document" and superseded_by:
@@ -64,24 +65,24 @@ def place(c: Candidate, profile: str, mode: str, *, evidence: bool, superseded_b
     if c.layer == "document" and profile == "wiki-first" and c.path not in context_map:
         return Placement(None, "secondary-document", "In a wiki-first pack documents/ are secondary; name the "
                          "file in KNOWLEDGE.md's context map to make it an escalation read.")
-    if mode == "persona" and c.roles & PERSONA_ROLES:
-        return Placement(1, "boundaries" if "boundaries" in c.roles else "persona-core")
-    if "boundaries" in c.roles and c.layer in ("compiled", "split", "document"):
+    if "boundaries" in c.roles and (c.layer in ("compiled", "split", "document") or mode == "persona"):
         return Placement(1, "boundaries")
+    if mode == "persona" and c.roles & PERSONA_ROLES:
+        return Placement(2, "persona-core")
     if c.layer == "compiled":
         stem = c.path.rsplit("/", 1)[-1]
         if stem == "briefing.md":
-            return Placement(2, "core-view")
-        if stem == "facts.md":
             return Placement(3, "core-view")
+        if stem == "facts.md":
+            return Placement(4, "core-view")
     return Placement(_ranked_tier(c, profile), "fallback-section" if c.layer == "document" else "relevant")
 
 
 def _ranked_tier(c: Candidate, profile: str) -> int:
     if profile == "document-first":
-        return {"split": 4, "compiled": 5, "wiki": 8}.get(c.layer, 6 if c.is_primary else 7)
+        return {"split": 5, "compiled": 6, "wiki": 9}.get(c.layer, 7 if c.is_primary else 8)
     if profile == "hybrid":
         if c.layer == "split" or c.is_primary:
-            return 4
-        return 5 if c.layer == "compiled" else 6
-    return {"compiled": 4, "wiki": 5, "split": 6}.get(c.layer, 7)
+            return 5
+        return 6 if c.layer == "compiled" else 7
+    return {"compiled": 5, "wiki": 6, "split": 7}.get(c.layer, 8)

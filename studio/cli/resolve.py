@@ -1,0 +1,123 @@
+"""``pack-studio resolve PATH ... --task TEXT``: simulate context resolution and explain every decision.
+
+Output formats: ``text`` (a readable trace: selected and skipped items with reasons, warnings, gaps),
+``json`` (per pack ``selected`` and ``skipped`` lists of ``{path, section, lines, tokens, reason, score}``,
+warnings, citation gaps, ``tokens_used``, ``budget`` and the fenced text) and ``fenced`` (only the fence).
+``--write-run`` writes a ``runs/context-<UTC>.json`` record into each resolved pack (the only write).
+Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors or an unavailable
+tokenizer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from studio.cli._output import write_json
+from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
+from studio.core.pack import load_pack
+from studio.core.render.fence import FenceVariant
+from studio.core.resolver import ResolveRequest, ResolveResult, resolve
+from studio.core.resolver.records import usage_records, write_context_record
+from studio.core.tokens import DEFAULT_ENCODING, known_encodings
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("resolve", help="simulate which files a client would load for a task, and why",
+                       description="Simulate a client's context resolution over one or more packs.")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="pack directories")
+    p.add_argument("--task", required=True, help="the user request to resolve context for")
+    p.add_argument("--budget", type=int, default=4000, help="token budget for the whole fenced output (default 4000)")
+    p.add_argument("--profile", choices=PROFILES, default=None, help="override every pack's profile")
+    p.add_argument("--mode", choices=RUNTIME_MODES, default=None, help="override every pack's runtime mode")
+    p.add_argument("--grounding", choices=GROUNDING_POLICIES, default=None, help="override the grounding policy")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING,
+                   help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    p.add_argument("--variant", choices=[v.value for v in FenceVariant], default=FenceVariant.SUPERSET.value,
+                   help="fence attribute set (default: superset)")
+    p.add_argument("--reference", action="store_true", help="also show the reference CLI's dry run per pack")
+    p.add_argument("--write-run", action="store_true", help="write runs/context-<UTC>.json into each pack")
+    p.add_argument("--usage", action="store_true", help="include step-8 usage records in JSON output")
+    p.add_argument("--confirm", nargs="+", default=[], metavar="NAME", help="load these disputed packs anyway")
+    p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.budget < 0:
+        sys.stderr.write("--budget must be zero or more\n")
+        return 2
+    packs = [load_pack(path) for path in args.paths]
+    request = ResolveRequest(
+        task=args.task, packs=packs, profile_override=args.profile, mode_override=args.mode,
+        grounding_override=args.grounding, budget=args.budget, encoding=args.encoding,
+        confirmed=set(args.confirm), variant=args.variant, reference=args.reference,
+    )
+    result = resolve(request)
+    written: list[str] = []
+    if args.write_run and result.tokenizer_available:
+        for res in result.packs:
+            if res.pack.knowledge is None:
+                continue
+            try:
+                written.append(str(write_context_record(result, res.pack.root)))
+            except OSError as exc:
+                sys.stderr.write(f"{res.pack.root}: could not write the run record: {exc}\n")
+    if args.format == "json":
+        data = result.to_json()
+        if args.usage:
+            data["usage_records"] = usage_records(result)
+        if written:
+            data["written"] = written
+        write_json(data)
+    elif args.format == "fenced":
+        sys.stdout.write(result.fenced_text)
+    else:
+        sys.stdout.write(render_text(result))
+        for path in written:
+            sys.stdout.write(f"run record written: {path}\n")
+    if not result.tokenizer_available:
+        sys.stderr.write(f"tokenizer unavailable: {result.tokenizer_reason}\n")
+        return 2
+    return 0 if any(p.selected for p in result.packs) else 1
+
+
+def render_text(result: ResolveResult) -> str:
+    """A human-readable trace of the resolution."""
+    lines = [f"task: {result.task}",
+             f"tokens: {result.tokens_used} / {result.budget} ({result.tokenizer_name})", ""]
+    for p in result.packs:
+        lines.append(f"pack {p.name}  profile={p.profile} mode={p.runtime_mode} "
+                     f"status={p.pack.status or '-'} grounding={p.grounding or '-'}")
+        for d in p.selected:
+            lines.append(f"  + {_label(d.path, d.section, d.lines)}  {d.tokens} tok  {d.reason}{_score(d.score)}")
+        for d in p.skipped:
+            tok = f"  {d.tokens} tok" if d.tokens is not None else ""
+            lines.append(f"  - {_label(d.path, d.section, d.lines)}{tok}  {d.reason}{_score(d.score)}")
+        lines.append("")
+    for w in result.warnings:
+        where = f" [{w.pack}{': ' + w.path if w.path else ''}]" if w.pack else ""
+        lines.append(f"{w.severity}: {w.message}{where}")
+    for gap in result.citation_gaps:
+        if "missing" in gap:
+            lines.append(f"missing: {'; '.join(gap['missing'])} -> {gap['recommendation']}")
+        else:
+            lines.append(f"citation gap: {gap['path']}: {gap['reason']}")
+    if result.reference is not None:
+        for ref in result.reference:
+            lines.append(f"reference: {ref['selected_files']} ~{ref['token_estimate']} tokens (chars/4)")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _label(path: str, section: str | None, span: tuple[int, int] | None) -> str:
+    out = path
+    if section:
+        out += f" § {section}"
+    if span:
+        out += f" (lines {span[0]}-{span[1]})"
+    return out
+
+
+def _score(score: float | None) -> str:
+    return f" (score {score:.2f})" if score else ""
