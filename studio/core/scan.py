@@ -24,6 +24,10 @@ SKIPPED_DIR_NAMES = frozenset({
 })
 """Dependency, build-output and generated folders never scanned (dot-directories are skipped too)."""
 
+SCOPE_DOT_DIRS = frozenset({".agents", ".pack-studio"})
+"""Dot-directories that hold packs by convention (``<project>/.agents/knowledge``); entered, unlike other
+dot-directories, so that scanning a folder of projects finds their packs."""
+
 _GITIGNORE_LIMIT = 256 * 1024
 """A real .gitignore is a few KiB; reading more would only let a hostile file slow the scan."""
 
@@ -205,7 +209,7 @@ def _child_to_enter(
 ) -> str | None:
     """The child's root-relative path when the scan should enter it, else None."""
     name = entry.name
-    if name.startswith(".") or name in SKIPPED_DIR_NAMES or not _is_dir(entry):
+    if (name.startswith(".") and name not in SCOPE_DOT_DIRS) or name in SKIPPED_DIR_NAMES or not _is_dir(entry):
         return None
     rel = f"{parent.rel}/{name}" if parent.rel else name
     if ignores and _ignored(rel, ignores):

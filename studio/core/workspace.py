@@ -218,8 +218,11 @@ def _opens_directly(path: Path) -> bool:
 
 
 def _missing_root(scope: Scope, path: Path) -> Diagnostic:
+    # A path the user typed on purpose that does not exist is an error (a typo must not pass CI);
+    # a configured organization root that is offline is only worth a note.
+    severity = Severity.ERROR if scope is Scope.EXPLICIT else Severity.INFO
     return Diagnostic(
-        "scope-root-missing", Severity.INFO, f"{path} does not exist ({scope.value} location)",
+        "scope-root-missing", severity, f"{path} does not exist ({scope.value} location)",
         file=str(path), pack="", hint="Check the path.",
     )
 

@@ -265,3 +265,13 @@ def test_fifos_are_never_opened(tmp_path: Path) -> None:
     result = _finishes(lambda: find_pack_dirs(tmp_path))
     assert isinstance(result, ScanResult)
     assert found(result) == ["fifo-ignore/p"]
+
+
+def test_scope_dot_directories_are_entered(tmp_path: Path) -> None:
+    """Scanning a folder of projects finds packs in their .agents/knowledge folders, not in other dot-dirs."""
+    for rel in ("proj/.agents/knowledge/a", "proj/.pack-studio/knowledge/b", "proj/.cache/c"):
+        (tmp_path / rel).mkdir(parents=True)
+        (tmp_path / rel / "KNOWLEDGE.md").write_text("---\nname: x\n---\n")
+    found = find_pack_dirs(tmp_path, max_depth=6)
+    assert [p.relative_to(tmp_path).as_posix() for p in found.pack_dirs] == [
+        "proj/.agents/knowledge/a", "proj/.pack-studio/knowledge/b"]

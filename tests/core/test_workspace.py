@@ -187,7 +187,10 @@ def test_missing_roots_are_listed_and_only_named_ones_reported(dirs: dict[str, P
         ("scope-root-missing", str(gone)),
         ("scope-root-missing", str(dirs["org"] / "absent")),
     ]
-    assert all(d.severity is Severity.INFO and d.pack == "" for d in ws.diagnostics)
+    assert all(d.pack == "" for d in ws.diagnostics)
+    # A typed path that does not exist is an error; an offline organization root only a note.
+    assert {d.file: d.severity for d in ws.diagnostics} == {
+        str(gone): Severity.ERROR, str(dirs["org"] / "absent"): Severity.INFO}
 
 
 def test_explicit_path_forms(dirs: dict[str, Path]) -> None:
