@@ -17,7 +17,7 @@ from studio.core.render.costs import CatalogCost, catalog_cost
 from studio.core.workspace import open_workspace
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("catalog", help="print the tier-1 catalog a model would see",
                        description="Print the <available_knowledge_packs> catalog for the discovered packs. "
                        "Archived, quarantined, skipped and shadowed packs are left out.")

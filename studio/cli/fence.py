@@ -24,7 +24,7 @@ from studio.core.render.resources import ResourceKind, classify_resources
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("fence", help="print the tier-3 runtime fence for a pack",
                        description="Print the <knowledge_pack> wrapper a client puts around selected context.")
     p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")

@@ -18,7 +18,7 @@ from studio.core.render.costs import guide_cost
 from studio.core.render.guide import render_guide
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("guide", help="print the tier-2 activation guide of a pack",
                        description="Print the <knowledge_pack_guide> a client returns when PACK is activated.")
     p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")

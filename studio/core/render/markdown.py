@@ -19,10 +19,10 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
+from pygments import highlight  # type: ignore[import-untyped]
+from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
+from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 
 from studio.core.paths import is_unsafe_pointer, resolve_inside
 
@@ -45,7 +45,8 @@ def render_markdown_html(text: str, *, base: Path | None) -> str:
     for token in tokens:
         if token.type == "inline" and token.children:
             token.children = _rewrite_inline(token.children, base)
-    return md.renderer.render(tokens, md.options, {}) + notice
+    rendered: str = md.renderer.render(tokens, md.options, {})
+    return rendered + notice
 
 
 def _parser() -> MarkdownIt:
@@ -60,7 +61,7 @@ def _highlight(code: str, lang: str, _attrs: str) -> str:
         lexer = get_lexer_by_name(lang)
     except ClassNotFound:
         return ""
-    body = highlight(code, lexer, _FORMATTER)
+    body = str(highlight(code, lexer, _FORMATTER))
     return f'<pre class="code"><code class="language-{html.escape(lang)}">{body}</code></pre>'
 
 
