@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.core.diagnostics import Severity
+from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.render.costs import guide_cost
@@ -32,6 +32,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     sys.stdout.write(render_guide(pack))
     sys.stderr.write(f"tokens: {guide_cost(pack).describe()}\n")
+    if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
+        sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
     if not pack.loads:
         sys.stderr.write("A client would not load this pack:\n")
         report_problems(pack, Severity.ERROR)

@@ -94,3 +94,12 @@ def test_hostile_metadata_keeps_one_entry_per_pack_and_reads_back(descriptions: 
         expected = strip_forbidden(pack.description or "").replace("\r\n", "\n").replace("\r", "\n")
         assert entry.findtext("description") == expected
         assert entry.findtext("location") == str(pack.knowledge_path)
+
+
+def test_untrusted_project_packs_ask_for_confirmation(write_pack: Callable[..., Path], tmp_path: Path) -> None:
+    from studio.core.workspace import WorkspaceOptions, open_workspace
+
+    write_pack("repo-pack", parent=tmp_path / "proj" / ".agents" / "knowledge")
+    workspace = open_workspace(WorkspaceOptions(project=tmp_path / "proj", builtin=False, trusted_project=False))
+    entry = ET.fromstring(render_catalog(workspace.packs)).find("knowledge_pack")
+    assert entry is not None and entry.get("requires_confirmation") == "true"

@@ -8,9 +8,10 @@ Decisions where the standard is silent (digest 5.2, 11.13):
   invalid one) it reads ``<profile implied="true">wiki-first</profile>``.
 - ``runtime_mode`` is always present (``data`` when undeclared), because it changes how the model
   must treat the content.
-- Packs whose status gates use on the user's answer (``disputed``, and ``draft`` which asks first)
-  carry ``requires_confirmation="true"`` on ``<knowledge_pack>``, so a client can ask before
-  activating them. Nothing else is an attribute; every field is a child element as in the standard.
+- Packs whose status gates use on the user's answer (``disputed``, and ``draft`` which asks first),
+  and packs a check gates on confirmation (e.g. from an untrusted project, V55), carry
+  ``requires_confirmation="true"`` on ``<knowledge_pack>``, so a client can ask before activating them.
+  Nothing else is an attribute; every field is a child element as in the standard.
 - Listed: packs that load, are not shadowed, and are not archived (archived ones only with
   ``include_archived``). Quarantined and skipped packs are never listed.
 - Order: by name, then by location, so the output does not depend on scan order.
@@ -24,6 +25,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from studio.core.diagnostics import Behavior
 from studio.core.model import Pack
 from studio.core.render.escape import xml_text
 
@@ -59,7 +61,8 @@ class CatalogEntry:
             runtime_mode=pack.runtime_mode,
             primary_document=pack.primary_document,
             location=str(pack.knowledge_path),
-            requires_confirmation=pack.status in CONFIRMATION_STATUSES,
+            requires_confirmation=(pack.status in CONFIRMATION_STATUSES
+                                   or pack.behavior is Behavior.REQUIRE_CONFIRMATION),
         )
 
     def to_dict(self) -> dict[str, object]:
