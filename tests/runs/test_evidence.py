@@ -1,0 +1,168 @@
+"""Evidence: anchors resolve to the right lines; bad sources are reported and never read outside the pack."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from studio.core.evidence import AnchorKind, ExcerptState, build_evidence, parse_anchor, parse_citations, slugify
+from studio.core.runs import read_runs
+
+SOURCE = "\n".join([
+    "# Spec sheet",            # 1
+    "",                        # 2
+    "## Boilers",              # 3
+    "Brew boiler: 0.8 L.",     # 4
+    "Steam boiler: 1.5 L.",    # 5
+    "",                        # 6
+    "### Materials",           # 7
+    "316L stainless steel.",   # 8
+    "",                        # 9
+    "## Offline capabilities", # 10
+    "Queues up to 50 orders.", # 11
+    "```",                     # 12
+    "## Not a heading",        # 13
+    "```",                     # 14
+]) + "\n"
+
+TRANSCRIPT = "WEBVTT\n\n00:12:30.000 --> 00:12:40.000\nWe never promise lifetime cover.\n\n" \
+             "00:12:41.000 --> 00:12:50.000\nNext topic.\n"
+
+
+def claim(claim_id: str, path: str, anchor: str | None = None, status: str = "confirmed",
+          compiled_into: list[str] | None = None) -> dict[str, object]:
+    source: dict[str, str] = {"path": path}
+    if anchor is not None:
+        source["anchor"] = anchor
+    return {"claim_id": claim_id, "text": f"text of {claim_id}", "status": status, "source": source,
+            "compiled_into": compiled_into or []}
+
+
+@pytest.fixture
+def evidence_pack(runs_pack):
+    claims = [
+        claim("line", "sources/spec.md", "#L4"),
+        claim("bare-line", "sources/spec.md", "L5"),
+        claim("range", "sources/spec.md", "#L3-L5"),
+        claim("heading", "sources/spec.md", "#boilers"),
+        claim("heading-2", "sources/spec.md", "offline-capabilities"),
+        claim("fenced", "sources/spec.md", "#not-a-heading"),
+        claim("past-end", "sources/spec.md", "#L99"),
+        claim("media", "sources/call.vtt", "#t=00:12:33"),
+        claim("pdf", "sources/deck.pdf", "#page=4"),
+        claim("gone", "sources/deleted.md", "#L1"),
+        claim("escape", "../outside.md", "#L1"),
+        claim("absolute", "/etc/hostname"),
+        claim("argued", "sources/spec.md", "#L8", status="disputed"),
+        claim("compiled", "sources/spec.md", "#L4",
+              compiled_into=["compiled/facts.md", "compiled/nope.md", "documents/brief.md#brief",
+                             "documents/brief.md#no-such-section"]),
+    ]
+    return runs_pack({}, files={
+        "sources/spec.md": SOURCE,
+        "sources/call.vtt": TRANSCRIPT,
+        "sources/deck.pdf": b"%PDF-1.7\x00binary",
+        "indexes/source-map.json": json.dumps({"claims": claims}, indent=2),
+    })
+
+
+def test_anchors_resolve_to_the_right_lines(evidence_pack: Path) -> None:
+    report = build_evidence(evidence_pack)
+    got = {c.claim.claim_id: c.excerpt for c in report.claims}
+    assert (got["line"].start_line, got["line"].text) == (4, "Brew boiler: 0.8 L.")
+    assert got["bare-line"].text == "Steam boiler: 1.5 L."
+    assert (got["range"].start_line, got["range"].end_line) == (3, 5)
+    # A heading's section runs to the next heading of the same or higher rank (sub-headings included).
+    assert (got["heading"].start_line, got["heading"].end_line) == (3, 9)
+    assert got["heading-2"].text.startswith("## Offline capabilities\nQueues up to 50 orders.")
+    assert got["fenced"].state is ExcerptState.NOT_FOUND
+    assert got["past-end"].state is ExcerptState.OUT_OF_RANGE
+    assert got["media"].text == "00:12:30.000 --> 00:12:40.000\nWe never promise lifetime cover."
+    assert got["pdf"].state is ExcerptState.NOT_TEXT
+
+
+def test_bad_sources_are_reported_with_their_claim(evidence_pack: Path) -> None:
+    report = build_evidence(evidence_pack)
+    codes = {(d.code, d.message.split(":")[0]) for d in report.diagnostics}
+    assert ("evidence-source-missing", "claim gone") in codes
+    assert ("evidence-source-outside", "claim escape") in codes
+    assert ("evidence-source-outside", "claim absolute") in codes
+    assert ("evidence-anchor-out-of-range", "claim past-end") in codes
+    assert any(d.code == "evidence-claim-disputed" and "argued" in d.message for d in report.diagnostics)
+    compiled = report.claim("compiled")
+    assert compiled is not None
+    assert dict(compiled.compiled_into) == {
+        "compiled/facts.md": "ok", "compiled/nope.md": "missing", "documents/brief.md#brief": "ok",
+        "documents/brief.md#no-such-section": "section-missing"}
+    # Diagnostics point at the claim's line in the source map.
+    text = (evidence_pack / "indexes/source-map.json").read_text().splitlines()
+    gone = next(d for d in report.diagnostics if d.code == "evidence-source-missing")
+    assert '"gone"' in text[gone.line - 1]
+
+
+def test_outside_sources_are_never_read(runs_pack, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.md"
+    secret.write_text("TOP SECRET\n")
+    root = runs_pack({}, files={"indexes/source-map.json": json.dumps(
+        {"claims": [claim("linked", "sources/link.md", "#L1")]})})
+    (root / "sources" / "link.md").symlink_to(secret)
+    report = build_evidence(root)
+    assert report.claims[0].excerpt.state is ExcerptState.OUTSIDE
+    assert "TOP SECRET" not in json.dumps(report.to_dict())
+
+
+def test_source_changed_since_compile_is_stale(runs_pack) -> None:
+    old = hashlib.sha256(b"# Notes\nThe widget was green.\n").hexdigest()
+    compile_run = {"run_id": "compile-1", "trigger": "manual", "status": "passed",
+                   "inputs": [{"path": "sources/notes.md", "sha256": old}], "outputs": []}
+    root = runs_pack({"runs/compile-2026-05-01T10-30-00Z.json": compile_run}, files={
+        "indexes/source-map.json": json.dumps({"claims": [claim("c", "sources/notes.md", "#L2")]})})
+    report = build_evidence(root, read_runs(root))
+    assert report.claims[0].source_changed
+    assert any(d.code == "evidence-source-changed" for d in report.diagnostics)
+
+
+def test_inline_citations_are_found_and_resolved(runs_pack) -> None:
+    root = runs_pack({}, files={"wiki/page.md": "# Page\n\n- Blue. [source: sources/notes.md#L2]\n"
+                                                 "```\n[source: sources/in-code.md#L1]\n```\n"
+                                                 "Two. [source: sources/notes.md#L3; sources/missing.md]\n"})
+    report = build_evidence(root)
+    by_ref = {(c.citation.file, c.citation.ref): c for c in report.citations}
+    assert by_ref[("wiki/page.md", "sources/notes.md#L2")].excerpt.text == "The widget is blue."
+    assert by_ref[("compiled/facts.md", "sources/notes.md#L2")].citation.claim == "The widget is blue."
+    assert ("wiki/page.md", "sources/in-code.md#L1") not in by_ref
+    missing = next(d for d in report.diagnostics if d.code == "evidence-source-missing")
+    assert (missing.file, missing.line) == ("wiki/page.md", 7)
+
+
+def test_citation_columns_point_at_the_reference() -> None:
+    line = "- Fact. [source: a.md#L1, b.md#page=2]"
+    first, second = parse_citations(line, "x.md")
+    assert line[first.column - 1:].startswith("a.md#L1")
+    assert line[second.column - 1:].startswith("b.md#page=2")
+
+
+@pytest.mark.parametrize(("fragment", "kind", "start", "end"), [
+    ("#L42", AnchorKind.LINE, 42, 42), ("L10-L20", AnchorKind.LINES, 10, 20), ("#page=4", AnchorKind.PAGE, 4, 4),
+    ("#t=00:12:33", AnchorKind.TIME, 753, 753), ("#t=01:00:00", AnchorKind.TIME, 3600, 3600),
+    ("tiers", AnchorKind.HEADING, 0, 0), ("", AnchorKind.NONE, 0, 0),
+])
+def test_anchor_forms(fragment: str, kind: AnchorKind, start: int, end: int) -> None:
+    anchor = parse_anchor(fragment)
+    assert (anchor.kind, anchor.start, anchor.end) == (kind, start, end)
+
+
+def test_slugs_match_rendered_headings() -> None:
+    assert slugify("Offline Capabilities") == "offline-capabilities"
+    assert slugify("Pricing & availability (US)") == "pricing--availability-us"
+    assert slugify("保修政策") == "保修政策"
+
+
+def test_malformed_source_map_is_a_positioned_error(runs_pack) -> None:
+    root = runs_pack({}, files={"indexes/source-map.json": '{"claims": [\n  {"claim_id": }\n]}'})
+    report = build_evidence(root)
+    [diag] = report.diagnostics
+    assert (diag.code, diag.line) == ("source-map-malformed", 2)

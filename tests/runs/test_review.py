@@ -1,0 +1,129 @@
+"""Review records and the minimal KNOWLEDGE.md edit: only the edited values change, byte for byte."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from runs_support import knowledge_text
+
+from studio.core.review import (
+    ReviewError,
+    commit_review,
+    edit_status_trust,
+    plan_review,
+    write_knowledge_edit,
+)
+from studio.core.runs import RunKind, Validity, read_runs
+
+NOW = datetime(2026, 5, 1, 10, 30, 0, tzinfo=UTC)
+
+
+def changed_spans(old: str, new: str) -> tuple[str, str]:
+    """The differing middle of two strings (common prefix and suffix removed)."""
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    return old[start: len(old) - end], new[start: len(new) - end]
+
+
+def test_edit_changes_only_the_value() -> None:
+    text = knowledge_text(status="disputed", trust="unreviewed")
+    edit = edit_status_trust(text, status="ready")
+    assert changed_spans(text, edit.new_text) == ("disputed", "ready")
+    assert edit.changes == {"status": ("disputed", "ready")}
+    assert "-status: disputed\n+status: ready\n" in edit.diff
+
+
+def test_crlf_file_keeps_every_other_byte() -> None:
+    lf = knowledge_text(status="needs-review", trust="unreviewed").replace(
+        "status: needs-review", 'status: "needs-review"   # set by the builder')
+    text = "\ufeff" + lf.replace("\n", "\r\n")
+    edit = edit_status_trust(text, status="ready", trust="official")
+    assert edit.new_text == text.replace('"needs-review"', '"ready"').replace(
+        "trust: unreviewed", "trust: official")
+    assert edit.new_text.count("\r\n") == text.count("\r\n")
+    assert "\n" not in edit.new_text.replace("\r\n", "")
+
+
+def test_missing_trust_is_inserted_after_status_with_the_same_line_ending() -> None:
+    text = knowledge_text(status="disputed", trust=None).replace("\n", "\r\n")
+    edit = edit_status_trust(text, trust="user-confirmed")
+    lines = edit.new_text.split("\r\n")
+    at = lines.index("status: disputed")
+    assert lines[at + 1] == "trust: user-confirmed"
+    assert edit.new_text.replace("trust: user-confirmed\r\n", "", 1) == text
+
+
+@pytest.mark.parametrize("bad", [
+    {"status": "approved"}, {"trust": "very"},
+])
+def test_unknown_values_are_refused(bad: dict[str, str]) -> None:
+    with pytest.raises(ReviewError):
+        edit_status_trust(knowledge_text(), **bad)
+
+
+@pytest.mark.parametrize("text", [
+    "no frontmatter here\n",
+    "---\nstatus: |\n  ready\n---\n",
+    "---\nstatus: ready\nstatus: draft\n---\n",
+    "---\nstatus: [ready]\n---\n",
+])
+def test_unsafe_edits_are_refused(text: str) -> None:
+    with pytest.raises(ReviewError):
+        edit_status_trust(text, status="ready")
+
+
+def test_review_writes_a_valid_record_listed_by_the_reader(runs_pack) -> None:
+    root = runs_pack({}, knowledge=knowledge_text(status="disputed"))
+    before = (root / "KNOWLEDGE.md").read_bytes()
+    plan = plan_review(root, "confirm", "Checked the warranty source.", reviewer="ann", set_status="ready",
+                       files_examined=["sources/notes.md"], now=NOW)
+    assert (root / "KNOWLEDGE.md").read_bytes() == before  # planning writes nothing
+    record_path, knowledge = commit_review(root, plan)
+    assert record_path.name == "review-2026-05-01T10-30-00Z.json"
+    assert knowledge is not None
+    saved = json.loads(record_path.read_text())
+    assert saved["before"] == {"status": "disputed", "trust": "unreviewed"}
+    assert saved["after"] == {"status": "ready", "trust": "unreviewed"}
+    [record] = read_runs(root).records
+    assert (record.kind, record.validity) == (RunKind.REVIEW_RECORD, Validity.VALID)
+    assert b"status: ready\n" in (root / "KNOWLEDGE.md").read_bytes()
+
+
+def test_same_second_reviews_get_unique_names(runs_pack) -> None:
+    root = runs_pack({})
+    names = []
+    for _ in range(3):
+        path, _ = commit_review(root, plan_review(root, "needs-review", "again", reviewer="bo", now=NOW))
+        names.append(path.name)
+    assert names == ["review-2026-05-01T10-30-00Z.json", "review-2026-05-01T10-30-00Z-2.json",
+                     "review-2026-05-01T10-30-00Z-3.json"]
+    assert len(read_runs(root).records) == 3
+
+
+def test_edit_is_refused_when_the_file_changed_meanwhile(runs_pack) -> None:
+    root = runs_pack({})
+    edit = edit_status_trust((root / "KNOWLEDGE.md").read_text(), status="stale")
+    (root / "KNOWLEDGE.md").write_text(knowledge_text(status="draft"))
+    with pytest.raises(ReviewError):
+        write_knowledge_edit(root, edit)
+    assert "status: draft" in (root / "KNOWLEDGE.md").read_text()
+
+
+def test_review_record_requires_a_reason(runs_pack) -> None:
+    root = runs_pack({})
+    with pytest.raises(ReviewError):
+        plan_review(root, "confirm", "   ")
+    assert not (root / "runs").exists()
+
+
+def test_knowledge_edit_round_trip_keeps_untouched_file_identical(tmp_path: Path) -> None:
+    text = knowledge_text(status="ready")
+    edit = edit_status_trust(text, status="ready")
+    assert not edit.changed and edit.diff == ""
