@@ -29,7 +29,7 @@ NEVER_CONTEXT = {"runs", "schemas", "evals"}
 
 # File stems and heading words that mark an item's role; English and Chinese, matched as substrings.
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
-    "boundaries": ("boundar", "constraint", "forbidden", "taboo", "compliance", "do-not", "dont", "limits",
+    "boundaries": ("boundar", "constraint", "forbidden", "taboo", "compliance", "do-not", "dont",
                    "禁忌", "边界", "禁止", "红线", "合规", "不要"),
     "voice": ("voice", "tone", "style", "persona", "语气", "语调", "风格", "口吻", "人设", "表达"),
     "values": ("values", "principles", "价值观", "原则"),

@@ -69,6 +69,13 @@ class DocTerms:
         freqs.update(title_words * 2)
         return cls(freqs, len(words) + 2 * len(title_words))
 
+    def plus(self, extra: str) -> DocTerms:
+        """A copy with the words of ``extra`` added (used for source-map claim texts)."""
+        more = terms(extra)
+        freqs = self.freqs.copy()
+        freqs.update(more)
+        return DocTerms(freqs, self.length + len(more))
+
 
 class BM25Index:
     """BM25 over a fixed list of items; build once per pack state, score many tasks."""

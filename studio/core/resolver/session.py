@@ -62,14 +62,16 @@ class ResolverSession:
         fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP))
         if cache.prepared is not None and cache.prepared.fingerprint == fingerprint:
             return cache.prepared
+        source_map = load_source_map(pack.root)
         docs = []
         fresh_terms: dict[Candidate, DocTerms] = {}
         for c in files.candidates:
             dt = cache.terms.get(c) or DocTerms.of(c.text, f"{Path(c.path).stem} {c.section or ''}")
             fresh_terms[c] = dt
-            docs.append(dt)
+            # Source-map hits raise candidates: claim texts compiled into an item count as its words.
+            claims = source_map.claims_for(c.path, c.slug)
+            docs.append(dt.plus(" ".join(cl.text for cl in claims)) if claims else dt)
         cache.terms = fresh_terms
-        source_map = load_source_map(pack.root)
         prepared = PreparedPack(files, BM25Index(docs), source_map, covering_splits(files, source_map, fresh_terms),
                                 fingerprint)
         cache.prepared = prepared
@@ -133,7 +135,7 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
 def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evidence: bool, tokenizer: Tokenizer,
                session: ResolverSession, res: PackResolution) -> list[Entry]:
     cands = prep.files.candidates
-    scores = prep.index.scores(query)
+    scores = _with_source_links(cands, prep.index.scores(query), prep.source_map)
     placements = [place(c, plan.profile, plan.mode, evidence=evidence, superseded_by=prep.superseded.get(c.key),
                         context_map=plan.pack.body) for c in cands]
     best = max((s for s, p in zip(scores, placements, strict=True) if p.ranked), default=0.0)
@@ -152,6 +154,22 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
             res.skipped.append(_decision(c, cost, "low-relevance", s, plan.name, detail))
         else:
             out.append(Entry(i, c, p, s, cost or 0))
+    return out
+
+
+def _with_source_links(cands: list[Candidate], scores: list[float], source_map: SourceMap) -> list[float]:
+    """A source file scores at least as well as the best item its claims were compiled into."""
+    if not source_map.by_source:
+        return scores
+    best_by_key: dict[str, float] = {}
+    for c, s in zip(cands, scores, strict=True):
+        for key in (c.path, c.key):
+            best_by_key[key] = max(best_by_key.get(key, 0.0), s)
+    out = list(scores)
+    for i, c in enumerate(cands):
+        if c.layer == "source":
+            linked = [best_by_key.get(t, 0.0) for t in source_map.by_source.get(c.path, ())]
+            out[i] = max([out[i], *linked])
     return out
 
 

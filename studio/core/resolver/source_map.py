@@ -33,6 +33,8 @@ class SourceMap:
     """Claims indexed by the items they were compiled into (``path`` and ``path#section``)."""
 
     by_target: dict[str, list[Claim]] = field(default_factory=dict)
+    by_source: dict[str, list[str]] = field(default_factory=dict)
+    """Source file path -> the items its claims were compiled into."""
     covered_sections: dict[str, set[str]] = field(default_factory=dict)
     """``documents/x.md#slug`` -> split paths that carry the same claims."""
     problem: str | None = None
@@ -84,6 +86,8 @@ def _add_claim(out: SourceMap, raw: dict[str, object]) -> None:
         targets.append(f"{document}#{section_id}")
     for target in dict.fromkeys(targets):
         out.by_target.setdefault(target, []).append(claim)
+    if isinstance(src_path, str) and src_path:
+        out.by_source.setdefault(src_path, []).extend(targets)
     _link_sections(out, targets)
 
 
