@@ -7,11 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from render_helpers import knowledge_md
 
 from studio.core.checks import injection_text
 from studio.core.checks._context import CheckContext
 from studio.core.pack import load_pack
-from tests.render.conftest import knowledge_md
 
 
 def _findings(root: Path) -> list[tuple[str, int, int, str]]:

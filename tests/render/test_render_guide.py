@@ -7,12 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hypothesis import given, settings
+from render_helpers import any_text, pack_in_memory
 
 from studio.core.pack import load_pack
 from studio.core.render.escape import strip_forbidden, unneutralise, wrapper_tags
 from studio.core.render.guide import GUIDE_NOTICE, PATHS_NOTICE, render_guide, split_guide_body
-from tests.render.conftest import pack_in_memory
-from tests.render.test_escape import any_text
 
 
 def _resources(guide: str) -> list[tuple[str, str]]:

@@ -9,12 +9,11 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from render_helpers import any_text, pack_in_memory
 
 from studio.core.pack import load_pack
 from studio.core.render.catalog import catalog_instruction, render_catalog, render_catalog_json
 from studio.core.render.escape import strip_forbidden
-from tests.render.conftest import pack_in_memory
-from tests.render.test_escape import any_text
 
 
 def _names(xml: str) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from render_helpers import any_text, pack_in_memory
 
 from studio.core.render.escape import strip_forbidden, unneutralise, wrapper_tags
 from studio.core.render.fence import (
@@ -20,8 +21,6 @@ from studio.core.render.fence import (
     render_pack_fence,
     split_fence_content,
 )
-from tests.render.conftest import pack_in_memory
-from tests.render.test_escape import any_text
 
 BASE = {"description": "d", "type": "t", "status": "ready"}
 

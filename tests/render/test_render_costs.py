@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from render_helpers import pack_in_memory
+
 from studio.core.render.catalog import catalog_entries, render_catalog, render_catalog_entry
 from studio.core.render.costs import catalog_cost, count_tokens, fence_cost, guide_cost
 from studio.core.render.fence import FenceItem, FencePack, render_fence
 from studio.core.render.guide import render_guide
 from studio.core.tokens import UnavailableTokenizer, get_tokenizer
-from tests.render.conftest import pack_in_memory
 
 
 def _packs() -> list:
