@@ -19,13 +19,18 @@ def register(sub: argparse._SubParsersAction) -> None:
                        "Exit status: 0 no errors, 1 errors, 2 usage error.")
     add_scope_arguments(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--content", action="store_true",
+                   help="also run the content checks: source maps against their schema, executable files, "
+                   "prompt-injection text in every text file")
     p.add_argument("--min-severity", choices=("error", "warning", "info"), default="info",
                    help="hide findings below this severity in text output")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    workspace = open_workspace(options_from_args(args))
+    options = options_from_args(args)
+    options.content_checks = args.content
+    workspace = open_workspace(options)
     if args.format == "json":
         write_json(workspace_json(workspace))
     else:

@@ -45,6 +45,8 @@ class WorkspaceOptions:
     limits: ScanLimits = field(default_factory=ScanLimits)
     trusted_project: bool = True
     """False for a repository the user has not approved: its packs need confirmation (V55)."""
+    content_checks: bool = False
+    """Also run the content checks (source maps, executables, injection lint) on every pack."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +162,7 @@ def open_workspace(
                 found.append(_Found(pack_dir, scope, scope_root))
         if stopped:
             break
-    packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled)
+    packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks)
     if stopped or load_stopped:
         diagnostics.append(Diagnostic(
             "scan-cancelled", Severity.INFO,
@@ -232,6 +234,7 @@ def _load_all(
     on_pack: Callable[[Pack], None] | None,
     on_progress: Callable[[int, int], None] | None,
     cancelled: Callable[[], bool] | None,
+    content: bool = False,
 ) -> tuple[list[Pack], bool]:
     """Load packs one after another, checking for cancel between packs.
 
@@ -247,7 +250,7 @@ def _load_all(
         if cancelled is not None and cancelled():
             stopped = True
             break
-        pack = _load_safely(item)
+        pack = _load_safely(item, content)
         packs.append(pack)
         if on_pack is not None:
             on_pack(pack)
@@ -257,10 +260,10 @@ def _load_all(
     return packs, stopped
 
 
-def _load_safely(found: _Found) -> Pack:
+def _load_safely(found: _Found, content: bool = False) -> Pack:
     """``load_pack`` promises not to raise; if a bug breaks that, one pack fails, not the workspace."""
     try:
-        return load_pack(found.root, found.scope, found.scope_root)
+        return load_pack(found.root, found.scope, found.scope_root, content=content)
     except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
         return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
             "internal-error", Severity.ERROR, f"The studio failed while loading this pack: {exc!r}",

@@ -140,11 +140,12 @@ def test_v36_invalid_source_map(make_pack: Callable[..., Path]) -> None:
 
 
 def test_v49_executable_files_are_flagged_never_run(make_pack: Callable[..., Path]) -> None:
-    root = make_pack("demo", VALID, {**FILES, "scripts/build.sh": "#!/bin/sh\ntouch /tmp/pwned\n"})
+    root = make_pack("demo", VALID, {**FILES, "scripts/build.sh": "#!/bin/sh\ntouch \"$(dirname \"$0\")/../pwned\"\n"})
     os.chmod(root / "scripts" / "build.sh", 0o755)
-    pack = load_pack(root)
-    assert [(d.code, d.file) for d in pack.diagnostics] == [
-        ("scripts-in-pack", "scripts"), ("scripts-in-pack", "scripts/build.sh")]
+    assert [(d.code, d.file) for d in load_pack(root).diagnostics] == [("scripts-in-pack", "scripts")]
+    assert [(d.code, d.file) for d in load_pack(root, content=True).diagnostics] == [
+        ("scripts-in-pack", "scripts"), ("executable-file", "scripts/build.sh")]
+    assert not (root / "pwned").exists()  # nothing ran: the studio only stats the file
 
 
 def test_behaviour_gates_loading_and_catalog(make_pack: Callable[..., Path]) -> None:
@@ -223,8 +224,9 @@ SOURCE_MAP = """{
 
 
 def test_v37_v38_v39_source_map_shape_and_sources(make_pack: Callable[..., Path]) -> None:
-    pack = load_pack(make_pack("demo", VALID, {**FILES, "indexes/source-map.json": SOURCE_MAP,
-                                               "sources/notes.md": "Ships in May.\n"}))
+    root = make_pack("demo", VALID, {**FILES, "indexes/source-map.json": SOURCE_MAP, "sources/notes.md": "Ships.\n"})
+    assert load_pack(root).diagnostics == []  # source maps are checked in the content tier
+    pack = load_pack(root, content=True)
     got = [(d.code, d.rule, d.severity.value, d.line) for d in pack.diagnostics]
     assert ("index-schema-violation", "V37", "error", 12) in got  # status "guessed" is not in the enum
     assert ("index-extra-field", "V38", "warning", 14) in got

@@ -15,6 +15,7 @@ from studio.core.checks import (
     description_length,
     document_first_layout,
     enum_fields,
+    executable_files,
     hybrid_primary,
     index_json,
     injection_text,
@@ -77,13 +78,13 @@ CHECK_MODULES: list[ModuleType] = [
     produced_by,
     unknown_keys,
     scripts_in_pack,
-    source_map_schema,
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
-# Content checks read every text file of the pack (not just KNOWLEDGE.md and a few JSON files), so they run
-# when asked: for the pack open in the app, and with ``pack-studio validate --content``.
-CONTENT_CHECK_MODULES: list[ModuleType] = [injection_text]
+# Content checks read beyond KNOWLEDGE.md and the pack's layout (source maps against their schema, executable
+# bits of every file, every text file for injection), so they run when asked: for the pack open in the app, and with
+# ``pack-studio validate --content``.
+CONTENT_CHECK_MODULES: list[ModuleType] = [source_map_schema, executable_files, injection_text]
 CONTENT_CHECKS: list[Check] = [m.check for m in CONTENT_CHECK_MODULES]
 
 __all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECKS", "CONTENT_CHECK_MODULES", "Check", "CheckContext"]
