@@ -85,3 +85,19 @@ def test_status_edit_either_refuses_or_touches_only_frontmatter(text: str, statu
     # The body after the closing fence is never touched.
     tail = text.split("\n---", 2)[-1]
     assert edit.new_text.endswith(tail)
+
+
+@FAST
+@given(JSON, st.sampled_from([None, 1, 2]))
+def test_every_value_position_points_at_that_value(value: object, indent: int | None) -> None:
+    from studio.core.runs.jsonpos import value_positions
+
+    text = json.dumps(value, indent=indent)
+    for path, offset in value_positions(text).items():
+        if path and isinstance(path[-1], str):
+            assert text[offset:].startswith(json.dumps(path[-1]))  # members point at their key
+        else:
+            node = value
+            for part in path:
+                node = node[part]  # type: ignore[index]
+            assert json.JSONDecoder().raw_decode(text, offset)[0] == node

@@ -168,3 +168,15 @@ def test_bundled_example_runs_are_readable(tmp_path: Path) -> None:
         shutil.copytree(pack, copy)
         for record in read_runs(copy).records:
             assert record.validity is not Validity.MALFORMED, record.path
+
+
+def test_violation_in_second_array_item_points_at_that_item(runs_pack) -> None:
+    record = dict(VALID_COMPILE, outputs=[
+        {"path": "compiled/facts.md", "operation": "updated"},
+        {"path": "compiled/briefing.md", "operation": "renamed"},
+    ])
+    root = runs_pack({"runs/compile-2026-05-01T10-30-00Z.json": record})
+    [diag] = read_runs(root).records[0].diagnostics
+    lines = (root / "runs/compile-2026-05-01T10-30-00Z.json").read_text().splitlines()
+    assert lines[diag.line - 1].strip() == '"operation": "renamed"'
+    assert lines[diag.line - 1][diag.column - 1:].startswith('"operation"')

@@ -18,6 +18,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.runs.jsonpos import line_column, value_positions
 
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_NAMES = (
@@ -72,11 +73,12 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
             file=file, hint="Records are flat audit data; flatten the structure.",
         ))
         return result
+    positions = value_positions(text) if errors and text else {}
     for error in errors:
         if error.validator == "additionalProperties":
-            _report_extras(error, result, file, text)
+            _report_extras(error, result, file, text, positions)
         elif len(result.errors) < MAX_REPORTED_ERRORS:
-            line, column = locate(text, list(error.absolute_path))
+            line, column = locate(text, list(error.absolute_path), positions)
             result.errors.append(Diagnostic(
                 "run-schema-violation", Severity.ERROR,
                 f"{_pointer(error.absolute_path)}: {_short(error.message)} ({schema} schema)",
@@ -86,14 +88,15 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
     return result
 
 
-def _report_extras(error: ValidationError, result: SchemaCheck, file: str, text: str) -> None:
+def _report_extras(error: ValidationError, result: SchemaCheck, file: str, text: str,
+                   positions: dict[tuple[str | int, ...], int]) -> None:
     instance = error.instance if isinstance(error.instance, dict) else {}
     known = set((error.schema or {}).get("properties", {})) if isinstance(error.schema, dict) else set()
     for key in sorted(k for k in instance if k not in known):
         path = [*error.absolute_path, key]
         pointer = _pointer(path)
         result.extra_fields.append(pointer)
-        line, column = locate(text, path)
+        line, column = locate(text, path, positions)
         result.infos.append(Diagnostic(
             "run-extra-field", Severity.INFO,
             f"{pointer} is not part of the {result.schema} shape; shown but not checked",
@@ -112,69 +115,14 @@ def _short(message: str, limit: int = 200) -> str:
     return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
-def locate(text: str, path: Sequence[Any]) -> tuple[int, int]:
-    """1-based (line, column) of the value at ``path`` (keys and list indices) in the JSON ``text``.
+def locate(text: str, path: Sequence[Any], positions: dict[tuple[str | int, ...], int] | None = None,
+           ) -> tuple[int, int]:
+    """1-based (line, column) of the value at ``path`` in the JSON ``text`` (its key, for members).
 
-    Follows the path through the text itself, so a key that occurs in several records is found in the
-    right one. When the path cannot be followed to the end, the deepest value reached is returned.
+    Falls back to the nearest enclosing value that has a known position, then to line 1.
     """
-    offset = _follow(text, list(path))
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return line, column
-
-
-_DECODER = json.JSONDecoder()
-_WS = " \t\r\n"
-
-
-def _follow(text: str, path: list[Any]) -> int:
-    pos = _skip_ws(text, 0)
-    try:
-        for part in path:
-            nxt = _child(text, pos, part)
-            if nxt is None:
-                break
-            pos = nxt
-    except (ValueError, IndexError):
-        pass  # malformed text: keep the deepest position reached
-    return pos
-
-
-def _child(text: str, pos: int, part: Any) -> int | None:
-    """Offset of member ``part`` of the object/array starting at ``pos``, or None."""
-    opener = text[pos]
-    if opener == "{" and isinstance(part, str):
-        pos = _skip_ws(text, pos + 1)
-        while text[pos] != "}":
-            key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]
-            pos = _skip_ws(text, _skip_ws(text, pos) + 1)  # past ':'
-            if key == part:
-                return pos
-            pos = _after_value(text, pos)
-        return None
-    if opener == "[" and isinstance(part, int):
-        pos = _skip_ws(text, pos + 1)
-        index = 0
-        while text[pos] != "]":
-            if index == part:
-                return pos
-            pos = _after_value(text, pos)
-            index += 1
-        return None
-    return None
-
-
-def _after_value(text: str, pos: int) -> int:
-    """Skip one value and the comma after it."""
-    _, end = _DECODER.raw_decode(text, pos)
-    end = _skip_ws(text, end)
-    if text[end] == ",":
-        end = _skip_ws(text, end + 1)
-    return end
-
-
-def _skip_ws(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in _WS:
-        pos += 1
-    return pos
+    table = value_positions(text) if positions is None else positions
+    key = tuple(path)
+    while key and key not in table:
+        key = key[:-1]
+    return line_column(text, table.get(key, 0))
