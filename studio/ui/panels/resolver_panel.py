@@ -1,0 +1,267 @@
+"""ResolverPanel: the resolver simulator. Every input change re-runs ``resolve`` off the GUI thread.
+
+Changes are debounced (``DEBOUNCE_MS``) and sent to a one-thread pool that owns the ResolverSession
+(the session is not thread-safe, and its caches make re-runs cheap). Each request gets an id; only the
+answer to the newest request is shown, and queued requests that were overtaken are dropped unrun.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.model import Pack
+from studio.core.resolver import ResolveResult, ResolverSession
+from studio.ui.panels._compare import Comparison, compare_results
+from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
+from studio.ui.panels.candidates_model import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
+from studio.ui.panels.resolver_inputs import ResolverInputs
+from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
+from studio.ui.workers import next_request_id, submit
+
+DEBOUNCE_MS = 50
+
+
+class ResolverPanel(QWidget):
+    """Inputs on top, then the budget bar, the candidate table and the result tabs.
+
+    Signals:
+        open_file_requested(Path, int): a file and a 1-based line the user asked to open.
+        result_shown(object): the ResolveResult now on screen.
+        run_saved(list): paths of the context records just written.
+    """
+
+    open_file_requested = Signal(Path, int)
+    result_shown = Signal(object)
+    run_saved = Signal(list)
+
+    def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = ResolverSession()
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)  # the session belongs to exactly one thread at a time
+        self.result: ResolveResult | None = None
+        self.pinned: ResolveResult | None = None
+        self.pinned_label = ""
+        self.comparison: Comparison | None = None
+        self.error = ""
+        self.dropped = 0
+        """Answers that arrived after a newer request had been sent (counted, never shown)."""
+        self._latest = 0
+        self._sent_at = 0.0
+        self.last_latency_ms = 0.0
+        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.run_now)
+
+        self.inputs = ResolverInputs()
+        self.inputs.changed.connect(self._debounce.start)
+        self.status = QLabel()
+        self.pin_button = QPushButton("Pin")
+        self.pin_button.setToolTip("Keep this result and compare every later run with it")
+        self.pin_button.clicked.connect(self.pin)
+        self.unpin_button = QPushButton("Unpin")
+        self.unpin_button.clicked.connect(self.unpin)
+        self.save_button = QPushButton("Save as run ...")
+        self.save_button.setToolTip("Write this resolution as runs/context-<time>.json into each pack that "
+                                    "contributed context")
+        self.save_button.clicked.connect(self._save_clicked)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status, 1)
+        for button in (self.pin_button, self.unpin_button, self.save_button):
+            buttons.addWidget(button)
+        self.bar = BudgetBar()
+
+        self.model = CandidateTableModel(self)
+        self.proxy = CandidateFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.clicked.connect(self._row_clicked)
+        self.filter = QLineEdit(placeholderText="Filter by path, section, reason ...")
+        self.filter.textChanged.connect(self.proxy.set_needle)
+        self.show_selected = QCheckBox("selected", checked=True)
+        self.show_skipped = QCheckBox("skipped", checked=True)
+        for box in (self.show_selected, self.show_skipped):
+            box.toggled.connect(lambda *_: self.proxy.set_shown(self.show_selected.isChecked(),
+                                                                self.show_skipped.isChecked()))
+        filters = QHBoxLayout()
+        filters.addWidget(self.filter, 1)
+        filters.addWidget(self.show_selected)
+        filters.addWidget(self.show_skipped)
+        table_box = QWidget()
+        table_layout = QVBoxLayout(table_box)
+        table_layout.setContentsMargins(0, 0, 0, 0)
+        table_layout.addLayout(filters)
+        table_layout.addWidget(self.table, 1)
+
+        self.fence = FenceView()
+        self.findings = FindingsView()
+        self.compare = CompareView()
+        self.reference = ReferenceView()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.fence, "Fenced output")
+        self.tabs.addTab(self.findings, "Warnings && citation gaps")
+        self.tabs.addTab(self.compare, "Compare")
+        self.tabs.addTab(self.reference, "Reference")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(table_box)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.inputs)
+        layout.addLayout(buttons)
+        layout.addWidget(self.bar)
+        layout.addWidget(split, 1)
+        QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.run_now)
+        self._update_buttons()
+        if packs is not None:
+            self.set_packs(packs)
+
+    # -- inputs ------------------------------------------------------------------------------------
+    def set_packs(self, packs: list[Pack], checked: set[str] | None = None) -> None:
+        """Offer ``packs`` for activation (a re-run follows)."""
+        self.inputs.set_packs(packs, checked)
+
+    def run_now(self) -> int:
+        """Send the current form to the worker now; returns the request id."""
+        self._debounce.stop()
+        request = self.inputs.request()
+        self._latest = request_id = next_request_id()
+        self._sent_at = time.perf_counter()
+        self.pool.clear()  # queued requests that have not started are already out of date
+        self.status.setText("Resolving ...")
+        submit(self.session.resolve, request, on_done=self._done, on_error=self._failed, request_id=request_id,
+               pool=self.pool)
+        return request_id
+
+    def _done(self, request_id: int, result: object) -> None:
+        if request_id != self._latest or not isinstance(result, ResolveResult):
+            self.dropped += 1
+            return
+        self.last_latency_ms = (time.perf_counter() - self._sent_at) * 1000
+        self.show_result(result)
+
+    def _failed(self, request_id: int, trace: str) -> None:
+        if request_id != self._latest:
+            return
+        self.error = trace
+        last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
+        self.status.setText(f"The resolver failed: {last}")
+
+    # -- results -----------------------------------------------------------------------------------
+    def show_result(self, result: ResolveResult) -> None:
+        self.result = result
+        self.error = ""
+        self.model.set_result(result)
+        segments = [Segment(p.name, sum(d.tokens or 0 for d in p.selected), pack_color(i))
+                    for i, p in enumerate(result.packs)]
+        self.bar.set_usage(result.budget, result.tokens_used, segments)
+        self.fence.show_result(result)
+        self.findings.show_result(result)
+        self.reference.show_result(result)
+        selected = sum(len(p.selected) for p in result.packs)
+        skipped = sum(len(p.skipped) for p in result.packs)
+        self.status.setText(f"{selected} selected, {skipped} skipped, {len(result.warnings)} warnings, "
+                            f"{len(result.citation_gaps)} citation gaps")
+        self._refresh_comparison()
+        self._update_buttons()
+        self.result_shown.emit(result)
+
+    def selected_paths(self) -> list[str]:
+        return [d.path for p in (self.result.packs if self.result else []) for d in p.selected]
+
+    def pin(self) -> None:
+        """Keep the result on screen now as the baseline for comparison."""
+        if self.result is None:
+            return
+        self.pinned = self.result
+        self.pinned_label = f"budget {self.result.budget:,}, {self.result.tokens_used:,} tokens"
+        self._refresh_comparison()
+        self.tabs.setCurrentWidget(self.compare)
+        self._update_buttons()
+
+    def unpin(self) -> None:
+        self.pinned = None
+        self._refresh_comparison()
+        self._update_buttons()
+
+    def _refresh_comparison(self) -> None:
+        self.comparison = compare_results(self.pinned, self.result) if self.pinned and self.result else None
+        self.compare.show_comparison(self.comparison, self.pinned_label)
+
+    def _update_buttons(self) -> None:
+        has_selection = bool(self.result and any(p.selected for p in self.result.packs))
+        self.pin_button.setEnabled(self.result is not None)
+        self.unpin_button.setEnabled(self.pinned is not None)
+        self.save_button.setEnabled(has_selection)
+
+    def _row_clicked(self, index: QModelIndex) -> None:
+        row = index.data(ROW_ROLE)
+        if not isinstance(row, CandidateRow) or self.result is None:
+            return
+        roots = {p.name: Path(p.pack.root) for p in self.result.packs}
+        root = roots.get(row.decision.pack)
+        if root is not None:
+            line = row.decision.lines[0] if row.decision.lines else 1
+            self.open_file_requested.emit(root / row.decision.path, line)
+
+    # -- save as run (explicit user action only) ---------------------------------------------------
+    def _save_clicked(self) -> None:
+        if self.result is None:
+            return
+        targets = [p.name for p in self.result.packs if p.selected]
+        answer = QMessageBox.question(
+            self, "Save as run",
+            "Write this resolution as a context record into runs/ of: " + ", ".join(targets) + "?")
+        if answer == QMessageBox.StandardButton.Yes:
+            self.write_run_records()
+
+    def write_run_records(self) -> list[Path]:
+        """Write the shown result's context record into each contributing pack (atomic, never overwrites)."""
+        from studio.core.resolver.records import write_context_record
+
+        if self.result is None:
+            return []
+        written: list[Path] = []
+        problems: list[str] = []
+        for res in self.result.packs:
+            if not res.selected:
+                continue
+            try:
+                written.append(write_context_record(self.result, Path(res.pack.root)))
+            except OSError as exc:
+                problems.append(f"{res.name}: {exc}")
+        self.status.setText(f"Saved {len(written)} run record(s)" + (f"; failed: {'; '.join(problems)}"
+                                                                      if problems else ""))
+        self.run_saved.emit(written)
+        return written
+
+    def shutdown(self) -> None:
+        """Stop the debounce and wait for the worker (call before the widget goes away)."""
+        self._debounce.stop()
+        self.pool.clear()
+        self.pool.waitForDone(5000)
