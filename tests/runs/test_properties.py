@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from studio.core.evidence import parse_anchor, parse_citations
 from studio.core.review import ReviewError, edit_status_trust
 from studio.core.runs import RunKind, Validity, parse_json_record
-from studio.core.runs.kinds import infer_kind
 
 NAMES = st.sampled_from([
     "compile-2026-05-01T10-30-00Z.json", "context-20260507T100000Z.json", "review-x.json", "usage.json",
@@ -23,14 +22,15 @@ KEYS = st.sampled_from([
 ]) | st.text(max_size=8)
 SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=6),
-                    max_leaves=30)
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+                    max_leaves=20)
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FAST
 @given(JSON, NAMES)
 def test_any_json_gives_a_record(value: object, name: str) -> None:
     record = parse_json_record(json.dumps(value).encode(), f"runs/{name}")
+    assert record.kind in set(RunKind)
     assert record.validity in (Validity.VALID, Validity.INVALID, Validity.UNVALIDATED)
     assert isinstance(record.summary, str) and record.summary
     if record.kind.schema_name is None:
@@ -50,12 +50,6 @@ def test_any_bytes_give_a_record(raw: bytes, name: str) -> None:
     assert record.validity in set(Validity)
     if record.validity is Validity.MALFORMED:
         assert record.diagnostics[0].code == "run-malformed-json"
-
-
-@FAST
-@given(JSON, NAMES)
-def test_inferred_kind_is_always_a_kind(value: object, name: str) -> None:
-    assert infer_kind(value, name) in set(RunKind)
 
 
 @FAST
