@@ -127,7 +127,8 @@ def parse_yaml_block(
     diags = list(_tab_diagnostics(raw, first_line))
     if diags:
         return None, {}, diags
-    alias = _find_anchor_or_alias(raw, first_line)
+    # The event walk is only needed when an anchor or alias could be present at all.
+    alias = _find_anchor_or_alias(raw, first_line) if ("&" in raw or "*" in raw) else None
     if isinstance(alias, Diagnostic):
         return None, {}, [alias]
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path, PurePosixPath
 
 
@@ -33,7 +34,26 @@ def resolve_inside(root: Path, value: str) -> Path | None:
 
 
 def is_inside(root: Path, path: Path) -> bool:
-    """True when ``path`` (after following symlinks) stays inside ``root``."""
+    """True when ``path`` (after following symlinks) stays inside ``root``.
+
+    Fast path: when ``path`` lies lexically under ``root`` and no component between them is a symlink,
+    it cannot leave the root; only then is ``realpath`` (an lstat per component from ``/``) avoided.
+    """
+    try:
+        rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+    except ValueError:
+        rel = None
+    if rel is not None and ".." not in rel.parts:
+        current = str(root)
+        for part in rel.parts:
+            current = os.path.join(current, part)
+            try:
+                if stat.S_ISLNK(os.lstat(current).st_mode):
+                    break
+            except OSError:
+                return True  # nothing there: nothing to escape through
+        else:
+            return True
     try:
         real_root = Path(os.path.realpath(root))
         real = Path(os.path.realpath(path))

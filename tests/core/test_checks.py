@@ -134,7 +134,8 @@ def test_ontology_and_answers_surfaces(make_pack: Callable[..., Path]) -> None:
 
 
 def test_v36_invalid_source_map(make_pack: Callable[..., Path]) -> None:
-    pack = load_pack(make_pack("demo", VALID, {**FILES, "indexes/source-map.json": '{"claims": [\n  {,]}'}))
+    root = make_pack("demo", VALID, {**FILES, "indexes/source-map.json": '{"claims": [\n  {,]}'})
+    pack = load_pack(root, content=True)
     got = [(d.code, d.file, d.line) for d in pack.diagnostics]
     assert got == [("invalid-index-json", "indexes/source-map.json", 2)]
 

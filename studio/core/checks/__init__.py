@@ -70,7 +70,6 @@ CHECK_MODULES: list[ModuleType] = [
     ontology_json,
     answers_layout,
     answers_json,
-    index_json,
     enum_fields,
     compatibility_length,
     updated_date,
@@ -81,10 +80,10 @@ CHECK_MODULES: list[ModuleType] = [
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
-# Content checks read beyond KNOWLEDGE.md and the pack's layout (source maps against their schema, executable
-# bits of every file, every text file for injection), so they run when asked: for the pack open in the app, and with
-# ``pack-studio validate --content``.
-CONTENT_CHECK_MODULES: list[ModuleType] = [source_map_schema, executable_files, injection_text]
+# Content checks read beyond KNOWLEDGE.md and the pack's layout: source maps and eval suites (JSON syntax and
+# shape), the executable bit of every file, every text file for injection. They run when asked: for the pack
+# open in the app, and with ``pack-studio validate --content``.
+CONTENT_CHECK_MODULES: list[ModuleType] = [index_json, source_map_schema, executable_files, injection_text]
 CONTENT_CHECKS: list[Check] = [m.check for m in CONTENT_CHECK_MODULES]
 
 __all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECKS", "CONTENT_CHECK_MODULES", "Check", "CheckContext"]
