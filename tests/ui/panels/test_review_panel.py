@@ -1,0 +1,122 @@
+"""ReviewPanel driven like a curator: find the queue, read the reasons, record a decision, see it on disk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from panels_support import set_status
+from PySide6.QtCore import QTimer
+
+from studio.core.pack import load_pack
+from studio.ui.panels.review_panel import ReviewPanel
+
+EXAMPLES = ("northwind-espresso", "lin-yue-persona", "harbor-support-playbook", "atlas-lending-policy",
+            "orbit-launch-notes")
+
+
+def _panel(qtbot, examples: Path, disputed: str = "harbor-support-playbook") -> ReviewPanel:
+    packs = [set_status(examples / n, "disputed") if n == disputed else load_pack(examples / n) for n in EXAMPLES]
+    panel = ReviewPanel(packs)
+    qtbot.addWidget(panel)
+    return panel
+
+
+def _select(qtbot, panel: ReviewPanel, name: str) -> None:
+    with qtbot.waitSignal(panel.reasons_loaded, timeout=10000):
+        assert panel.select_pack(name)
+
+
+def test_queue_lists_disputed_then_needs_review_and_stale_on_request(qtbot, qtmodeltester, examples_copy: Path) -> None:
+    set_status(examples_copy / "atlas-lending-policy", "stale")
+    panel = _panel(qtbot, examples_copy)
+    qtmodeltester.check(panel.queue)
+    assert panel.queued_names() == ["harbor-support-playbook", "orbit-launch-notes"]
+    panel.include_stale.setChecked(True)
+    assert panel.queued_names() == ["harbor-support-playbook", "orbit-launch-notes", "atlas-lending-policy"]
+    assert "1 disputed" in panel.queue_label.text()
+
+
+def test_reasons_are_gathered_in_one_place_and_open_their_file(qtbot, examples_copy: Path) -> None:
+    panel = _panel(qtbot, examples_copy)
+    _select(qtbot, panel, "harbor-support-playbook")
+    kinds = [r.kind for r in panel.reasons]
+    assert kinds[0] == "status" and {"compile-run", "claim", "contradiction", "open-question"} <= set(kinds)
+    row = kinds.index("contradiction")
+    with qtbot.waitSignal(panel.open_file_requested) as opened:
+        panel.reason_list.itemActivated.emit(panel.reason_list.topLevelItem(row), 0)
+    assert opened.args == [examples_copy / "harbor-support-playbook/wiki/contradictions/refund-window.md", 1]
+
+
+def test_record_stays_disabled_until_a_reason_is_typed(qtbot, examples_copy: Path) -> None:
+    panel = _panel(qtbot, examples_copy)
+    assert not panel.form.isEnabled()
+    _select(qtbot, panel, "orbit-launch-notes")
+    assert not panel.form.record_button.isEnabled()
+    panel.form.reason.setPlainText("   ")
+    assert not panel.form.record_button.isEnabled()
+    panel.form.reason.setPlainText("Dates checked against the launch plan.")
+    assert panel.form.record_button.isEnabled()
+
+
+def test_confirming_a_disputed_pack_writes_the_record_and_the_minimal_edit(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "harbor-support-playbook"
+    panel = _panel(qtbot, examples_copy)
+    _select(qtbot, panel, "harbor-support-playbook")
+    before = (root / "KNOWLEDGE.md").read_text(encoding="utf-8")
+    panel.form.set_decision("confirm")
+    panel.form.reason.setPlainText("Support Ops signed off the 30-day window.")
+    panel.form.reviewer.setText("Dana Curator")
+    panel.form.update_knowledge.setChecked(True)
+    shown_diff: list[str] = []
+
+    def accept_diff() -> None:
+        assert panel.diff_dialog is not None
+        shown_diff.append(panel.diff_dialog.diff.toPlainText())
+        panel.diff_dialog.accept()
+
+    QTimer.singleShot(0, accept_diff)
+    with qtbot.waitSignal(panel.review_recorded, timeout=10000) as recorded:
+        panel.form.record_button.click()
+    record_path, knowledge_path = recorded.args
+    assert "-status: disputed" in shown_diff[0] and "+status: ready" in shown_diff[0]
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    assert record_path.parent == root / "runs" and record_path.name.startswith("review-")
+    assert (record["decision"], record["reviewer"], record["before"]["status"], record["after"]["status"]) == (
+        "confirm", "Dana Curator", "disputed", "ready")
+    assert "wiki/contradictions/refund-window.md" in record["files_examined"]
+    after = (root / "KNOWLEDGE.md").read_text(encoding="utf-8")
+    assert knowledge_path == root / "KNOWLEDGE.md"
+    expected = before.replace("status: disputed", "status: ready").replace("trust: official", "trust: user-confirmed")
+    assert after == expected, "only status and trust changed; every other byte is the same"
+    assert load_pack(root).status == "ready"
+    assert "harbor-support-playbook" not in panel.queued_names()
+
+
+def test_cancelling_the_diff_writes_nothing(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "orbit-launch-notes"
+    panel = _panel(qtbot, examples_copy)
+    _select(qtbot, panel, "orbit-launch-notes")
+    runs_before = sorted(p.name for p in (root / "runs").iterdir())
+    text_before = (root / "KNOWLEDGE.md").read_bytes()
+    panel.form.reason.setPlainText("Not yet.")
+    panel.form.update_knowledge.setChecked(True)
+    QTimer.singleShot(0, lambda: panel.diff_dialog.reject())
+    panel.form.record_button.click()
+    assert sorted(p.name for p in (root / "runs").iterdir()) == runs_before
+    assert (root / "KNOWLEDGE.md").read_bytes() == text_before
+
+
+def test_keep_needs_review_without_edit_records_only(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "orbit-launch-notes"
+    panel = _panel(qtbot, examples_copy)
+    _select(qtbot, panel, "orbit-launch-notes")
+    text_before = (root / "KNOWLEDGE.md").read_bytes()
+    panel.form.set_decision("needs-review")
+    panel.form.reason.setPlainText("Budget still unapproved.")
+    with qtbot.waitSignal(panel.review_recorded, timeout=10000) as recorded:
+        panel.form.record_button.click()
+    assert recorded.args[1] is None
+    assert json.loads(recorded.args[0].read_text(encoding="utf-8"))["decision"] == "needs-review"
+    assert (root / "KNOWLEDGE.md").read_bytes() == text_before
+    assert "orbit-launch-notes" in panel.queued_names()
