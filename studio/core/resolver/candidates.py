@@ -100,32 +100,34 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
         out.candidates.append(Candidate("KNOWLEDGE.md", "guide", guide_body.strip("\n"), roles=frozenset({"usage"})))
     fresh: FileCache = {}
     seen = 0
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+    base = str(root)
+    # Plain strings rather than Path objects: on a re-run this loop is most of the work.
+    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
+        rel_dir = os.path.relpath(dirpath, base).replace(os.sep, "/")
+        prefix = "" if rel_dir == "." else rel_dir + "/"
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        here = Path(dirpath)
         for name in list(dirnames):
-            full = here / name
-            if full.is_symlink():
+            full = os.path.join(dirpath, name)
+            if os.path.islink(full):
                 dirnames.remove(name)
-                rel = full.relative_to(root).as_posix()
-                if not is_inside(root, full):
-                    out.skipped.append(Skip(rel, "symlink-escape", "This directory is a symlink leading outside "
-                                            "the pack; nothing behind it is read."))
+                if not is_inside(root, Path(full)):
+                    out.skipped.append(Skip(prefix + name, "symlink-escape", "This directory is a symlink leading "
+                                            "outside the pack; nothing behind it is read."))
                 else:
-                    out.skipped.append(Skip(rel, "not-a-runtime-surface", "Symlinked directories are not "
-                                            "followed; move the files into the pack."))
+                    out.skipped.append(Skip(prefix + name, "not-a-runtime-surface", "Symlinked directories are "
+                                            "not followed; move the files into the pack."))
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
             seen += 1
-            rel = (here / name).relative_to(root).as_posix()
+            rel = prefix + name
             if seen > MAX_FILES:
                 out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files are examined."))
                 break
             if rel.startswith("sources/"):
                 out.has_sources = True
             try:
-                st = os.lstat(here / name)
+                st = os.lstat(os.path.join(dirpath, name))
                 key = (rel, st.st_mtime_ns, st.st_size, rel == primary_document)
             except OSError:
                 key = (rel, -1, -1, False)

@@ -1,8 +1,10 @@
 """Which document sections a split already carries (those sections become ``superseded-by-split``).
 
 A section of ``documents/<stem>.md`` counts as covered by a split in ``compiled/splits/<stem>/`` when
-(a) the source map links them (the same claim compiled into both), (b) the split's file name or first heading
-matches the section's slug, or (c) most of the section's distinct terms (``CONTAINMENT``) occur in one split.
+(a) the source map links them (the same claim compiled into both), (b) the split's file name (without a
+``001_`` number) matches the section's slug, or (c) most of the section's distinct terms (``CONTAINMENT``)
+occur in one split. (a) and (b) are cheap and checked for every section; (c) compares a section with every
+split of its document, so the resolver asks for it only for sections that would otherwise be selected.
 Sections no split covers stay available as fallback reads (digest 6.3 step 4).
 """
 
@@ -16,50 +18,78 @@ from studio.core.resolver.source_map import SourceMap
 CONTAINMENT = 0.6
 
 
-def covering_splits(files: PackFiles, source_map: SourceMap, doc_terms: dict[Candidate, DocTerms]) -> dict[str, str]:
-    """Map ``documents/x.md#slug`` keys to the path of a split covering that section."""
-    splits: dict[str, list[Candidate]] = {}
-    for c in files.candidates:
-        if c.layer == "split" and c.doc_stem:
-            splits.setdefault(c.doc_stem, []).append(c)
-    out: dict[str, str] = {}
-    for c in files.candidates:
-        if c.layer != "document" or c.doc_stem not in splits:
-            continue
-        mapped = sorted(source_map.covered_sections.get(c.key, ()))
-        if mapped:
-            out[c.key] = mapped[0]
-            continue
-        hit = _by_name(c, splits[c.doc_stem]) or _by_terms(c, splits[c.doc_stem], doc_terms)
-        if hit is not None:
-            out[c.key] = hit
-    return out
+class Coverage:
+    """Split coverage of one pack's document sections; the term test is computed on demand and cached."""
+
+    def __init__(self, files: PackFiles, source_map: SourceMap, doc_terms: dict[Candidate, DocTerms]) -> None:
+        self._terms = doc_terms
+        self._splits: dict[str, list[Candidate]] = {}
+        self._names: dict[str, dict[str, str]] = {}
+        for c in files.candidates:
+            if c.layer == "split" and c.doc_stem:
+                self._splits.setdefault(c.doc_stem, []).append(c)
+                self._names.setdefault(c.doc_stem, {}).setdefault(_split_name(c.path), c.path)
+        self._eager: dict[str, str] = {}
+        for c in files.candidates:
+            if c.layer != "document" or c.doc_stem not in self._splits:
+                continue
+            mapped = sorted(source_map.covered_sections.get(c.key, ()))
+            hit = mapped[0] if mapped else self._names[c.doc_stem].get(c.slug or "")
+            if hit:
+                self._eager[c.key] = hit
+        self._lazy: dict[str, str | None] = {}
+        self._postings: dict[str, dict[str, list[Candidate]]] | None = None
+
+    def by_map_or_name(self, c: Candidate) -> str | None:
+        """The covering split found through the source map or a matching file name."""
+        return self._eager.get(c.key)
+
+    def has_splits(self, c: Candidate) -> bool:
+        return c.doc_stem in self._splits
+
+    def by_terms(self, c: Candidate) -> str | None:
+        """The split holding at least ``CONTAINMENT`` of the section's distinct terms, if any."""
+        if c.key in self._lazy:
+            return self._lazy[c.key]
+        found = None
+        own = self._terms.get(c)
+        if own is not None and own.freqs and c.doc_stem in self._splits:
+            found = self._best_container(own, self._posting_lists()[c.doc_stem])
+        self._lazy[c.key] = found
+        return found
+
+    def _posting_lists(self) -> dict[str, dict[str, list[Candidate]]]:
+        if self._postings is None:
+            self._postings = {}
+            for stem, splits in self._splits.items():
+                index: dict[str, list[Candidate]] = {}
+                for s in splits:
+                    terms = self._terms.get(s)
+                    for t in terms.freqs if terms else ():
+                        index.setdefault(t, []).append(s)
+                self._postings[stem] = index
+        return self._postings
+
+    def _best_container(self, own: DocTerms, postings: dict[str, list[Candidate]]) -> str | None:
+        mine = own.freqs.keys()
+        # A split holding CONTAINMENT of the terms must hold one of any (1 - CONTAINMENT) * n + 1 of them;
+        # checking only splits that share one of the rarest terms keeps this far below sections x splits.
+        probe = int(len(mine) * (1 - CONTAINMENT)) + 1
+        rarest = sorted(mine, key=lambda t: (len(postings.get(t, ())), t))[:probe]
+        shortlist = {s.path: s for t in rarest for s in postings.get(t, ())}
+        best, best_share = None, 0.0
+        for path in sorted(shortlist):
+            theirs = self._terms.get(shortlist[path])
+            if theirs is None:
+                continue
+            share = len(mine & theirs.freqs.keys()) / len(mine)
+            if share > best_share:
+                best, best_share = path, share
+        return best if best_share >= CONTAINMENT else None
 
 
-def _by_name(section: Candidate, splits: list[Candidate]) -> str | None:
-    slug = section.slug or ""
-    if not slug:
-        return None
-    for s in splits:
-        stem = s.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-        # Numbered splits like 008_voice.md carry the section name after the number.
-        name = slugify(stem.split("_", 1)[1] if "_" in stem and stem.split("_", 1)[0].isdigit() else stem)
-        if name and (name == slug or name.replace("_", "-") == slug):
-            return s.path
-    return None
-
-
-def _by_terms(section: Candidate, splits: list[Candidate], doc_terms: dict[Candidate, DocTerms]) -> str | None:
-    own = doc_terms.get(section)
-    if own is None or not own.freqs:
-        return None
-    mine = set(own.freqs)
-    best, best_share = None, 0.0
-    for s in splits:
-        theirs = doc_terms.get(s)
-        if theirs is None:
-            continue
-        share = len(mine & theirs.freqs.keys()) / len(mine)
-        if share > best_share:
-            best, best_share = s.path, share
-    return best if best_share >= CONTAINMENT else None
+def _split_name(path: str) -> str:
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    number, _, rest = stem.partition("_")
+    # Numbered splits like 008_voice.md carry the section name after the number.
+    return slugify(rest if number.isdigit() and rest else stem).replace("_", "-")

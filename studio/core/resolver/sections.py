@@ -35,8 +35,11 @@ class Section:
 
 @lru_cache(maxsize=1)
 def _parser() -> MarkdownIt:
-    # Only the block rules matter here; disabling inline parsing of tables etc. keeps it fast.
-    return MarkdownIt("commonmark")
+    # Only block structure matters (where headings are, and what is a code fence); the inline rules,
+    # which cost most of the parse, stay off.
+    md = MarkdownIt("zero")
+    md.enable(["heading", "lheading", "fence", "code", "html_block", "blockquote", "list", "hr"])
+    return md
 
 
 _SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)

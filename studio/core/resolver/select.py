@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from studio.core.render.escape import neutralise, xml_attr, xml_text
+from studio.core.render.escape import xml_attr, xml_text
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, marker_line, render_fence
 from studio.core.resolver.candidates import Candidate
 from studio.core.resolver.plan import PackPlan
@@ -38,14 +38,18 @@ class Entry:
         return FenceItem(c.path, c.text, c.section, c.lines)
 
 
-def cost_text(c: Candidate) -> str:
-    """The text an item adds to a wrapper, as the fence renderer lays it out (for counting)."""
-    item = FenceItem(c.path, c.text, c.section, c.lines)
+def framing_text(c: Candidate) -> str:
+    """What the fence renderer adds around an item's text: its marker line, blank lines, its ``<file>`` entry.
+
+    An item's estimated cost is ``count(text) + count(framing_text)``: the text is counted raw (its count is
+    shared with every other use of the same text) and neutralisation rarely changes it; ``fit_exactly``
+    settles any difference on the final text.
+    """
+    item = FenceItem(c.path, "", c.section, c.lines)
     attrs = f' section="{xml_attr(c.section)}"' if c.section else ""
     if c.lines:
         attrs += f' lines="{c.lines[0]}-{c.lines[1]}"'
-    return (f"{marker_line(item)}\n{neutralise(c.text.strip(chr(10)))}\n\n"
-            f"  <file{attrs}>{xml_text(c.path)}</file>\n")
+    return f"{marker_line(item)}\n\n\n  <file{attrs}>{xml_text(c.path)}</file>\n"
 
 
 def fill_order(entries: Sequence[Entry]) -> list[Entry]:

@@ -10,20 +10,21 @@ session for its lifetime; the CLI uses a fresh one.
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver.candidates import Candidate, FileCache, PackFiles, collect
-from studio.core.resolver.coverage import covering_splits
+from studio.core.resolver.coverage import Coverage
 from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.intent import asks_for_evidence
 from studio.core.resolver.plan import PackPlan, plan_packs
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
-from studio.core.resolver.select import Entry, cost_text, fill_order, fit_exactly, greedy_fill
+from studio.core.resolver.select import Entry, fill_order, fit_exactly, framing_text, greedy_fill
 from studio.core.resolver.source_map import SOURCE_MAP, SourceMap, load_source_map
-from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, place
+from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, Placement, place
 from studio.core.tokens import Tokenizer, get_tokenizer
 
 
@@ -34,9 +35,12 @@ class PreparedPack:
     files: PackFiles
     index: BM25Index
     source_map: SourceMap
-    superseded: dict[str, str]
-    """Document-section key -> the split that covers it."""
+    coverage: Coverage
     fingerprint: tuple[object, ...]
+    costs: dict[str, list[int]] = field(default_factory=dict)
+    """Encoding name -> estimated fence cost of each candidate, in candidate order."""
+    placements: dict[tuple[object, ...], list[Placement]] = field(default_factory=dict)
+    """(profile, mode, evidence, context map) -> each candidate's placement."""
 
 
 @dataclass(slots=True)
@@ -51,42 +55,78 @@ class ResolverSession:
 
     def __init__(self) -> None:
         self._packs: dict[str, _PackCache] = {}
-        self._costs: dict[tuple[str, Candidate], int] = {}
 
-    def prepare(self, plan: PackPlan) -> PreparedPack:
-        """Walk the pack (cheaply when unchanged) and return its request-independent data."""
+    def prepare(self, plan: PackPlan, tokenizer: Tokenizer | None = None) -> PreparedPack:
+        """Walk the pack (cheaply when unchanged) and return its request-independent data.
+
+        With an available ``tokenizer`` the candidates' costs are counted too, on a worker thread while
+        this thread computes the BM25 statistics (tiktoken releases the GIL while it encodes).
+        """
         pack = plan.pack
         cache = self._packs.setdefault(str(pack.root), _PackCache())
         primary = pack.primary_document
         files = collect(pack.root, primary, pack.body, cache.file_cache)
         fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP))
-        if cache.prepared is not None and cache.prepared.fingerprint == fingerprint:
-            return cache.prepared
-        source_map = load_source_map(pack.root)
-        docs = []
-        fresh_terms: dict[Candidate, DocTerms] = {}
-        for c in files.candidates:
-            dt = cache.terms.get(c) or DocTerms.of(c.text, f"{Path(c.path).stem} {c.section or ''}")
-            fresh_terms[c] = dt
-            # Source-map hits raise candidates: claim texts compiled into an item count as its words.
-            claims = source_map.claims_for(c.path, c.slug)
-            docs.append(dt.plus(" ".join(cl.text for cl in claims)) if claims else dt)
-        cache.terms = fresh_terms
-        prepared = PreparedPack(files, BM25Index(docs), source_map, covering_splits(files, source_map, fresh_terms),
-                                fingerprint)
-        cache.prepared = prepared
+        prepared = cache.prepared
+        if prepared is None or prepared.fingerprint != fingerprint:
+            counter = _start_counting(files.candidates, tokenizer)
+            source_map = load_source_map(pack.root)
+            docs = []
+            fresh_terms: dict[Candidate, DocTerms] = {}
+            for c in files.candidates:
+                dt = cache.terms.get(c) or DocTerms.of(c.text, f"{c.path.rsplit('/', 1)[-1]} {c.section or ''}")
+                fresh_terms[c] = dt
+                # Source-map hits raise candidates: claim texts compiled into an item count as its words.
+                claims = source_map.claims_for(c.path, c.slug)
+                docs.append(dt.plus(" ".join(cl.text for cl in claims)) if claims else dt)
+            cache.terms = fresh_terms
+            prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
+                                    fingerprint)
+            if counter is not None:
+                prepared.costs[counter.name] = counter.result()
+            cache.prepared = prepared
+        if tokenizer is not None and tokenizer.available and tokenizer.name not in prepared.costs:
+            prepared.costs[tokenizer.name] = [_cost(tokenizer, c) for c in prepared.files.candidates]
         return prepared
-
-    def cost(self, tokenizer: Tokenizer, c: Candidate) -> int:
-        key = (tokenizer.name, c)
-        hit = self._costs.get(key)
-        if hit is None:
-            hit = tokenizer.count(cost_text(c))
-            self._costs[key] = hit
-        return hit
 
     def resolve(self, request: ResolveRequest) -> ResolveResult:
         return resolve(request, self)
+
+
+class _Counter(threading.Thread):
+    """Counts every candidate's fence cost off the calling thread."""
+
+    def __init__(self, candidates: list[Candidate], tokenizer: Tokenizer) -> None:
+        super().__init__(daemon=True)
+        self.name = tokenizer.name
+        self._candidates = candidates
+        self._tokenizer = tokenizer
+        self._costs: list[int] = []
+        self._error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self._costs = [_cost(self._tokenizer, c) for c in self._candidates]
+        except BaseException as exc:  # re-raised on the caller's thread by result()
+            self._error = exc
+
+    def result(self) -> list[int]:
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._costs
+
+
+def _start_counting(candidates: list[Candidate], tokenizer: Tokenizer | None) -> _Counter | None:
+    if tokenizer is None or not tokenizer.available or not candidates:
+        return None
+    counter = _Counter(candidates, tokenizer)
+    counter.start()
+    return counter
+
+
+def _cost(tokenizer: Tokenizer, c: Candidate) -> int:
+    return tokenizer.count(c.text) + tokenizer.count(framing_text(c))
 
 
 def _stat_key(path: Path) -> tuple[int, int]:
@@ -112,11 +152,11 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
         res = PackResolution(plan.pack, plan.profile, plan.mode, plan.pack.grounding, plan.activation,
                              warnings=list(plan.warnings))
         resolutions.append(res)
-        prep = session.prepare(plan)
+        prep = session.prepare(plan, tokenizer)
         prepared.append(prep)
         res.skipped.extend(Decision(s.path, None, None, None, s.reason, None, plan.name, s.detail)
                            for s in prep.files.skipped)
-        entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, session, res))
+        entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res))
     if not tokenizer.available:
         return _unavailable(request, tokenizer, resolutions, entries)
     chosen = _fill(plans, entries, request.budget, tokenizer, variant, resolutions)
@@ -133,19 +173,28 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
 
 
 def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evidence: bool, tokenizer: Tokenizer,
-               session: ResolverSession, res: PackResolution) -> list[Entry]:
+               res: PackResolution) -> list[Entry]:
     cands = prep.files.candidates
     scores = _with_source_links(cands, prep.index.scores(query), prep.source_map)
-    placements = [place(c, plan.profile, plan.mode, evidence=evidence, superseded_by=prep.superseded.get(c.key),
-                        context_map=plan.pack.body) for c in cands]
+    profile, mode, body = plan.profile, plan.mode, plan.pack.body
+    key = (profile, mode, evidence, body)
+    placements = prep.placements.get(key)
+    if placements is None:
+        placements = [place(c, profile, mode, evidence=evidence, superseded_by=prep.coverage.by_map_or_name(c),
+                            context_map=body) for c in cands]
+        prep.placements[key] = placements
     best = max((s for s, p in zip(scores, placements, strict=True) if p.ranked), default=0.0)
     floor = max(best * LOW_RELEVANCE_FRACTION, 1e-9)
+    costs: list[int | None] = list(prep.costs.get(tokenizer.name, [])) or [None] * len(cands)
     out: list[Entry] = []
-    for c, p, s in zip(cands, placements, scores, strict=True):
+    for c, p, s, cost in zip(cands, placements, scores, costs, strict=True):
         if plan.gate is not None:
             res.skipped.append(_decision(c, None, plan.gate[0], s, plan.name, plan.gate[1]))
             continue
-        cost = session.cost(tokenizer, c) if tokenizer.available else None
+        if p.ranked and s >= floor and c.layer == "document" and prep.coverage.has_splits(c):
+            covering = prep.coverage.by_terms(c)
+            if covering is not None:
+                p = place(c, profile, mode, evidence=evidence, superseded_by=covering, context_map=body)
         if p.tier is None:
             res.skipped.append(_decision(c, cost, p.reason, s, plan.name, p.detail))
         elif p.ranked and s < floor:
