@@ -10,6 +10,8 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 DEFAULT_COLOR = QColor("#3b82f6")
 ROW_HEIGHT = 18
+MAX_BAR_WIDTH = 640
+"""Wider bars only stretch the eye from label to value; the scale stays relative anyway."""
 MAX_ROWS = 40
 """Beyond this the chart says how many rows it left out instead of growing without end."""
 
@@ -73,9 +75,9 @@ class BarChart(QWidget):
             painter.drawText(QRectF(4, 24, self.width() - 8, ROW_HEIGHT), Qt.AlignmentFlag.AlignLeft,
                              self.empty_text)
             return
-        label_width = min(max(metrics.horizontalAdvance(b.label) for b in shown) + 8, self.width() // 2)
+        label_width = min(max(metrics.horizontalAdvance(b.label) for b in shown) + 12, self.width() // 2)
         note_width = max(metrics.horizontalAdvance(b.note or _number(b.total)) for b in shown) + 8
-        bar_space = max(10, self.width() - label_width - note_width - 12)
+        bar_space = min(MAX_BAR_WIDTH, max(10, self.width() - label_width - note_width - 12))
         top_value = max((b.total for b in shown), default=0) or 1
         for row, bar in enumerate(shown):
             y = 24 + row * ROW_HEIGHT

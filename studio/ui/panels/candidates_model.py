@@ -1,11 +1,16 @@
-"""CandidateTableModel: every item the resolver saw, selected or skipped, with its reason; plus its filter."""
+"""CandidateTableModel: every item the resolver saw, selected or skipped, with its reason; plus its filter.
+
+A 200-split pack gives ~500 rows per re-run and the re-run happens on every slider move, so each row's
+display strings and sort keys are computed once when the result arrives, and sorting happens in the
+model with those keys (QSortFilterProxyModel would call ``data`` thousands of times per sort).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor
 
 from studio.core.resolver import Decision, ResolveResult
@@ -13,62 +18,103 @@ from studio.ui.panels._table import ItemTableModel, ModelIndex
 
 COLUMNS = ("", "Pack", "Path", "Section", "Lines", "Tokens", "Score", "Reason")
 ROW_ROLE = Qt.ItemDataRole.UserRole + 40
-SORT_ROLE = Qt.ItemDataRole.UserRole + 41
 SKIPPED_COLOR = QColor("#8a8f98")
+_DISPLAY = Qt.ItemDataRole.DisplayRole
 
 
 @dataclass(frozen=True, slots=True)
 class CandidateRow:
     decision: Decision
     selected: bool
+    order: int
+    """Position in the resolver's own order (selected in fence order, then skipped), the default sort."""
+    texts: tuple[str, ...]
+    keys: tuple[Any, ...]
+    haystack: str
+    """Lower-cased text the filter searches."""
+
+
+def make_row(decision: Decision, selected: bool, order: int) -> CandidateRow:
+    d = decision
+    texts = ("selected" if selected else "skipped", d.pack, d.path, d.section or "",
+             f"{d.lines[0]}-{d.lines[1]}" if d.lines else "", "" if d.tokens is None else f"{d.tokens:,}",
+             "" if d.score is None else f"{d.score:.2f}", d.reason)
+    keys = (0 if selected else 1, d.pack, d.path, d.section or "", d.lines[0] if d.lines else 0,
+            -1 if d.tokens is None else d.tokens, -1.0 if d.score is None else d.score, d.reason)
+    haystack = f"{d.pack} {d.path} {d.section or ''} {d.reason} {d.detail}".lower()
+    return CandidateRow(d, selected, order, texts, keys, haystack)
 
 
 def rows_of(result: ResolveResult) -> list[CandidateRow]:
     """Selected items first (in fence order), then every skipped one, pack by pack."""
-    rows = [CandidateRow(d, True) for p in result.packs for d in p.selected]
-    rows.extend(CandidateRow(d, False) for p in result.packs for d in p.skipped)
-    return rows
+    decisions = [(d, True) for p in result.packs for d in p.selected]
+    decisions.extend((d, False) for p in result.packs for d in p.skipped)
+    return [make_row(d, selected, i) for i, (d, selected) in enumerate(decisions)]
 
 
 class CandidateTableModel(ItemTableModel[CandidateRow]):
     columns = COLUMNS
 
-    def set_result(self, result: ResolveResult | None) -> None:
-        self.set_items(rows_of(result) if result else [])
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.sort_column = -1
+        self.sort_order = Qt.SortOrder.AscendingOrder
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
+    def set_result(self, result: ResolveResult | None) -> None:
+        rows = rows_of(result) if result else []
+        self.set_items(self._sorted(rows))
+
+    def _sorted(self, rows: list[CandidateRow]) -> list[CandidateRow]:
+        if not 0 <= self.sort_column < len(COLUMNS):
+            return rows
+        col = self.sort_column
+        descending = self.sort_order == Qt.SortOrder.DescendingOrder
+        return sorted(rows, key=lambda r: (r.keys[col], r.order), reverse=descending)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.layoutAboutToBeChanged.emit()
+        before = self.persistentIndexList()
+        old_rows = [self.items[i.row()] if 0 <= i.row() < len(self.items) else None for i in before]
+        self.sort_column, self.sort_order = column, order
+        self.items = self._sorted(sorted(self.items, key=lambda r: r.order))
+        where = {id(row): n for n, row in enumerate(self.items)}
+        after = [self.index(where[id(row)], i.column()) if row is not None else QModelIndex()
+                 for i, row in zip(before, old_rows, strict=True)]
+        self.changePersistentIndexList(before, after)
+        self.layoutChanged.emit()
+
+    def data(self, index: ModelIndex, role: int = _DISPLAY) -> Any:
+        row_number, col = index.row(), index.column()
+        if not index.isValid() or not (0 <= row_number < len(self.items) and 0 <= col < len(COLUMNS)):
             return None
-        row = self.items[index.row()]
-        d = row.decision
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            lines = f"{d.lines[0]}-{d.lines[1]}" if d.lines else ""
-            tokens = "" if d.tokens is None else f"{d.tokens:,}"
-            score = "" if d.score is None else f"{d.score:.2f}"
-            return ("selected" if row.selected else "skipped", d.pack, d.path, d.section or "", lines, tokens,
-                    score, d.reason)[col]
-        if role == SORT_ROLE:
-            return (0 if row.selected else 1, d.pack, d.path, d.section or "", d.lines[0] if d.lines else 0,
-                    -1 if d.tokens is None else d.tokens, -1.0 if d.score is None else d.score, d.reason)[col]
+        row = self.items[row_number]
+        if role == _DISPLAY:
+            return row.texts[col]
         if role == Qt.ItemDataRole.ForegroundRole and not row.selected:
             return SKIPPED_COLOR
         if role == Qt.ItemDataRole.ToolTipRole:
-            return d.detail or d.reason
+            return row.decision.detail or row.decision.reason
         if role == ROW_ROLE:
             return row
         return None
 
 
 class CandidateFilterProxy(QSortFilterProxyModel):
-    """Filters by a text needle (path, section, reason, pack) and by selected / skipped."""
+    """Filters by a text needle (path, section, reason, pack) and by selected / skipped.
+
+    Sorting is handed to the source model, which sorts on precomputed keys.
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.needle = ""
         self.show_selected = True
         self.show_skipped = True
-        self.setSortRole(SORT_ROLE)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        source = self.sourceModel()
+        if isinstance(source, CandidateTableModel):
+            source.sort(column, order)
 
     def set_needle(self, text: str) -> None:
         self.beginFilterChange()
@@ -80,11 +126,11 @@ class CandidateFilterProxy(QSortFilterProxyModel):
         self.show_selected, self.show_skipped = selected, skipped
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def filterAcceptsRow(self, source_row: int, parent: ModelIndex) -> bool:
-        row = self.sourceModel().index(source_row, 0, parent).data(ROW_ROLE)
-        if not isinstance(row, CandidateRow):
+    def filterAcceptsRow(self, source_row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        source = self.sourceModel()
+        if not isinstance(source, CandidateTableModel) or not 0 <= source_row < len(source.items):
             return False
+        row = source.items[source_row]
         if not (self.show_selected if row.selected else self.show_skipped):
             return False
-        d = row.decision
-        return not self.needle or self.needle in f"{d.pack} {d.path} {d.section or ''} {d.reason} {d.detail}".lower()
+        return not self.needle or self.needle in row.haystack

@@ -41,7 +41,12 @@ def excerpt_block(excerpt: Excerpt) -> str:
         return f"[{where}: {excerpt.state.value}; nothing to show]"
     if excerpt.state.value == "not-text":
         return f"[{where}: not a text file; open it to check the anchor]"
-    lines = f", lines {excerpt.start_line}-{excerpt.end_line}" if excerpt.start_line else ""
+    if not excerpt.start_line:
+        lines = ""
+    elif excerpt.start_line == excerpt.end_line:
+        lines = f", line {excerpt.start_line}"
+    else:
+        lines = f", lines {excerpt.start_line}-{excerpt.end_line}"
     cut = "\n[... truncated]" if excerpt.truncated else ""
     return f"[{where}{lines}]\n{excerpt.text}{cut}"
 
@@ -67,10 +72,19 @@ class EvidencePanel(QWidget):
         self.table = QTableView()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.proxy.sort(-1)  # the source map's own order until the user clicks a header
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.table.horizontalHeader()
+        for column, width in enumerate((170, 0, 90, 280, 90, 280)):
+            if width:
+                header.resizeSection(column, width)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)
         self.source_view = QPlainTextEdit(readOnly=True)
@@ -105,6 +119,8 @@ class EvidencePanel(QWidget):
         self.builders.setHeaderLabels(["From", "Kind", "Name", "Version", "Digest", "Source"])
         self.builders.setRootIsDecorated(False)
         self.builders.setMaximumHeight(110)
+        for column, width in enumerate((280, 90, 220, 80, 300)):
+            self.builders.setColumnWidth(column, width)
         self.provenance_diagnostics = DiagnosticsList()
         self.provenance_diagnostics.setMaximumHeight(70)
         self.provenance_diagnostics.diagnostic_activated.connect(self._open_diagnostic)
@@ -125,6 +141,7 @@ class EvidencePanel(QWidget):
         if audit is None:
             self.claims.set_claims([])
             self.provenance_diagnostics.set_diagnostics([])
+            self.provenance_diagnostics.hide()
             self.consistency.clear()
             self.map_state.clear()
             return
@@ -140,13 +157,13 @@ class EvidencePanel(QWidget):
         else:
             self.consistency.setText("Consistency check: producedBy agrees with the latest compile run.")
         self.provenance_diagnostics.set_diagnostics(provenance.diagnostics)
+        self.provenance_diagnostics.setVisible(bool(provenance.diagnostics))
         evidence = audit.evidence
         self.claims.set_claims(evidence.claims)
         broken = sum(1 for row in range(self.claims.rowCount()) if is_broken(self.claims.claim(row)))
         self.map_state.setText(
             f"{SOURCE_MAP}: {len(evidence.claims)} claims, {broken} with a broken anchor or target"
             if evidence.source_map_present else f"No {SOURCE_MAP} in this pack.")
-        self.table.resizeColumnToContents(0)
 
     def select_claim(self, claim_id: str) -> bool:
         """Select the row of ``claim_id`` (as a user click would); False when there is no such claim."""

@@ -70,7 +70,7 @@ class ResolverInputs(QWidget):
         self.packs: list[Pack] = []
         self.task = QPlainTextEdit()
         self.task.setPlaceholderText("Describe the task the model is asked to do ...")
-        self.task.setMaximumHeight(64)
+        self.task.setMaximumHeight(48)
         self.pack_list = QTreeWidget()
         self.pack_list.setHeaderLabels(["Pack", "Status", "Activation", "Confirm disputed"])
         self.pack_list.setRootIsDecorated(False)

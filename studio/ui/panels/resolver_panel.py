@@ -95,9 +95,18 @@ class ResolverPanel(QWidget):
         self.table = QTableView()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)  # selected first, in fence order
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
+        header = self.table.horizontalHeader()
+        # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
+        for column, width in enumerate((64, 120, 0, 130, 64, 60, 50, 140)):
+            if width:
+                header.resizeSection(column, width)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.clicked.connect(self._row_clicked)
         self.filter = QLineEdit(placeholderText="Filter by path, section, reason ...")
         self.filter.textChanged.connect(self.proxy.set_needle)
@@ -130,6 +139,7 @@ class ResolverPanel(QWidget):
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setSizes([900, 500])
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.inputs)
@@ -162,8 +172,8 @@ class ResolverPanel(QWidget):
         if request_id != self._latest or not isinstance(result, ResolveResult):
             self.dropped += 1
             return
-        self.last_latency_ms = (time.perf_counter() - self._sent_at) * 1000
         self.show_result(result)
+        self.last_latency_ms = (time.perf_counter() - self._sent_at) * 1000
 
     def _failed(self, request_id: int, trace: str) -> None:
         if request_id != self._latest:

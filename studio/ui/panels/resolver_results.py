@@ -40,7 +40,8 @@ class FindingsView(QTreeWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setHeaderLabels(["Finding", "Pack", "Path"])
-        self.setColumnWidth(0, 520)
+        self.setColumnWidth(0, 380)
+        self.setWordWrap(True)
 
     def show_result(self, result: ResolveResult) -> None:
         self.clear()
@@ -73,7 +74,8 @@ class CompareView(QWidget):
         self.summary = QLabel("Pin a result to compare later runs with it.")
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Item", "Pack", "Tokens", "Reason now"])
-        self.tree.setColumnWidth(0, 380)
+        for column, width in enumerate((300, 120, 60)):
+            self.tree.setColumnWidth(column, width)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary)

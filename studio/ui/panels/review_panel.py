@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -38,15 +39,22 @@ from studio.ui.workers import submit
 PACK_ROLE = Qt.ItemDataRole.UserRole + 50
 
 
+_STATUS_COLORS = {"disputed": QColor("#c62828"), "needs-review": QColor("#b26a00"), "stale": QColor("#b26a00")}
+
+
 class ReviewQueueModel(ItemTableModel[Pack]):
-    columns = ("Pack", "Status", "Trust", "Scope", "Folder")
+    columns = ("Pack", "Status", "Trust", "Scope")
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self.valid(index):
             return None
         pack = self.items[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
-            return (pack.name, pack.status or "", pack.trust or "", pack.scope.value, str(pack.root))[index.column()]
+            return (pack.name, pack.status or "", pack.trust or "", pack.scope.value)[index.column()]
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 1:
+            return _STATUS_COLORS.get(pack.status or "")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return str(pack.root)
         if role == PACK_ROLE:
             return pack
         return None
@@ -87,7 +95,7 @@ class ReviewPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.queue_label = QLabel()
         left = QWidget()
@@ -106,6 +114,8 @@ class ReviewPanel(QWidget):
         self.reason_list.setRootIsDecorated(False)
         self.reason_list.setColumnWidth(0, 110)
         self.reason_list.setWordWrap(True)
+        self.reason_list.setUniformRowHeights(False)
+        self.reason_list.setToolTip("Double-click a reason to open its file at the line")
         self.reason_list.itemActivated.connect(self._open_reason)
         self.reason_list.itemDoubleClicked.connect(self._open_reason)
         self.form = ReviewForm()
@@ -147,7 +157,6 @@ class ReviewPanel(QWidget):
         self.queue.set_items(queued)
         waiting = {s: sum(1 for p in queued if p.status == s) for s in ("disputed", "needs-review", "stale")}
         self.queue_label.setText(", ".join(f"{n} {s}" for s, n in waiting.items() if n) or "Nothing waits for review.")
-        self.table.resizeColumnsToContents()
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep]
         if rows:
             self.table.selectRow(rows[0])

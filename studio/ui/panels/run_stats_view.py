@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QListWidget, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QListWidget, QListWidgetItem, QScrollArea, QVBoxLayout, QWidget
 
 from studio.core.runs.stats import RunStats
 from studio.ui.panels.bar_chart import Bar, BarChart, simple_bar
@@ -72,9 +73,16 @@ class RunStatsView(QScrollArea):
         self.selection_chart.set_bars(selection_bars(stats))
         self.time_chart.set_bars(over_time_bars(stats))
         self.compile_chart.set_bars(compile_bars(stats))
-        self.never_selected.clear()
-        self.never_selected.addItems(stats.never_selected)
-        self.selected_missing.clear()
-        self.selected_missing.addItems(stats.selected_missing)
-        self.changed.clear()
-        self.changed.addItems([f"{h.path}  (recorded in {h.record})" for h in stats.changed])
+        _fill(self.never_selected, stats.never_selected)
+        _fill(self.selected_missing, stats.selected_missing)
+        _fill(self.changed, [f"{h.path}  (recorded in {h.record})" for h in stats.changed])
+
+
+def _fill(widget: QListWidget, texts: list[str]) -> None:
+    """Fill a list; an empty one says so in grey instead of looking broken."""
+    widget.clear()
+    widget.addItems(texts)
+    if not texts:
+        item = QListWidgetItem("(none)")
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        widget.addItem(item)

@@ -105,6 +105,20 @@ def test_clicking_a_row_opens_the_file_at_its_section(qtbot, panel: ResolverPane
     assert path == panel.inputs.packs[0].root / "KNOWLEDGE.md" and line >= 1
 
 
+def test_sorting_by_tokens_survives_a_re_run(qtbot, panel: ResolverPanel) -> None:
+    panel.table.sortByColumn(5, Qt.SortOrder.DescendingOrder)
+
+    def tokens() -> list[int]:
+        return [panel.model.item(r).decision.tokens or -1 for r in range(panel.model.rowCount())]
+
+    assert tokens() == sorted(tokens(), reverse=True)
+    _shown_after(qtbot, panel, lambda: panel.inputs.set_budget(1200))
+    assert tokens() == sorted(tokens(), reverse=True)
+    panel.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    flags = [panel.model.item(r).selected for r in range(panel.model.rowCount())]
+    assert flags == sorted(flags, reverse=True), "selected rows first"
+
+
 def test_filter_narrows_the_candidate_table(panel: ResolverPanel) -> None:
     total = panel.proxy.rowCount()
     panel.filter.setText("splits")
