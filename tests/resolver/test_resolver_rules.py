@@ -248,3 +248,26 @@ def test_required_grounding_reports_citation_gaps_and_missing_facts(doc_first: P
 
 def test_no_grounding_means_no_gaps(doc_first: Pack) -> None:
     assert _run([doc_first], "warranty for the espresso grinder", grounding_override="none").citation_gaps == []
+
+
+# -- 6.7 compile runs, non-packs --------------------------------------------------------------------------
+
+
+def test_views_from_a_needs_review_compile_run_are_flagged(pack_at: Build) -> None:
+    run = ('{"run_id": "c2", "trigger": "manual", "status": "needs-review", "inputs": [], '
+           '"outputs": [{"path": "compiled/facts.md", "operation": "updated"}]}')
+    pack = pack_at("review", knowledge("review"), {"compiled/facts.md": "# Facts\n\nKettle holds 0.9 L.\n",
+                                                   "compiled/briefing.md": "# Briefing\n\nKettle.\n",
+                                                   "runs/compile-2026-02-01T00-00-00Z.json": run})
+    warnings = _run([pack], "kettle").warnings
+    flagged = [w for w in warnings if "needs-review" in w.message]
+    assert [w.path for w in flagged] == ["compiled/facts.md"]
+
+
+def test_a_directory_that_is_not_a_pack_is_reported_not_walked(tmp_path: Path) -> None:
+    from studio.core.pack import load_pack
+
+    (tmp_path / "notes.md").write_text("# Notes\n")
+    result = _run([load_pack(tmp_path)], "notes")
+    assert result.fenced_text == "" and result.packs[0].skipped == []
+    assert any(w.severity == "error" and "not loadable" in w.message for w in result.warnings)

@@ -23,12 +23,14 @@ MAX_OMISSIONS_LISTED = 5
 _TASK_WORDS = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+|[^\W\d_\u3400-\u4dbf\u4e00-\u9fff]{3,}")
 
 
-def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack], request: ResolveRequest,
+def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None], request: ResolveRequest,
                  evidence: bool) -> None:
     """Fill ``result``'s warnings, anchors, citation gaps and missing facts in place."""
     selected_texts: list[str] = []
     any_required = False
     for res, prep in zip(result.packs, prepared, strict=True):
+        if prep is None:
+            continue
         by_place = {(c.path, c.lines): c for c in prep.files.candidates}
         warn = _warner(res)
         if prep.source_map.problem:
@@ -58,6 +60,7 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack], reques
                                         for key in unanchored)
         elif res.grounding == "recommended" and unanchored:
             warn("info", f"{len(unanchored)} selected item(s) have no source anchors; grounding is recommended.")
+        _compile_warnings(res, prep, warn)
         _evidence_warnings(res, prep, evidence, warn)
         _omission_warnings(res, warn)
     if any_required:
@@ -75,6 +78,16 @@ def _warner(res: PackResolution) -> Any:
         res.warnings.append(ResolveWarning(severity, message, path, res.name))  # type: ignore[arg-type]
 
     return warn
+
+
+def _compile_warnings(res: PackResolution, prep: PreparedPack, warn: Any) -> None:
+    verdict = prep.compile_verdict
+    if verdict is None:
+        return
+    for d in res.selected:
+        if d.path in verdict.outputs or (not verdict.outputs and d.path.startswith("compiled/")):
+            warn("warning", f"{d.path} was written by a compile run with status {verdict.status} "
+                 f"({verdict.run}); review it before relying on it.", d.path)
 
 
 def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, warn: Any) -> None:

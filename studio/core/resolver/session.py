@@ -16,6 +16,7 @@ from pathlib import Path
 
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver.candidates import Candidate, FileCache, PackFiles, collect
+from studio.core.resolver.compile_runs import CompileVerdict, latest_flagged_compile
 from studio.core.resolver.coverage import Coverage
 from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.intent import asks_for_evidence
@@ -40,6 +41,8 @@ class PreparedPack:
     costs: dict[str, list[int]] = field(default_factory=dict)
     """Encoding name -> estimated fence cost of each candidate, in candidate order."""
     placements: dict[tuple[object, ...], list[Placement]] = field(default_factory=dict)
+    compile_verdict: CompileVerdict | None = None
+    """The latest compile run, when its status puts the views it wrote in doubt."""
     """(profile, mode, evidence, context map) -> each candidate's placement."""
 
 
@@ -66,7 +69,8 @@ class ResolverSession:
         cache = self._packs.setdefault(str(pack.root), _PackCache())
         primary = pack.primary_document
         files = collect(pack.root, primary, pack.body, cache.file_cache)
-        fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP))
+        fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP),
+                       _stat_key(pack.root / "runs"))
         prepared = cache.prepared
         if prepared is None or prepared.fingerprint != fingerprint:
             counter = _start_counting(files.candidates, tokenizer)
@@ -81,7 +85,7 @@ class ResolverSession:
                 docs.append(dt.plus(" ".join(cl.text for cl in claims)) if claims else dt)
             cache.terms = fresh_terms
             prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
-                                    fingerprint)
+                                    fingerprint, compile_verdict=latest_flagged_compile(pack.root))
             if counter is not None:
                 prepared.costs[counter.name] = counter.result()
             cache.prepared = prepared
@@ -147,11 +151,14 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
     variant = FenceVariant(request.variant) if request.variant in set(FenceVariant) else FenceVariant.SUPERSET
     resolutions: list[PackResolution] = []
     entries: list[Entry] = []
-    prepared: list[PreparedPack] = []
+    prepared: list[PreparedPack | None] = []
     for i, plan in enumerate(plans):
         res = PackResolution(plan.pack, plan.profile, plan.mode, plan.pack.grounding, plan.activation,
                              warnings=list(plan.warnings))
         resolutions.append(res)
+        if plan.gate is not None and plan.gate[0] == "pack-not-loadable":
+            prepared.append(None)
+            continue  # not a usable pack (maybe not a pack at all): do not walk it
         prep = session.prepare(plan, tokenizer)
         prepared.append(prep)
         res.skipped.extend(Decision(s.path, None, None, None, s.reason, None, plan.name, s.detail)
@@ -176,7 +183,7 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
                res: PackResolution) -> list[Entry]:
     cands = prep.files.candidates
     scores = _with_source_links(cands, prep.index.scores(query), prep.source_map)
-    profile, mode, body = plan.profile, plan.mode, plan.pack.body
+    profile, mode, body, name = plan.profile, plan.mode, plan.pack.body, plan.name
     key = (profile, mode, evidence, body)
     placements = prep.placements.get(key)
     if placements is None:
@@ -189,18 +196,18 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
     out: list[Entry] = []
     for c, p, s, cost in zip(cands, placements, scores, costs, strict=True):
         if plan.gate is not None:
-            res.skipped.append(_decision(c, None, plan.gate[0], s, plan.name, plan.gate[1]))
+            res.skipped.append(_decision(c, None, plan.gate[0], s, name, plan.gate[1]))
             continue
         if p.ranked and s >= floor and c.layer == "document" and prep.coverage.has_splits(c):
             covering = prep.coverage.by_terms(c)
             if covering is not None:
                 p = place(c, profile, mode, evidence=evidence, superseded_by=covering, context_map=body)
         if p.tier is None:
-            res.skipped.append(_decision(c, cost, p.reason, s, plan.name, p.detail))
+            res.skipped.append(_decision(c, cost, p.reason, s, name, p.detail))
         elif p.ranked and s < floor:
             detail = (f"BM25 score {s:.2f} is below the floor {floor:.2f} (a fifth of the best match in this pack)"
                       if query else "The task has no searchable words to rank this item by.")
-            res.skipped.append(_decision(c, cost, "low-relevance", s, plan.name, detail))
+            res.skipped.append(_decision(c, cost, "low-relevance", s, name, detail))
         else:
             out.append(Entry(i, c, p, s, cost or 0))
     return out

@@ -1,0 +1,53 @@
+"""The latest compile run's verdict, so views it produced can be flagged (digest 6.7: views that depend
+on a ``needs-review`` compile run).
+
+Reads ``runs/compile-*.json`` only (bounded, inside the pack); "latest" is the greatest file name, which
+sorts by time for both naming styles the standard shows. A broken record is ignored here: the runs
+panel reports it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studio.core.pack import read_bounded
+from studio.core.paths import is_inside
+
+MAX_RECORD_BYTES = 1_048_576
+FLAGGED_STATUSES = ("needs-review", "stale", "disputed", "failed")
+
+
+@dataclass(frozen=True, slots=True)
+class CompileVerdict:
+    """The latest compile run, when its status puts its outputs in doubt."""
+
+    run: str
+    status: str
+    outputs: frozenset[str] = field(default_factory=frozenset)
+
+
+def latest_flagged_compile(root: Path) -> CompileVerdict | None:
+    """The latest compile run if its status is one of ``FLAGGED_STATUSES``; else None."""
+    runs = root / "runs"
+    if not runs.is_dir() or not is_inside(root, runs):
+        return None
+    try:
+        names = sorted(p.name for p in runs.iterdir() if p.name.startswith("compile-") and p.suffix == ".json")
+    except OSError:
+        return None
+    if not names:
+        return None
+    data, size, problem = read_bounded(runs / names[-1], MAX_RECORD_BYTES + 1, root=root)
+    if problem is not None or data is None or size > MAX_RECORD_BYTES:
+        return None
+    try:
+        record = json.loads(data.decode("utf-8", errors="replace"))
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("status") not in FLAGGED_STATUSES:
+        return None
+    outputs = record.get("outputs") if isinstance(record.get("outputs"), list) else []
+    paths = frozenset(o["path"] for o in outputs if isinstance(o, dict) and isinstance(o.get("path"), str))
+    return CompileVerdict(f"runs/{names[-1]}", str(record["status"]), paths)
