@@ -79,6 +79,9 @@ def screenshots(examples: Path) -> None:
     save(window, "panel-resolver.png")
     resolver.shutdown()
 
+    # One broken anchor, so the screenshot shows how the claim table highlights it.
+    source_map = examples / "northwind-espresso" / "indexes" / "source-map.json"
+    source_map.write_text(source_map.read_text(encoding="utf-8").replace('"#L45"', '"#L450"', 1), encoding="utf-8")
     runs = RunsPanel()
     window = show(runs, "Runs")
     runs.set_pack(packs[0])

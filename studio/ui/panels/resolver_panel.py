@@ -102,7 +102,7 @@ class ResolverPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        for column, width in enumerate((64, 120, 0, 130, 64, 60, 50, 140)):
+        for column, width in enumerate((60, 134, 0, 120, 56, 56, 48, 130)):
             if width:
                 header.resizeSection(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -131,7 +131,7 @@ class ResolverPanel(QWidget):
         self.reference = ReferenceView()
         self.tabs = QTabWidget()
         self.tabs.addTab(self.fence, "Fenced output")
-        self.tabs.addTab(self.findings, "Warnings && citation gaps")
+        self.tabs.addTab(self.findings, "Warnings && gaps")
         self.tabs.addTab(self.compare, "Compare")
         self.tabs.addTab(self.reference, "Reference")
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -139,7 +139,6 @@ class ResolverPanel(QWidget):
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([900, 500])
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.inputs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from studio.core.resolver import Decision, ResolveResult
@@ -17,6 +18,7 @@ class FenceView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.count = QLabel("No result yet.")
+        self.count.setWordWrap(True)
         self.text = QPlainTextEdit(readOnly=True)
         self.text.setFont(monospace_font())
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
@@ -72,10 +74,12 @@ class CompareView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.summary = QLabel("Pin a result to compare later runs with it.")
+        self.summary.setWordWrap(True)  # a long summary must not force the tabs wider than the table
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Item", "Pack", "Tokens", "Reason now"])
-        for column, width in enumerate((300, 120, 60)):
+        for column, width in enumerate((250, 120, 56)):
             self.tree.setColumnWidth(column, width)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.summary)

@@ -19,10 +19,11 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHeaderView,
     QLabel,
+    QListView,
+    QListWidget,
+    QListWidgetItem,
     QSplitter,
     QTableView,
-    QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -95,7 +96,13 @@ class ReviewPanel(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(False)
+        self.table.setMinimumWidth(400)  # room for the pack names; the splitter sizes from size hints
+        header = self.table.horizontalHeader()
+        for column, width in enumerate((0, 96, 104, 70)):
+            if width:
+                header.resizeSection(column, width)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.queue_label = QLabel()
         left = QWidget()
@@ -109,12 +116,10 @@ class ReviewPanel(QWidget):
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
-        self.reason_list = QTreeWidget()
-        self.reason_list.setHeaderLabels(["Kind", "Reason"])
-        self.reason_list.setRootIsDecorated(False)
-        self.reason_list.setColumnWidth(0, 110)
-        self.reason_list.setWordWrap(True)
-        self.reason_list.setUniformRowHeights(False)
+        self.reason_list = QListWidget()
+        self.reason_list.setWordWrap(True)  # reasons are sentences; a list view wraps them, a tree would not
+        self.reason_list.setResizeMode(QListView.ResizeMode.Adjust)
+        self.reason_list.setSpacing(2)
         self.reason_list.setToolTip("Double-click a reason to open its file at the line")
         self.reason_list.itemActivated.connect(self._open_reason)
         self.reason_list.itemDoubleClicked.connect(self._open_reason)
@@ -199,10 +204,10 @@ class ReviewPanel(QWidget):
             return
         self.reasons = reasons
         for reason in reasons:
-            item = QTreeWidgetItem([reason.kind, reason.summary])
-            item.setToolTip(1, reason.summary if not reason.file else f"{reason.summary}\n{reason.file}:{reason.line}")
-            item.setData(0, Qt.ItemDataRole.UserRole, reason)
-            self.reason_list.addTopLevelItem(item)
+            item = QListWidgetItem(f"{reason.kind}: {reason.summary}")
+            item.setToolTip(f"{reason.file}:{reason.line}" if reason.file else reason.summary)
+            item.setData(Qt.ItemDataRole.UserRole, reason)
+            self.reason_list.addItem(item)
         pack = self.pack
         self.heading.setText(f"{pack.name}: {pack.status}, trust {pack.trust or '(none)'}  -  "
                              f"{len(reasons)} reason(s)")
@@ -214,8 +219,8 @@ class ReviewPanel(QWidget):
             self.heading.setText("Reading the reasons failed.")
             self.reasons_loaded.emit()
 
-    def _open_reason(self, item: QTreeWidgetItem, _column: int = 0) -> None:
-        reason = item.data(0, Qt.ItemDataRole.UserRole)
+    def _open_reason(self, item: QListWidgetItem) -> None:
+        reason = item.data(Qt.ItemDataRole.UserRole)
         if isinstance(reason, ReviewReason) and reason.file and self.pack is not None:
             self.open_file_requested.emit(Path(self.pack.root) / reason.file, reason.line)
 

@@ -44,7 +44,7 @@ def test_reasons_are_gathered_in_one_place_and_open_their_file(qtbot, examples_c
     assert kinds[0] == "status" and {"compile-run", "claim", "contradiction", "open-question"} <= set(kinds)
     row = kinds.index("contradiction")
     with qtbot.waitSignal(panel.open_file_requested) as opened:
-        panel.reason_list.itemActivated.emit(panel.reason_list.topLevelItem(row), 0)
+        panel.reason_list.itemActivated.emit(panel.reason_list.item(row))
     assert opened.args == [examples_copy / "harbor-support-playbook/wiki/contradictions/refund-window.md", 1]
 
 
