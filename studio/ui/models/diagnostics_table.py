@@ -15,6 +15,7 @@ from PySide6.QtCore import (
 
 from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
 from studio.ui.icons import severity_icon
+from studio.ui.models.filtering import change_filter
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 _NO_PARENT = QModelIndex()  # shared default: Qt treats an invalid index as "the root"
@@ -107,12 +108,10 @@ class DiagnosticsFilterProxy(QSortFilterProxyModel):
         self.setSortRole(SORT_ROLE)
 
     def set_severity(self, severity: Severity, shown: bool) -> None:
-        (self.severities.add if shown else self.severities.discard)(severity)
-        self.invalidateFilter()
+        change_filter(self, lambda: (self.severities.add if shown else self.severities.discard)(severity))
 
     def set_needle(self, text: str) -> None:
-        self.needle = text.strip().lower()
-        self.invalidateFilter()
+        change_filter(self, lambda: setattr(self, "needle", text.strip().lower()))
 
     def filterAcceptsRow(self, row: int, parent: ModelIndex) -> bool:
         model = self.sourceModel()

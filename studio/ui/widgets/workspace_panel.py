@@ -8,6 +8,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyM
 from PySide6.QtWidgets import QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
+from studio.ui.models.filtering import change_filter
 from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.widgets.pack_row_delegate import PackRowDelegate
 
@@ -21,8 +22,7 @@ class PackFilterProxy(QSortFilterProxyModel):
         self.needle = ""
 
     def set_needle(self, text: str) -> None:
-        self.needle = text.strip().lower()
-        self.invalidateFilter()
+        change_filter(self, lambda: setattr(self, "needle", text.strip().lower()))
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
         index = self.sourceModel().index(row, 0, parent)

@@ -1,0 +1,8 @@
+"""The PySide6 desktop app. Nothing outside ``studio.ui`` imports Qt; the core never imports this package."""
+
+from __future__ import annotations
+
+from studio.ui.qt_guard import protect_none
+
+NONE_PROTECTED = protect_none()
+"""Whether the workaround for the PySide6 6.12.0 refcount bug had to be applied (see qt_guard)."""

@@ -1,0 +1,96 @@
+"""The Qt models: structure checked by qtmodeltester, then what a user would see in the views."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from studio.core.diagnostics import Severity
+from studio.core.model import Scope
+from studio.core.pack import load_pack
+from studio.ui.models.diagnostics_table import DiagnosticsFilterProxy, DiagnosticsTableModel, counts_text
+from studio.ui.models.pack_tree import PackTreeModel, Role, exclusion_reason, group_key
+
+GOOD = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
+
+
+def _rows(model: PackTreeModel, parent: QModelIndex) -> list[str]:
+    return [model.index(r, 0, parent).data() for r in range(model.rowCount(parent))]
+
+
+def test_pack_tree_groups_packs_by_verdict(qtmodeltester, make_pack, tmp_path: Path) -> None:
+    good = load_pack(make_pack("alpha", GOOD.format(name="alpha"), {"compiled/briefing.md": "# B\n"}))
+    broken = load_pack(make_pack("beta", GOOD.format(name="beta").replace("status: ready", "status: bogus")))
+    shadowed = load_pack(make_pack("gamma", GOOD.format(name="gamma")), Scope.USER)
+    shadowed.shadowed_by = tmp_path / "elsewhere"
+    model = PackTreeModel()
+    model.add_packs([good, broken, shadowed])
+    qtmodeltester.check(model)
+
+    groups = _rows(model, QModelIndex())
+    assert "Explicit (1)" in groups and "Quarantined (1)" in groups and "Shadowed (1)" in groups
+    assert group_key(broken) == "quarantined"
+    assert "status" in exclusion_reason(broken)
+    assert exclusion_reason(shadowed) == f"shadowed by {tmp_path / 'elsewhere'}"
+    pack_index = model.index_for_pack(good.root)
+    assert pack_index.data(Role.PACK) is good
+    assert "alpha" in pack_index.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_pack_tree_lists_files_lazily(qtbot, qtmodeltester, make_pack) -> None:
+    root = make_pack("alpha", GOOD.format(name="alpha"),
+                     {"compiled/briefing.md": "# B\n", "compiled/splits/doc/facts.md": "x", "wiki/index.md": "y"})
+    model = PackTreeModel()
+    model.add_packs([load_pack(root)])
+    pack_index = model.index_for_pack(root)
+    assert model.canFetchMore(pack_index)
+    with qtbot.waitSignal(model.rowsInserted, timeout=5000):
+        model.fetchMore(pack_index)
+    assert _rows(model, pack_index) == ["compiled", "wiki", "KNOWLEDGE.md"]
+    compiled = model.index(0, 0, pack_index)
+    with qtbot.waitSignal(model.rowsInserted, timeout=5000):
+        model.fetchMore(compiled)
+    assert _rows(model, compiled) == ["splits", "briefing.md"]
+    assert model.index(1, 0, compiled).data(Role.PATH) == str(root / "compiled" / "briefing.md")
+    qtmodeltester.check(model)
+
+
+def test_replacing_a_pack_moves_it_between_groups(make_pack) -> None:
+    root = make_pack("alpha", GOOD.format(name="alpha"))
+    model = PackTreeModel()
+    model.add_packs([load_pack(root)])
+    (root / "KNOWLEDGE.md").write_text(GOOD.format(name="alpha").replace("ready", "bogus"))
+    model.replace_pack(load_pack(root))
+    assert _rows(model, QModelIndex())[0] == "Explicit (0)"
+    assert model.index_for_pack(root).parent().data() == "Quarantined (1)"
+
+
+def test_diagnostics_table_filters_and_counts(qtmodeltester, make_pack) -> None:
+    broken = load_pack(make_pack("beta", GOOD.format(name="beta").replace("status: ready", "status: bogus")))
+    model = DiagnosticsTableModel()
+    model.set_pack(str(broken.root), broken.name, broken.diagnostics)
+    qtmodeltester.check(model)
+    proxy = DiagnosticsFilterProxy()
+    proxy.setSourceModel(model)
+    qtmodeltester.check(proxy)
+    codes = [proxy.index(r, 1).data() for r in range(proxy.rowCount())]
+    assert "invalid-status" in codes
+    assert proxy.index(codes.index("invalid-status"), 2).data() == "beta"
+    proxy.set_severity(Severity.ERROR, False)
+    assert "invalid-status" not in [proxy.index(r, 1).data() for r in range(proxy.rowCount())]
+    proxy.set_severity(Severity.ERROR, True)
+    proxy.set_needle("no-such-text")
+    assert proxy.rowCount() == 0
+    assert counts_text(model.counts()).startswith(f"{model.counts().errors} error")
+
+
+def test_replacing_one_packs_rows_keeps_the_others(make_pack) -> None:
+    a = load_pack(make_pack("a", GOOD.format(name="a").replace("ready", "bogus")))
+    b = load_pack(make_pack("b", GOOD.format(name="b").replace("ready", "bogus")))
+    model = DiagnosticsTableModel()
+    model.set_packs([(str(a.root), a.name, a.diagnostics), (str(b.root), b.name, b.diagnostics)])
+    before = model.rowCount()
+    model.set_pack(str(a.root), a.name, [])
+    assert model.rowCount() == before - len(a.diagnostics)
+    assert {model.index(r, 2).data() for r in range(model.rowCount())} == {"b"}
