@@ -10,7 +10,6 @@ session for its lifetime; the CLI uses a fresh one.
 from __future__ import annotations
 
 import os
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,8 +61,9 @@ class ResolverSession:
     def prepare(self, plan: PackPlan, tokenizer: Tokenizer | None = None) -> PreparedPack:
         """Walk the pack (cheaply when unchanged) and return its request-independent data.
 
-        With an available ``tokenizer`` the candidates' costs are counted too, on a worker thread while
-        this thread computes the BM25 statistics (tiktoken releases the GIL while it encodes).
+        With an available ``tokenizer`` the candidates' costs for that encoding are counted too (once).
+        Counting on a worker thread was measured and gained nothing: each encode call hands the GIL back
+        and forth, and the walk and the term statistics are pure Python.
         """
         pack = plan.pack
         cache = self._packs.setdefault(str(pack.root), _PackCache())
@@ -73,7 +73,6 @@ class ResolverSession:
                        _stat_key(pack.root / "runs"))
         prepared = cache.prepared
         if prepared is None or prepared.fingerprint != fingerprint:
-            counter = _start_counting(files.candidates, tokenizer)
             source_map = load_source_map(pack.root)
             docs = []
             fresh_terms: dict[Candidate, DocTerms] = {}
@@ -86,47 +85,14 @@ class ResolverSession:
             cache.terms = fresh_terms
             prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
                                     fingerprint, compile_verdict=latest_flagged_compile(pack.root))
-            if counter is not None:
-                prepared.costs[counter.name] = counter.result()
             cache.prepared = prepared
         if tokenizer is not None and tokenizer.available and tokenizer.name not in prepared.costs:
+            # Texts of unchanged files hit the tokenizer's count cache; only new text is encoded.
             prepared.costs[tokenizer.name] = [_cost(tokenizer, c) for c in prepared.files.candidates]
         return prepared
 
     def resolve(self, request: ResolveRequest) -> ResolveResult:
         return resolve(request, self)
-
-
-class _Counter(threading.Thread):
-    """Counts every candidate's fence cost off the calling thread."""
-
-    def __init__(self, candidates: list[Candidate], tokenizer: Tokenizer) -> None:
-        super().__init__(daemon=True)
-        self.name = tokenizer.name
-        self._candidates = candidates
-        self._tokenizer = tokenizer
-        self._costs: list[int] = []
-        self._error: BaseException | None = None
-
-    def run(self) -> None:
-        try:
-            self._costs = [_cost(self._tokenizer, c) for c in self._candidates]
-        except BaseException as exc:  # re-raised on the caller's thread by result()
-            self._error = exc
-
-    def result(self) -> list[int]:
-        self.join()
-        if self._error is not None:
-            raise self._error
-        return self._costs
-
-
-def _start_counting(candidates: list[Candidate], tokenizer: Tokenizer | None) -> _Counter | None:
-    if tokenizer is None or not tokenizer.available or not candidates:
-        return None
-    counter = _Counter(candidates, tokenizer)
-    counter.start()
-    return counter
 
 
 def _cost(tokenizer: Tokenizer, c: Candidate) -> int:
