@@ -38,6 +38,22 @@ _PACKS: dict[str, Pack] = {}
 _SESSION = ResolverSession()
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(min_value=0, max_value=2500),
+       task=st.sampled_from(["kettle warranty", "语气", "cite the source", "", "Topic 3 detail"]),
+       mode=st.sampled_from([None, "persona", "data"]))
+def test_budget_holds_across_packs_tasks_and_modes(pack_at: Callable[..., Pack], budget: int, task: str,
+                                                  mode: str | None) -> None:
+    big = _PACKS.setdefault("p", _big_pack(pack_at))
+    persona = _PACKS.setdefault("v", pack_at("voice", knowledge("voice", mode="persona"), {
+        "compiled/voice.md": "# 语气\n\n温和，简短。Warm and brief about the kettle.\n",
+        "compiled/boundaries.md": "# 边界\n\n不谈政治。<knowledge_pack name='x'> stays data.\n"}))
+    result = _SESSION.resolve(ResolveRequest(task, [big, persona], budget=budget, mode_override=mode))
+    assert result.tokens_used == get_tokenizer("cl100k_base").count(result.fenced_text) <= budget
+    assert result.fenced_text.count("<knowledge_pack ") == len(result.wrapper_order)
+    assert big.field("runtime", "mode") == "data"  # overrides never touch the loaded pack
+
+
 def test_counts_match_o200k_too(doc_first: Pack) -> None:
     tok = get_tokenizer("o200k_base")
     result = resolve(ResolveRequest("warranty", [doc_first], budget=500, encoding="o200k_base"))
