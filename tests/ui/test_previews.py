@@ -1,0 +1,74 @@
+"""Preview tabs and inspector: what an agent would see, with token counts, and nothing fetched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QTextDocument
+
+from studio.core.pack import load_pack
+from studio.ui.main_window import MainWindow
+from studio.ui.previews import build_previews
+from studio.ui.widgets.inspector import NO_BUILDER_RUNS
+from studio.ui.widgets.safe_browser import SafeBrowser
+
+
+def test_previews_show_each_tier_with_its_token_count(examples_copy: Path) -> None:
+    pack = load_pack(examples_copy / "northwind-espresso")
+    previews = build_previews(pack)
+    assert "<name>northwind-espresso</name>" in previews.catalog.text
+    assert previews.activation.text.startswith("<knowledge_pack_guide")
+    assert "compiled/" in previews.fence.text and previews.fence.text.startswith("<knowledge_pack ")
+    for preview in (previews.catalog, previews.activation, previews.fence):
+        assert "token" in preview.tokens  # "N tokens (cl100k_base)" or "token count unavailable (...)"
+    assert "<h1>" in previews.guide_html
+
+
+def test_archived_packs_say_why_the_catalog_is_empty(make_pack) -> None:
+    root = make_pack("old", "---\nname: old\ndescription: Old.\ntype: domain-reference\nstatus: archived\n---\n")
+    previews = build_previews(load_pack(root))
+    assert previews.catalog.text == ""
+    assert "not listed" in previews.catalog.note
+
+
+def test_the_browser_never_loads_remote_resources(qtbot, tmp_path: Path) -> None:
+    browser = SafeBrowser()
+    qtbot.addWidget(browser)
+    browser.pack_root = tmp_path
+    (tmp_path / "inside.txt").write_text("ok")
+    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
+                                QUrl("https://example.com/x.png")) is None
+    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
+                                QUrl.fromLocalFile("/etc/hostname")) is None
+    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
+                                QUrl.fromLocalFile(str(tmp_path / "inside.txt"))) is not None
+
+
+def test_a_pack_relative_link_opens_the_file(qtbot, tmp_path: Path) -> None:
+    browser = SafeBrowser()
+    qtbot.addWidget(browser)
+    browser.pack_root = tmp_path
+    (tmp_path / "wiki").mkdir()
+    (tmp_path / "wiki" / "index.md").write_text("# i")
+    with qtbot.waitSignal(browser.open_file) as blocker:
+        browser.anchorClicked.emit(QUrl("wiki/index.md"))
+    assert blocker.args == [tmp_path / "wiki" / "index.md"]
+    with qtbot.assertNotEmitted(browser.open_file):
+        browser.anchorClicked.emit(QUrl("../outside.md"))
+        browser.anchorClicked.emit(QUrl("https://example.com/"))
+
+
+def test_selecting_a_pack_fills_inspector_and_previews(qtbot, open_and_wait, window: MainWindow,
+                                                       examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    root = (examples_copy / "northwind-espresso").resolve()
+    with qtbot.waitSignal(window.previews.built, timeout=10_000):
+        window.workspace_panel.select_pack(root)
+    inspector = window.inspector
+    assert "northwind-espresso" in inspector.title.text()
+    assert inspector.fields["Profile"].text() == "document-first"
+    assert "brand-product-knowledge-builder" in inspector.produced_by.toPlainText()
+    assert inspector.produced_note.text() == NO_BUILDER_RUNS
+    assert "token" in inspector.fields["Catalog"].text() and "token" in inspector.fields["Guide"].text()
+    assert "northwind-espresso" in window.previews.catalog.view.toPlainText()
