@@ -23,7 +23,7 @@ from studio.core.resolver.records import usage_records, write_context_record
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("resolve", help="simulate which files a client would load for a task, and why",
                        description="Simulate a client's context resolution over one or more packs.")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="pack directories")

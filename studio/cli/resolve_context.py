@@ -15,7 +15,7 @@ from studio.core.pack import load_pack
 from studio.core.resolver.reference import reference_dry_run
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("resolve-context", help="the reference CLI's resolve-context dry run (JSON)",
                        description="Reproduce agentknowledge-ref resolve-context --dry-run.")
     p.add_argument("pack", metavar="PACK", help="pack directory")

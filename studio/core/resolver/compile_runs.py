@@ -48,6 +48,7 @@ def latest_flagged_compile(root: Path) -> CompileVerdict | None:
         return None
     if not isinstance(record, dict) or record.get("status") not in FLAGGED_STATUSES:
         return None
-    outputs = record.get("outputs") if isinstance(record.get("outputs"), list) else []
-    paths = frozenset(o["path"] for o in outputs if isinstance(o, dict) and isinstance(o.get("path"), str))
+    outputs = record.get("outputs")
+    items = outputs if isinstance(outputs, list) else []
+    paths = frozenset(o["path"] for o in items if isinstance(o, dict) and isinstance(o.get("path"), str))
     return CompileVerdict(f"runs/{names[-1]}", str(record["status"]), paths)

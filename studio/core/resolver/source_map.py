@@ -73,22 +73,25 @@ def load_source_map(root: Path) -> SourceMap:
 
 
 def _add_claim(out: SourceMap, raw: dict[str, object]) -> None:
-    source = raw.get("source") if isinstance(raw.get("source"), dict) else {}
-    assert isinstance(source, dict)
-    src_path = source.get("path") if isinstance(source.get("path"), str) else ""
-    anchor = source.get("anchor") if isinstance(source.get("anchor"), str) else ""
+    source = raw.get("source")
+    src_path = _text(source.get("path")) if isinstance(source, dict) else ""
+    anchor = _text(source.get("anchor")) if isinstance(source, dict) else ""
     full_anchor = f"{src_path}{anchor}" if anchor.startswith("#") or not anchor else f"{src_path}#{anchor}"
-    claim = Claim(str(raw.get("claim_id", "")), str(raw.get("text", "")), str(raw.get("status", "")), full_anchor)
-    targets = [t for t in raw.get("compiled_into") or [] if isinstance(t, str)] if isinstance(
-        raw.get("compiled_into"), list) else []
+    claim = Claim(_text(raw.get("claim_id")), _text(raw.get("text")), _text(raw.get("status")), full_anchor)
+    compiled = raw.get("compiled_into")
+    targets = [t for t in compiled if isinstance(t, str)] if isinstance(compiled, list) else []
     document, section_id = raw.get("document"), raw.get("section_id")
     if isinstance(document, str) and isinstance(section_id, str):
         targets.append(f"{document}#{section_id}")
     for target in dict.fromkeys(targets):
         out.by_target.setdefault(target, []).append(claim)
-    if isinstance(src_path, str) and src_path:
+    if src_path:
         out.by_source.setdefault(src_path, []).extend(targets)
     _link_sections(out, targets)
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def _add_section(out: SourceMap, raw: dict[str, object]) -> None:
