@@ -8,8 +8,10 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from studio.core.resolver import Decision, ResolveResult
+from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.panels._compare import Comparison, item_key
 from studio.ui.panels.record_view import monospace_font
+from studio.ui.theme import is_dark
 
 
 class FenceView(QWidget):
@@ -22,6 +24,8 @@ class FenceView(QWidget):
         self.text = QPlainTextEdit(readOnly=True)
         self.text.setFont(monospace_font())
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        # The wrappers are XML-like tags around Markdown; tag colouring makes pack boundaries easy to see.
+        self.highlighter = PygmentsHighlighter(self.text.document(), "xml", dark=is_dark())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.count)

@@ -97,6 +97,15 @@ def test_latest_request_wins(qtbot, panel: ResolverPanel) -> None:
     assert panel.result.budget == 2900 and panel.inputs.budget == 2900
 
 
+def test_an_answer_to_an_older_request_is_dropped(qtbot, panel: ResolverPanel) -> None:
+    old_result = panel.result
+    newer = _shown_after(qtbot, panel, lambda: panel.inputs.set_budget(1500))
+    dropped = panel.dropped
+    panel._done(panel._latest - 1, old_result)  # a slow worker finally answers an out-of-date request
+    assert panel.result is newer and panel.dropped == dropped + 1
+    assert panel.bar.budget == 1500
+
+
 def test_clicking_a_row_opens_the_file_at_its_section(qtbot, panel: ResolverPanel) -> None:
     row = next(r for r in range(panel.proxy.rowCount()) if panel.proxy.index(r, 2).data() == "KNOWLEDGE.md")
     with qtbot.waitSignal(panel.open_file_requested) as opened:

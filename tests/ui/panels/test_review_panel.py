@@ -120,3 +120,18 @@ def test_keep_needs_review_without_edit_records_only(qtbot, examples_copy: Path)
     assert json.loads(recorded.args[0].read_text(encoding="utf-8"))["decision"] == "needs-review"
     assert (root / "KNOWLEDGE.md").read_bytes() == text_before
     assert "orbit-launch-notes" in panel.queued_names()
+
+
+def test_a_status_that_cannot_be_edited_safely_is_explained_and_nothing_is_written(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "orbit-launch-notes"
+    knowledge = root / "KNOWLEDGE.md"
+    folded = knowledge.read_text(encoding="utf-8").replace("status: needs-review", "status: >-\n  needs-review")
+    knowledge.write_text(folded, encoding="utf-8")
+    panel = _panel(qtbot, examples_copy)
+    _select(qtbot, panel, "orbit-launch-notes")
+    runs_before = sorted(p.name for p in (root / "runs").iterdir())
+    panel.form.reason.setPlainText("Looks fine now.")
+    panel.form.update_knowledge.setChecked(True)
+    panel.form.record_button.click()
+    assert "edit it by hand" in panel.problem.text() and not panel.problem.isHidden()
+    assert sorted(p.name for p in (root / "runs").iterdir()) == runs_before
