@@ -4,6 +4,12 @@ Only block-level headings count, so a ``# comment`` inside a code fence never st
 the first heading becomes a preamble section titled ``None`` when it holds anything but blank lines.
 Nested headings each start their own section: a section runs from its heading to the next heading of any
 level, which keeps sections small enough to select one at a time.
+
+Speed: a long primary document is the slowest thing the resolver reads, and for a document made only of
+ATX headings, paragraphs and simple lists a line scan finds exactly the headings markdown-it would. So
+``heading_lines`` first looks for anything that could make the two disagree (fences, indented ``#``
+lines, setext underlines, HTML blocks, block quotes, headings inside list items) and falls back to
+markdown-it when it sees one. A property test checks the line scan against markdown-it.
 """
 
 from __future__ import annotations
@@ -51,15 +57,43 @@ def slugify(title: str) -> str:
     return _SLUG_DROP.sub("", text).replace(" ", "-")
 
 
+# Lines after which a plain line scan might disagree with a CommonMark parser.
+_COMPLEX = re.compile(
+    r"^[ \t]*(?:`{3,}|~{3,})"                # code fences, at any indentation
+    r"|^(?=[ \t]*#)(?:[ \t]*\t| {4,})"       # a '#' line indented into code or a nested container
+    r"|^ {0,3}(?:=+|-+)[ \t]*$"               # setext underline (or a thematic break after text)
+    r"|^ {0,3}[<>]"                           # HTML blocks and block quotes
+    r"|^ {0,3}(?:[-+*]|\d{1,9}[.)])[ \t]+#",  # a heading inside a list item
+    re.MULTILINE,
+)
+_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(.*)$")
+_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+
+
+def is_simple(text: str) -> bool:
+    """True when a line scan finds the same headings as markdown-it (nothing in ``_COMPLEX``)."""
+    return "\x00" not in text and "\r" not in text and not _COMPLEX.search(text)
+
+
+def heading_lines(text: str) -> list[tuple[int, int, str]]:
+    """(0-based line, level, title) of every heading, as markdown-it-py finds them."""
+    if is_simple(text):
+        heads = []
+        for n, line in enumerate(text.split("\n")):
+            if line.lstrip(" ").startswith("#"):
+                m = _ATX.match(line)
+                if m:
+                    heads.append((n, len(m.group(1)), _CLOSING.sub("", m.group(2)).strip(" \t")))
+        return heads
+    tokens = _parser().parse(text)
+    return [(tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip() if i + 1 < len(tokens) else "")
+            for i, tok in enumerate(tokens) if tok.type == "heading_open" and tok.map is not None]
+
+
 def split_sections(text: str) -> list[Section]:
     """Heading sections of ``text`` in order. A file without headings is one preamble section."""
     lines = text.split("\n")
-    heads: list[tuple[int, int, str]] = []  # (0-based line, level, title)
-    tokens = _parser().parse(text)
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.map is not None:
-            title = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
-            heads.append((tok.map[0], int(tok.tag[1]), title))
+    heads = heading_lines(text)
     sections: list[Section] = []
     used: dict[str, int] = {}
     first = heads[0][0] if heads else len(lines)
