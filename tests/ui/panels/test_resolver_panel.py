@@ -11,6 +11,7 @@ from panels_support import set_status
 from PySide6.QtCore import Qt
 
 from studio.core.pack import load_pack
+from studio.ui.panels.budget_bar import pack_color
 from studio.ui.panels.resolver_inputs import budget_to_slider, slider_to_budget
 from studio.ui.panels.resolver_panel import ResolverPanel
 
@@ -66,6 +67,12 @@ def test_moving_the_budget_slider_changes_the_selection_and_the_bar(qtbot, panel
                    if panel.model.item(r).decision.reason == "over-budget"]
     assert over_budget, "what no longer fits is listed as skipped with its reason"
     assert f"{narrow.tokens_used:,} tokens" in panel.fence.count.text()
+    image = panel.bar.grab().toImage()
+    width = image.width() - 2  # the bar spans the widget less a 1 px frame each side
+    first_pack = image.pixelColor(3, 10)
+    assert first_pack == pack_color(0), "the first segment is painted in the first pack's colour"
+    filled = round(width * narrow.tokens_used / narrow.budget)
+    assert image.pixelColor(min(filled + 3, width - 2), 10) != first_pack, "the bar stops where the used tokens end"
     assert panel.fence.text.toPlainText() == narrow.fenced_text
 
 

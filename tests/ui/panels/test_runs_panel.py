@@ -61,7 +61,10 @@ def test_broken_json_record_shows_its_diagnostic(qtbot, examples_copy: Path) -> 
 
 def test_statistics_count_selections_and_list_never_selected(qtbot, examples_copy: Path) -> None:
     panel = _panel(qtbot, examples_copy / "northwind-espresso")
-    bars = {b.label: b.total for b in panel.stats_view.selection_chart.bars}
+    chart = panel.stats_view.selection_chart
+    chart.resize(chart.sizeHint())
+    assert not chart.grab().toImage().isNull()
+    bars = {b.label: b.total for b in chart.bars}
     assert bars["compiled/briefing.md"] >= 2
     assert panel.stats_view.compile_chart.bars, "the compile run is charted"
     never = [panel.stats_view.never_selected.item(i).text() for i in range(panel.stats_view.never_selected.count())]
