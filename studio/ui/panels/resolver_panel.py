@@ -145,7 +145,8 @@ class ResolverPanel(QWidget):
         layout.addLayout(buttons)
         layout.addWidget(self.bar)
         layout.addWidget(split, 1)
-        QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.run_now)
+        rerun = QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.run_now)
+        rerun.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # only while the simulator has focus
         self._update_buttons()
         if packs is not None:
             self.set_packs(packs)
