@@ -10,7 +10,7 @@ skipped reasons
     ``over-budget``, ``low-relevance``, ``status-gated``, ``sources-only-for-citation``,
     ``index-candidate-only``, ``superseded-by-split``, ``symlink-escape``, ``not-a-runtime-surface``,
     ``secondary-document``, ``not-simulated``, ``assets-on-demand``, ``too-large``, ``binary-file``,
-    ``unreadable``, ``not-markdown``, ``pack-not-loadable``, ``too-many-files``
+    ``unreadable``, ``not-markdown``, ``pack-not-loadable``, ``too-many-files``, ``tokenizer-unavailable``
 """
 
 from __future__ import annotations

@@ -235,5 +235,6 @@ def _unavailable(request: ResolveRequest, tokenizer: Tokenizer, resolutions: lis
                                                            resolutions[e.plan_index].name, reason))
     warning = ResolveWarning("error", f"No selection was made: the {tokenizer.name} tokenizer is unavailable "
                              f"({reason}). The studio does not guess token counts.")
-    return ResolveResult(request.task, resolutions, [warning], [], [], 0, request.budget, "", tokenizer.name, False,
-                         reason)
+    pack_warnings = [w for res in resolutions for w in res.warnings]
+    return ResolveResult(request.task, resolutions, [warning, *pack_warnings], [], [], 0, request.budget, "",
+                         tokenizer.name, False, reason)
