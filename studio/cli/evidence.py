@@ -12,7 +12,7 @@ from studio.core.evidence import ClaimEvidence, EvidenceReport, build_evidence
 from studio.core.runs import read_runs
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("evidence", help="trace claims to their source excerpts (read-only)",
                        description="Resolve indexes/source-map.json claims and inline [source: path#anchor] "
                        "citations to the exact excerpt. Sources outside the pack are reported, never read. "

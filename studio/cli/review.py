@@ -11,7 +11,7 @@ from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.review import DECISIONS, ReviewError, commit_review, plan_review
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("review", help="record a review decision in runs/ (and optionally set status/trust)",
                        description="Write runs/review-<UTC timestamp>.json atomically. With --set-status or "
                        "--set-trust, also edit just those values in KNOWLEDGE.md (the diff is printed). "

@@ -18,7 +18,7 @@ from studio.core.runs.timestamps import format_time
 _MAX_LISTED = 20
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("runs", help="list a pack's run records with validity and statistics",
                        description="Read every record under PACK/runs/ (read-only) and print the timeline, "
                        "selection statistics and provenance. Exit status: 0 all records usable, "

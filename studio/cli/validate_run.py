@@ -21,7 +21,7 @@ _STATUS = {
 }
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("validate-run", help="validate one run record (compile, context, usage, review ...)",
                        description="Infer the record's kind from its content (then its name) and check it "
                        "against the studio's schema for that kind. Prints JSON "

@@ -36,7 +36,7 @@ class BuilderRef:
     compile_run: bool = False
     """True when read from a compile run's ``builder_skill`` (the record the consistency check uses)."""
 
-    def to_dict(self) -> dict[str, str | None]:
+    def to_dict(self) -> dict[str, str | bool | None]:
         return {"origin": self.origin, "kind": self.kind, "name": self.name, "version": self.version,
                 "digest": self.digest, "source": self.source, "compile_run": self.compile_run}
 

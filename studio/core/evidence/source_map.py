@@ -75,7 +75,8 @@ def read_source_map(root: Path) -> SourceMap:
 
 
 def _claim(raw: dict[str, Any], text: str) -> SourceClaim:
-    source = raw.get("source") if isinstance(raw.get("source"), dict) else {}
+    found = raw.get("source")
+    source: dict[str, Any] = found if isinstance(found, dict) else {}
     path = _str(source.get("path"))
     fragment = _str(source.get("anchor"))
     if not fragment and "#" in path:

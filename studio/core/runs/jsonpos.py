@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import re
-from json.decoder import scanstring
+from collections.abc import Callable
+from json import decoder as _decoder
+from typing import cast
+
+# The string scanner json itself uses (C-accelerated); typeshed does not declare it.
+scanstring = cast(Callable[[str, int], tuple[str, int]], vars(_decoder)["scanstring"])
 
 Path = tuple[str | int, ...]
 _WS = re.compile(r"[ \t\n\r]*")
