@@ -23,7 +23,7 @@ def _big_pack(pack_at: Callable[..., Pack]) -> Pack:
     return pack_at("budget-pack", knowledge("budget-pack", primary="documents/guide.md"), files)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(budget=st.integers(min_value=0, max_value=3000))
 def test_budget_is_never_exceeded_and_total_is_exact(pack_at: Callable[..., Pack], budget: int) -> None:
     pack = _PACKS.setdefault("p", _big_pack(pack_at))

@@ -24,7 +24,7 @@ _LINES = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.lists(_LINES, max_size=12))
 def test_line_scan_finds_what_markdown_it_finds(lines: list[str]) -> None:
     text = "\n".join(lines)
@@ -38,7 +38,7 @@ _SIMPLE_LINES = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.lists(_SIMPLE_LINES, max_size=12))
 def test_line_scan_on_plain_documents(lines: list[str]) -> None:
     text = "\n".join(lines)
