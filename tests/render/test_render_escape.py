@@ -68,3 +68,14 @@ def test_forbidden_control_characters_are_dropped_everywhere() -> None:
     assert xml_text("a\x00b\x1bc") == "abc"
     assert neutralise("a\x08b\ud800") == "ab"
     assert xml_attr("tab\there") == "tab&#9;here"
+
+
+def test_long_runs_of_blanks_after_a_bracket_stay_fast() -> None:
+    import time
+
+    hostile = "<" + " \u200b" * 200_000 + "/" + " " * 200_000 + "x"
+    start = time.perf_counter()
+    assert neutralise(hostile) == hostile
+    assert find_fence_breaks(hostile) == []
+    assert wrapper_tags(hostile, "warnings") == []
+    assert time.perf_counter() - start < 2.0

@@ -7,8 +7,8 @@ Both are warnings: the pack still loads, its content is still fenced and neutral
 
 Scanned: the whole ``KNOWLEDGE.md`` (the frontmatter too, since ``description`` reaches the catalog)
 and text files (Markdown, plain text, subtitles, CSV) under ``compiled/``, ``documents/``, ``wiki/``
-and ``sources/``. Bounded: files over 2 MB are skipped, at most 400 files are read, at most 20
-findings are reported per file; symlinks are never followed out of the pack, and symlinked
+and ``sources/``. Bounded: files over 2 MB are skipped, at most 400 files and 16 MB are read, at
+most 20 findings are reported per file; symlinks are never followed out of the pack, and symlinked
 directories are not entered. When a limit stops the scan, an ``injection-scan-limited`` info says so.
 Quoting hostile text on purpose (a security pack, a test case) will be flagged too; that is the point:
 a human decides.
@@ -31,34 +31,37 @@ from studio.core.render.escape import find_fence_breaks, strip_forbidden
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_FILES = 400
+MAX_TOTAL_BYTES = 16 * 1024 * 1024
+"""Bytes read per pack: the scan costs about a second per MB on a slow machine, so it stops here."""
 MAX_FINDINGS_PER_FILE = 20
 SCANNED_DIRS = ("compiled", "documents", "wiki", "sources")
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".vtt", ".srt", ".csv"})
 
 _EN_TARGET = r"(?:instructions?|prompts?|rules?|directions?|directives?|guidelines?|messages?|context)"
-_INSTRUCTION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (label, re.compile(pattern, re.IGNORECASE))
-    for label, pattern in (
-        ("asks the model to drop its instructions",
-         r"\b(?:ignore|disregard|forget|override|bypass|skip)\s+(?:all\s+|any\s+)?(?:of\s+)?"
-         r"(?:the\s+|your\s+|my\s+|these\s+|those\s+)?"
-         r"(?:previous|prior|above|earlier|preceding|foregoing|original|system|existing)\s+" + _EN_TARGET + r"\b"),
-        ("asks the model to drop its instructions",
-         r"\bdisregard\s+(?:everything\s+|all\s+)?(?:that\s+is\s+|the\s+)?above\b"),
-        ("tries to give the model a new identity", r"\byou\s+are\s+now\b"),
-        ("addresses the system prompt",
-         r"\b(?:reveal|print|show|repeat|output|leak|ignore|override|replace|new|updated)\s+"
-         r"(?:me\s+)?(?:the\s+|your\s+)?system\s+prompt\b|\bsystem\s+prompt\s*:"),
-        ("announces new instructions", r"\bnew\s+instructions?\s*:"),
-        ("asks for an unrestricted mode", r"\b(?:developer|god|jailbreak|dan)\s+mode\b"),
-        ("contains a chat-template control token", r"<\|(?:im_start|im_end|endoftext|system)\|>|\[/?INST\]|<</?SYS>>"),
-        ("asks the model to drop its instructions (Chinese)",
-         r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要遵守)[^\n。！？]{0,8}?(?:指令|指示|提示词|规则|设定|命令)"),
-        ("tries to give the model a new identity (Chinese)", r"你现在(?:是|扮演|的身份是)"),
-        ("addresses the system prompt (Chinese)",
-         r"系统提示词|(?:显示|输出|泄露|透露|重复|忽略)[^\n。]{0,4}?系统提示"),
-        ("announces new instructions (Chinese)", r"新的?指令\s*[:：]"),
-    )
+_INSTRUCTION_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("asks the model to drop its instructions",
+     r"\b(?:ignore|disregard|forget|override|bypass|skip)\s++(?:all\s++|any\s++)?(?:of\s++)?"
+     r"(?:the\s++|your\s++|my\s++|these\s++|those\s++)?"
+     r"(?:previous|prior|above|earlier|preceding|foregoing|original|system|existing)\s++" + _EN_TARGET + r"\b"),
+    ("asks the model to drop its instructions",
+     r"\bdisregard\s++(?:everything\s++|all\s++)?(?:that\s++is\s++|the\s++)?above\b"),
+    ("tries to give the model a new identity", r"\byou\s++are\s++now\b"),
+    ("addresses the system prompt",
+     r"\b(?:reveal|print|show|repeat|output|leak|ignore|override|replace|new|updated)\s++"
+     r"(?:me\s++)?(?:the\s++|your\s++)?system\s++prompt\b|\bsystem\s++prompt\s*:"),
+    ("announces new instructions", r"\bnew\s++instructions?\s*:"),
+    ("asks for an unrestricted mode", r"\b(?:developer|god|jailbreak|dan)\s++mode\b"),
+    ("contains a chat-template control token", r"<\|(?:im_start|im_end|endoftext|system)\|>|\[/?INST\]|<</?SYS>>"),
+    ("asks the model to drop its instructions (Chinese)",
+     r"(?:忽略|无视|忽视|忘记|忘掉|不要理会|不要遵守)[^\n。！？]{0,8}?(?:指令|指示|提示词|规则|设定|命令)"),
+    ("tries to give the model a new identity (Chinese)", r"你现在(?:是|扮演|的身份是)"),
+    ("addresses the system prompt (Chinese)",
+     r"系统提示词|(?:显示|输出|泄露|透露|重复|忽略)[^\n。]{0,4}?系统提示"),
+    ("announces new instructions (Chinese)", r"新的?指令\s*[:：]"),
+)
+# One alternation, one pass over the text: a 2 MB file is scanned once, not once per pattern.
+_INSTRUCTION_RE = re.compile(
+    "|".join(f"(?P<p{i}>{pattern})" for i, (_, pattern) in enumerate(_INSTRUCTION_PATTERNS)), re.IGNORECASE
 )
 
 
@@ -75,9 +78,9 @@ class TextFinding:
 def find_injection_text(text: str) -> list[TextFinding]:
     """Instruction-like and fence-breaking spans in ``text``, ordered by position."""
     found = [
-        TextFinding("prompt-injection-text", m.start(), len(m.group(0)), label)
-        for label, pattern in _INSTRUCTION_PATTERNS
-        for m in pattern.finditer(text)
+        TextFinding("prompt-injection-text", m.start(), len(m.group(0)),
+                    _INSTRUCTION_PATTERNS[int((m.lastgroup or "p0")[1:])][0])
+        for m in _INSTRUCTION_RE.finditer(text)
     ]
     found += [
         TextFinding("fence-breaking-text", b.offset, len(b.text), "would open or close the runtime fence")
@@ -91,13 +94,18 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     if pack.knowledge is not None:
         yield from _diagnose(ctx, "KNOWLEDGE.md", pack.knowledge.text)
     files, limited = _text_files(pack.root)
+    budget = MAX_TOTAL_BYTES
     for rel in files:
+        if budget <= 0:
+            limited = True
+            break
         data, size, problem = read_bounded(pack.root / rel, MAX_FILE_BYTES + 1, root=pack.root)
         if problem is not None or data is None:
             continue  # unreadable files are reported by the checks that own them
         if size > MAX_FILE_BYTES:
             limited = True
             continue
+        budget -= len(data)
         if b"\x00" in data[:8192]:
             continue  # binary despite its suffix
         yield from _diagnose(ctx, rel, data.decode("utf-8", errors="replace"))
@@ -105,7 +113,7 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
         yield ctx.in_file(
             "injection-scan-limited", Severity.INFO,
             f"The injection scan skipped files over {MAX_FILE_BYTES // (1024 * 1024)} MB or stopped after "
-            f"{MAX_FILES} files", "KNOWLEDGE.md", rule="V63",
+            f"{MAX_FILES} files or {MAX_TOTAL_BYTES // (1024 * 1024)} MB", "KNOWLEDGE.md", rule="V63",
             hint="Review very large files by hand, or split them.",
         )
 

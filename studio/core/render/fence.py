@@ -153,7 +153,7 @@ def marker_line(item: FenceItem) -> str:
     return neutralise(label.replace("\r", " ").replace("\n", " "))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)  # bounded: items can be large
 def _item_block(item: FenceItem) -> str:
     return f"{marker_line(item)}\n{neutralise(item.text.strip(chr(10)))}\n\n"
 
