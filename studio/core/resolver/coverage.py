@@ -3,8 +3,9 @@
 A section of ``documents/<stem>.md`` counts as covered by a split in ``compiled/splits/<stem>/`` when
 (a) the source map links them (the same claim compiled into both), (b) the split's file name (without a
 ``001_`` number) matches the section's slug, or (c) most of the section's distinct terms (``CONTAINMENT``)
-occur in one split. (a) and (b) are cheap and checked for every section; (c) compares a section with every
-split of its document, so the resolver asks for it only for sections that would otherwise be selected.
+occur in one split. (a) and (b) are cheap and checked for every section. (c) compares a section only with
+the splits that share one of its ``PROBE_TERMS`` rarest terms, and the resolver asks for it only for
+sections that would otherwise be selected.
 Sections no split covers stay available as fallback reads (digest 6.3 step 4).
 """
 
@@ -16,6 +17,7 @@ from studio.core.resolver.sections import slugify
 from studio.core.resolver.source_map import SourceMap
 
 CONTAINMENT = 0.6
+PROBE_TERMS = 8
 
 
 class Coverage:
@@ -72,10 +74,9 @@ class Coverage:
 
     def _best_container(self, own: DocTerms, postings: dict[str, list[Candidate]]) -> str | None:
         mine = own.freqs.keys()
-        # A split holding CONTAINMENT of the terms must hold one of any (1 - CONTAINMENT) * n + 1 of them;
-        # checking only splits that share one of the rarest terms keeps this far below sections x splits.
-        probe = int(len(mine) * (1 - CONTAINMENT)) + 1
-        rarest = sorted(mine, key=lambda t: (len(postings.get(t, ())), t))[:probe]
+        # Only splits sharing one of the section's rarest terms are compared: a split that carries the
+        # section almost surely carries its distinctive words, and this keeps the check to a few splits.
+        rarest = sorted(mine, key=lambda t: (len(postings.get(t, ())), t))[:PROBE_TERMS]
         shortlist = {s.path: s for t in rarest for s in postings.get(t, ())}
         best, best_share = None, 0.0
         for path in sorted(shortlist):
