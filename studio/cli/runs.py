@@ -79,6 +79,8 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
         out.write(f"  {count:>4}  {path}\n")
     _list(out, "Never selected", stats.never_selected)
     _list(out, "Selected but missing now", stats.selected_missing)
+    _list(out, "Modified after they were last selected", [f"{p} (selected {t})" for p, t in stats.selected_modified])
+    _list(out, "Compile outputs that no longer exist", [f"{p} ({r})" for p, r in stats.outputs_missing])
     _list(out, "Changed since the compile run hashed them", [f"{h.path} ({h.record})" for h in stats.changed])
     produced = provenance["produced_by"]
     if produced or provenance["run_builders"]:

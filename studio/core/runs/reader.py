@@ -128,6 +128,8 @@ def parse_json_record(raw: bytes, rel: str) -> RunRecord:
     except (ValueError, RecursionError) as exc:  # 5000-digit integers, absurd nesting
         return _malformed(rel, name, f"{rel} cannot be parsed: {type(exc).__name__}", 1, 1)
     kind = infer_kind(data, name)
+    if kind is RunKind.UNKNOWN and _in_eval_folder(rel):
+        kind = RunKind.EVAL_RESULT  # runs/eval-<date>/answer-results.json and friends (digest 7.1)
     record = RunRecord(rel, kind, Validity.UNVALIDATED, data=data)
     record.status = _status_of(data)
     record.summary = summarize(kind, data)
@@ -140,13 +142,18 @@ def parse_json_record(raw: bytes, rel: str) -> RunRecord:
     return record
 
 
+def _in_eval_folder(rel: str) -> bool:
+    return any("eval" in folder.lower() for folder in rel.split("/")[1:-1])
+
+
 def _markdown_record(raw: bytes, rel: str) -> RunRecord:
     name = rel.rsplit("/", 1)[-1]
     text = raw.decode("utf-8-sig", errors="replace")
     kind = infer_markdown_kind(text, name) if name.lower().endswith((".md", ".markdown")) else RunKind.UNKNOWN
     data = read_markdown_log(text)
     record = RunRecord(rel, kind, Validity.UNVALIDATED, data=data, status=data["status"])
-    record.summary = summarize(kind, data) if kind is not RunKind.UNKNOWN else f"log: {data['title']}"
+    lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    record.summary = summarize(kind, data) if kind is not RunKind.UNKNOWN else f"text log: {lines} line(s)"
     return record
 
 

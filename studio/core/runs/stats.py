@@ -10,11 +10,12 @@ import hashlib
 import os
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from studio.core.paths import resolve_inside
-from studio.core.runs.model import RunKind, RunRecord, RunsReport
+from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource
 from studio.core.runs.timestamps import format_time
 
 RUNTIME_SURFACES = ("compiled", "documents", "wiki")
@@ -57,7 +58,11 @@ class RunStats:
     over_time: list[TimePoint] = field(default_factory=list)
     never_selected: list[str] = field(default_factory=list)
     selected_missing: list[str] = field(default_factory=list)
-    """Selected (or compiled) paths that no longer exist in the pack."""
+    """Selected paths that no longer exist in the pack."""
+    selected_modified: list[tuple[str, str]] = field(default_factory=list)
+    """(path, time last selected) for selected files modified on disk after that selection (by mtime)."""
+    outputs_missing: list[tuple[str, str]] = field(default_factory=list)
+    """(path, compile run) for compile outputs (not ``deleted``) that no longer exist."""
     hash_checks: list[HashCheck] = field(default_factory=list)
     validity_counts: dict[str, int] = field(default_factory=dict)
     kind_counts: dict[str, int] = field(default_factory=dict)
@@ -74,6 +79,8 @@ class RunStats:
             "over_time": [vars_of(p) for p in self.over_time],
             "never_selected": self.never_selected,
             "selected_missing": self.selected_missing,
+            "selected_modified": [{"path": p, "last_selected": t} for p, t in self.selected_modified],
+            "outputs_missing": [{"path": p, "record": r} for p, r in self.outputs_missing],
             "hash_checks": [vars_of(h) for h in self.hash_checks],
             "validity_counts": self.validity_counts,
             "kind_counts": self.kind_counts,
@@ -89,6 +96,7 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
     root = Path(os.path.abspath(pack_root))
     name = pack_name or root.name
     stats = RunStats()
+    last_selected: dict[str, datetime] = {}
     for record in report.records:
         stats.validity_counts[record.validity.value] = stats.validity_counts.get(record.validity.value, 0) + 1
         stats.kind_counts[record.kind.value] = stats.kind_counts.get(record.kind.value, 0) + 1
@@ -98,9 +106,12 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
             stats.selection_records += 1
             for path in selected:
                 stats.selection_counts[path] = stats.selection_counts.get(path, 0) + 1
+                if record.timestamp is not None and record.time_source is not TimeSource.MTIME:
+                    last_selected[path] = max(record.timestamp, last_selected.get(path, record.timestamp))
         if record.kind is RunKind.COMPILE_RUN:
             stats.compile_history.append((format_time(record.timestamp), record.path, str(data.get("status"))))
             stats.hash_checks.extend(_hash_checks(record, data, root))
+            stats.outputs_missing.extend((p, record.path) for p in _missing_outputs(data, root))
         if record.kind in (RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.COMPILE_RUN):
             warnings, gaps = _warning_counts(record.kind, data)
             stats.over_time.append(TimePoint(format_time(record.timestamp), record.path, record.kind.value,
@@ -110,7 +121,30 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
     stats.selected_missing = sorted(
         p for p in stats.selection_counts if _state_of(root, p) in ("missing", "outside")
     )
+    stats.selected_modified = [
+        (p, format_time(when)) for p, when in sorted(last_selected.items())
+        if p not in stats.selected_missing and _modified_after(root, p, when)
+    ]
     return stats
+
+
+def _modified_after(root: Path, path: str, when: datetime) -> bool:
+    target = resolve_inside(root, path)
+    try:
+        return target is not None and target.stat().st_mtime > when.timestamp()
+    except OSError:
+        return False
+
+
+def _missing_outputs(data: dict[str, Any], root: Path) -> list[str]:
+    outputs = data.get("outputs")
+    missing: list[str] = []
+    for entry in outputs if isinstance(outputs, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("path"), str) and entry.get("operation") != "deleted":
+            path = _clean(entry["path"])
+            if _state_of(root, path) == "missing":
+                missing.append(path)
+    return missing
 
 
 def _selected_files(record: RunRecord, data: dict[str, Any], name: str) -> set[str] | None:

@@ -1,0 +1,57 @@
+"""Timeline statistics: selection counts, never-selected files, missing and changed files."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+
+from runs_support import VALID_COMPILE
+
+from studio.core.runs import read_runs
+from studio.core.runs.stats import compute_stats
+
+
+def context(run_id: str, files: list[str], warnings: int = 0, pack: str = "demo") -> dict[str, object]:
+    return {"run_id": run_id, "query": "q", "status": "passed", "activated_packs": [
+        {"name": pack, "activation": "explicit", "selected_files": files,
+         "warnings": [{"severity": "warning", "message": f"w{i}"} for i in range(warnings)]},
+        {"name": "other-pack", "activation": "implicit", "selected_files": ["compiled/elsewhere.md"]},
+    ]}
+
+
+def test_selection_counts_and_gaps_over_time(runs_pack) -> None:
+    notes = b"# Notes\nThe widget is blue.\nIt weighs 2 kg.\n"
+    compile_run = dict(VALID_COMPILE, run_id="compile-2026-05-01T09-00-00Z", status="needs-review", inputs=[
+        {"path": "sources/notes.md", "sha256": hashlib.sha256(notes).hexdigest()},
+        {"path": "documents/brief.md", "sha256": "sha256:" + "0" * 64},
+        {"path": "sources/gone.md", "sha256": "..."},
+    ], outputs=[{"path": "compiled/facts.md", "operation": "updated"},
+                {"path": "compiled/old.md", "operation": "deleted"},
+                {"path": "compiled/lost.md", "operation": "created"}])
+    root = runs_pack({
+        "runs/compile-2026-05-01T09-00-00Z.json": compile_run,
+        "runs/context-2026-05-01T10-00-00Z.json": context("c1", ["compiled/facts.md", "compiled/removed.md"]),
+        "runs/context-2026-05-02T10-00-00Z.json": context("c2", ["compiled/facts.md#prices"], warnings=2),
+        "runs/usage-1.json": {"pack": "demo", "selected_files": ["documents/brief.md"],
+                              "citation_gaps": ["a", "b", "c"], "timestamp": "2026-05-03T00:00:00Z"},
+    }, files={"compiled/briefing.md": "# Briefing\n"})
+    os.utime(root / "compiled/facts.md", (1_000_000_000, 1_000_000_000))  # untouched since 2001
+    stats = compute_stats(read_runs(root), root, "demo")
+    assert stats.selection_records == 3
+    assert stats.selection_counts == {"compiled/facts.md": 2, "compiled/removed.md": 1, "documents/brief.md": 1}
+    assert stats.never_selected == ["compiled/briefing.md"]
+    assert stats.selected_missing == ["compiled/removed.md"]
+    # facts.md's mtime is pinned before its selections, so it does not count as edited since.
+    assert "compiled/facts.md" not in [p for p, _ in stats.selected_modified]
+    assert [(p.kind, p.warnings, p.citation_gaps) for p in stats.over_time] == [
+        ("compile-run", 0, 0), ("context-resolution", 0, 0), ("context-resolution", 2, 0), ("usage-record", 0, 3)]
+    assert [status for _t, _p, status in stats.compile_history] == ["needs-review"]
+    assert {h.path: h.state for h in stats.hash_checks} == {
+        "sources/notes.md": "unchanged", "documents/brief.md": "changed", "sources/gone.md": "missing"}
+    assert stats.outputs_missing == [("compiled/lost.md", "runs/compile-2026-05-01T09-00-00Z.json")]
+
+
+def test_selected_file_edited_after_selection_is_listed(runs_pack) -> None:
+    root = runs_pack({"runs/context-2020-01-01T00-00-00Z.json": context("c", ["compiled/facts.md"])})
+    stats = compute_stats(read_runs(root), root, "demo")
+    assert stats.selected_modified == [("compiled/facts.md", "2020-01-01 00:00:00Z")]
