@@ -166,3 +166,29 @@ def test_malformed_source_map_is_a_positioned_error(runs_pack) -> None:
     report = build_evidence(root)
     [diag] = report.diagnostics
     assert (diag.code, diag.line) == ("source-map-malformed", 2)
+
+
+def test_blank_line_anchor_and_document_sections(runs_pack) -> None:
+    source_map = {
+        "claims": [claim("blank", "sources/notes.md", "#L3")],
+        "document_sections": [
+            {"document": "documents/brief.md", "section_id": "brief", "title": "Brief",
+             "source_anchors": ["sources/notes.md#L2", "sources/none.md#L1"],
+             "compiled_into": ["compiled/facts.md", "compiled/gone.md"]},
+            {"document": "documents/missing.md", "section_id": "x", "title": "X"},
+        ],
+    }
+    root = runs_pack({}, files={"sources/notes.md": "# Notes\nThe widget is blue.\n\nEnd.\n",
+                                "indexes/source-map.json": json.dumps(source_map, indent=2)})
+    report = build_evidence(root)
+    found = sorted((d.code, d.line) for d in report.diagnostics)
+    text = (root / "indexes/source-map.json").read_text().splitlines()
+    assert '      "claim_id": "blank",' in text
+    first_section = next(i for i, line in enumerate(text, 1) if '"document": "documents/brief.md"' in line) - 1
+    second_section = next(i for i, line in enumerate(text, 1) if '"documents/missing.md"' in line) - 1
+    assert found == sorted([
+        ("evidence-anchor-blank", text.index('      "claim_id": "blank",') + 1),
+        ("evidence-source-missing", first_section),
+        ("evidence-compiled-into-missing", first_section),
+        ("evidence-section-document-missing", second_section),
+    ])

@@ -15,7 +15,7 @@ from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evidence.anchors import AnchorKind, find_headings, parse_anchor, split_ref
 from studio.core.evidence.citations import Citation, scan_citations
 from studio.core.evidence.excerpts import Excerpt, ExcerptState, SourceReader
-from studio.core.evidence.source_map import SOURCE_MAP, SourceClaim, read_source_map
+from studio.core.evidence.source_map import SOURCE_MAP, DocumentSection, SourceClaim, read_source_map
 from studio.core.runs.model import RunKind, RunsReport
 from studio.core.runs.stats import file_sha256
 
@@ -88,6 +88,8 @@ def build_evidence(pack_root: Path, runs: RunsReport | None = None) -> EvidenceR
         evidence = _claim_evidence(claim, reader, root, recorded, current)
         report.claims.append(evidence)
         report.diagnostics.extend(evidence.diagnostics)
+    for section in source_map.sections:
+        report.diagnostics.extend(_section_problems(section, reader))
     citations, _skipped = scan_citations(root)
     for citation in citations:
         excerpt = reader.excerpt(citation.target, parse_anchor(citation.fragment))
@@ -136,6 +138,28 @@ _STATE_WORDS = {"missing": "does not exist", "outside": "is outside the pack",
                 "section-missing": "has no such section"}
 
 
+def _section_problems(section: DocumentSection, reader: SourceReader) -> list[Diagnostic]:
+    """A ``document_sections`` entry whose document, anchors or compiled views are gone."""
+    label = f"section {section.section_id or '(no id)'} of {section.document or '(no document)'}"
+    found: list[Diagnostic] = []
+    if _compiled_state(reader, section.document) != "ok":
+        found.append(Diagnostic("evidence-section-document-missing", Severity.WARNING,
+                                f"{label}: the document does not exist in the pack", file=SOURCE_MAP,
+                                line=section.line))
+    for ref in section.source_anchors:
+        path, fragment = split_ref(ref)
+        problem = _excerpt_problem(reader.excerpt(path, parse_anchor(fragment)), SOURCE_MAP, section.line, 1,
+                                   f"{label} anchor {ref}")
+        if problem is not None:
+            found.append(problem)
+    for target in section.compiled_into:
+        if (state := _compiled_state(reader, target)) != "ok":
+            found.append(Diagnostic("evidence-compiled-into-missing", Severity.WARNING,
+                                    f"{label} is compiled into {target}, which {_STATE_WORDS[state]}",
+                                    file=SOURCE_MAP, line=section.line))
+    return found
+
+
 def _compiled_state(reader: SourceReader, target: str) -> str:
     path, fragment = split_ref(target)
     if reader.state(path) is ExcerptState.OUTSIDE:
@@ -169,6 +193,10 @@ def _excerpt_problem(excerpt: Excerpt, file: str, line: int, column: int, label:
         return Diagnostic("evidence-anchor-not-found", Severity.WARNING,
                           f"{label}: {excerpt.path} has nothing at #{excerpt.anchor.raw.lstrip('#')}",
                           file=file, line=line, column=column, hint="Point the anchor at an existing heading.")
+    if state is ExcerptState.RESOLVED and not excerpt.text.strip():
+        return Diagnostic("evidence-anchor-blank", Severity.WARNING,
+                          f"{label}: #{excerpt.anchor.raw.lstrip('#')} in {excerpt.path} is a blank line",
+                          file=file, line=line, column=column, hint="The source changed; update the line anchor.")
     if state is ExcerptState.TOO_LARGE:
         return Diagnostic("evidence-source-too-large", Severity.INFO,
                           f"{label}: {excerpt.path} is too large to show an excerpt", file=file, line=line,

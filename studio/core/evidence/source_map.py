@@ -10,6 +10,7 @@ from typing import Any
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evidence.anchors import split_ref
 from studio.core.pack import read_bounded
+from studio.core.runs.jsonpos import line_column, value_positions
 from studio.core.runs.schemas import check_against_schema
 
 SOURCE_MAP = "indexes/source-map.json"
@@ -32,9 +33,22 @@ class SourceClaim:
     """Line of the claim in the source-map file."""
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentSection:
+    """A ``document_sections`` entry: a section of a primary document and where it came from and went."""
+
+    document: str
+    section_id: str
+    title: str
+    source_anchors: tuple[str, ...] = ()
+    compiled_into: tuple[str, ...] = ()
+    line: int = 1
+
+
 @dataclass(slots=True)
 class SourceMap:
     claims: list[SourceClaim] = field(default_factory=list)
+    sections: list[DocumentSection] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     present: bool = False
 
@@ -67,29 +81,39 @@ def read_source_map(root: Path) -> SourceMap:
         result.diagnostics.append(_problem("source-map-malformed", "cannot be parsed"))
         return result
     result.diagnostics.extend(check_against_schema(parsed, "source-map", file=SOURCE_MAP, text=text).diagnostics)
+    positions = value_positions(text)
     raw_claims = parsed.get("claims") if isinstance(parsed, dict) else None
-    for raw in raw_claims if isinstance(raw_claims, list) else []:
+    for index, raw in enumerate(raw_claims if isinstance(raw_claims, list) else []):
         if isinstance(raw, dict):
-            result.claims.append(_claim(raw, text))
+            at = positions.get(("claims", index, "claim_id"), positions.get(("claims", index), 0))
+            result.claims.append(_claim(raw, line_column(text, at)[0]))
+    raw_sections = parsed.get("document_sections") if isinstance(parsed, dict) else None
+    for index, raw in enumerate(raw_sections if isinstance(raw_sections, list) else []):
+        if isinstance(raw, dict):
+            at = positions.get(("document_sections", index), 0)
+            result.sections.append(DocumentSection(
+                _str(raw.get("document")), _str(raw.get("section_id")), _str(raw.get("title")),
+                _strings(raw.get("source_anchors")), _strings(raw.get("compiled_into")),
+                line_column(text, at)[0]))
     return result
 
 
-def _claim(raw: dict[str, Any], text: str) -> SourceClaim:
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def _claim(raw: dict[str, Any], line: int) -> SourceClaim:
     found = raw.get("source")
     source: dict[str, Any] = found if isinstance(found, dict) else {}
     path = _str(source.get("path"))
     fragment = _str(source.get("anchor"))
     if not fragment and "#" in path:
         path, fragment = split_ref(path)
-    compiled = raw.get("compiled_into")
-    claim_id = _str(raw.get("claim_id"))
-    at = text.find(json.dumps(claim_id, ensure_ascii=False)) if claim_id else -1
     return SourceClaim(
-        claim_id=claim_id, text=_str(raw.get("text")), status=_str(raw.get("status")),
-        source_path=path, fragment=fragment.lstrip("#"),
-        compiled_into=tuple(c for c in compiled if isinstance(c, str)) if isinstance(compiled, list) else (),
+        claim_id=_str(raw.get("claim_id")), text=_str(raw.get("text")), status=_str(raw.get("status")),
+        source_path=path, fragment=fragment.lstrip("#"), compiled_into=_strings(raw.get("compiled_into")),
         document=_str(raw.get("document")), section_id=_str(raw.get("section_id")),
-        line=text.count("\n", 0, at) + 1 if at >= 0 else 1,
+        line=line,
     )
 
 
