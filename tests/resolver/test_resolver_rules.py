@@ -271,3 +271,12 @@ def test_a_directory_that_is_not_a_pack_is_reported_not_walked(tmp_path: Path) -
     result = _run([load_pack(tmp_path)], "notes")
     assert result.fenced_text == "" and result.packs[0].skipped == []
     assert any(w.severity == "error" and "not loadable" in w.message for w in result.warnings)
+
+
+def test_plural_and_singular_forms_match(pack_at: Build) -> None:
+    files = {"compiled/splits/d/warranty.md": "# Cover\n\nThe warranty covers boilers.\n",
+             "compiled/splits/d/colour.md": "# Colour\n\nMatte black finish.\n"}
+    pack = pack_at("plural", knowledge("plural"), files)
+    result = _run([pack], "which warranties cover the boiler")
+    assert _find(result, "compiled/splits/d/warranty.md").reason == "relevant"
+    assert _find(result, "compiled/splits/d/colour.md").reason == "low-relevance"

@@ -55,8 +55,9 @@ class Coverage:
             return self._lazy[c.key]
         found = None
         own = self._terms.get(c)
-        if own is not None and own.freqs and c.doc_stem in self._splits:
-            found = self._best_container(own, self._posting_lists()[c.doc_stem])
+        mine = own.content_terms() if own is not None else set()
+        if mine and c.doc_stem in self._splits:
+            found = self._best_container(mine, self._posting_lists()[c.doc_stem])
         self._lazy[c.key] = found
         return found
 
@@ -67,13 +68,12 @@ class Coverage:
                 index: dict[str, list[Candidate]] = {}
                 for s in splits:
                     terms = self._terms.get(s)
-                    for t in terms.freqs if terms else ():
+                    for t in terms.content_terms() if terms else ():
                         index.setdefault(t, []).append(s)
                 self._postings[stem] = index
         return self._postings
 
-    def _best_container(self, own: DocTerms, postings: dict[str, list[Candidate]]) -> str | None:
-        mine = own.freqs.keys()
+    def _best_container(self, mine: set[str], postings: dict[str, list[Candidate]]) -> str | None:
         # Only splits sharing one of the section's rarest terms are compared: a split that carries the
         # section almost surely carries its distinctive words, and this keeps the check to a few splits.
         rarest = sorted(mine, key=lambda t: (len(postings.get(t, ())), t))[:PROBE_TERMS]
@@ -83,7 +83,7 @@ class Coverage:
             theirs = self._terms.get(shortlist[path])
             if theirs is None:
                 continue
-            share = len(mine & theirs.freqs.keys()) / len(mine)
+            share = len(mine & theirs.freqs.keys()) / len(mine)  # mine has no stop words
             if share > best_share:
                 best, best_share = path, share
         return best if best_share >= CONTAINMENT else None

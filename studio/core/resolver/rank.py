@@ -5,8 +5,9 @@ written in English, Chinese or both. BM25 needs no model, is explainable (a scor
 can compare) and is fast enough to re-run on every slider move. Chinese has no spaces, so a run of CJK
 ideographs becomes overlapping character bigrams (``品牌语气`` -> ``品牌``, ``牌语``, ``语气``) — the
 standard trick for CJK retrieval without a segmenter; a single ideograph stays a unigram. Latin text becomes
-lower-cased words with a light plural fold, minus a short stop list. Titles (path stem and heading) are
-counted twice because curators name files and headings after what they hold.
+lower-cased words with a light plural fold, minus a short stop list (both applied to the query: items are
+indexed raw, which is what keeps indexing cheap). Titles (path stem and heading) are counted twice because
+curators name files and headings after what they hold.
 """
 
 from __future__ import annotations
@@ -34,14 +35,21 @@ _STOP_TEXT = (
 STOPWORDS = frozenset(_STOP_TEXT.split(" "))
 
 
-# The plural fold, done by two regex passes over the whole text (much faster than per word): "boundaries"
-# -> "boundary", "warranties" -> "warranty", "kettles" -> "kettle"; "glass" keeps its "ss".
-_IES = re.compile(r"(?<=[a-z]{2})ies\b")
-_PLURAL_S = re.compile(r"(?<=[a-z]{3})(?<!s)s\b")
+def fold(word: str) -> str:
+    """The light plural fold: "boundaries" -> "boundary", "kettles" -> "kettle"; "glass" keeps its "ss"."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
 
 
-def _fold_text(text: str) -> str:
-    return _PLURAL_S.sub("", _IES.sub("y", text.lower()))
+def surface_forms(term: str) -> tuple[str, ...]:
+    """Words whose fold is ``term``, among the few the fold can produce it from."""
+    options = [term, term + "s"]
+    if term.endswith("y"):
+        options.append(term[:-1] + "ies")
+    return tuple(w for w in dict.fromkeys(options) if fold(w) == term)
 
 
 def _keep(word: str) -> bool:
@@ -49,13 +57,13 @@ def _keep(word: str) -> bool:
 
 
 def terms(text: str) -> list[str]:
-    """The BM25 terms of ``text``, in order: folded words (no stop words) and CJK bigrams."""
+    """The query terms of ``text``, in order: folded words (no stop words) and CJK bigrams."""
     out: list[str] = []
-    for match in _TOKEN.findall(_fold_text(text)):
+    for match in _TOKEN.findall(text.lower()):
         if _CJK_START.match(match):
             out.extend(_bigrams(match))
         elif _keep(match):
-            out.append(match)
+            out.append(fold(match))
     return out
 
 
@@ -63,39 +71,45 @@ def _bigrams(run: str) -> list[str]:
     return [run] if len(run) == 1 else list(map(operator.add, run[:-1], run[1:]))
 
 
-def _bag(text: str) -> Counter[str]:
-    """``Counter(terms(text))``, computed faster: order does not matter, so words and CJK runs are found
-    by C-level ``findall`` passes and only distinct words are filtered."""
-    folded = _fold_text(text)
-    out: Counter[str] = Counter(_WORD.findall(folded))
-    for word in [w for w in out if not _keep(w)]:
-        del out[word]
-    for run in _CJK_RUN.findall(folded):
+def raw_bag(text: str) -> Counter[str]:
+    """Every lower-cased word and CJK bigram of ``text`` with its count, unfolded and unfiltered.
+
+    Items are indexed raw because two C-level ``findall`` passes are all it takes; the fold and the stop
+    list are applied on the query side (``surface_forms``), which has a handful of words.
+    """
+    lower = text.lower()
+    out: Counter[str] = Counter(_WORD.findall(lower))
+    for run in _CJK_RUN.findall(lower):
         out.update(_bigrams(run))
     return out
 
 
 @dataclass(slots=True)
 class DocTerms:
-    """Term frequencies and length of one item (cacheable: depends on its text and title only)."""
+    """Raw term counts and length of one item (cacheable: depends on its text and title only)."""
 
     freqs: Counter[str]
     length: int
 
     @classmethod
     def of(cls, text: str, title: str = "") -> DocTerms:
-        freqs = _bag(text)
+        freqs = raw_bag(text)
         length = sum(freqs.values())
-        title_words = terms(title)
-        freqs.update(title_words * 2)
-        return cls(freqs, length + 2 * len(title_words))
+        title_terms = raw_bag(title)
+        for term, n in title_terms.items():
+            freqs[term] += 2 * n
+        return cls(freqs, length + 2 * sum(title_terms.values()))
 
     def plus(self, extra: str) -> DocTerms:
         """A copy with the words of ``extra`` added (used for source-map claim texts)."""
-        more = terms(extra)
+        more = raw_bag(extra)
         freqs = self.freqs.copy()
         freqs.update(more)
-        return DocTerms(freqs, self.length + len(more))
+        return DocTerms(freqs, self.length + sum(more.values()))
+
+    def content_terms(self) -> set[str]:
+        """Distinct terms without stop words (for comparing items with each other)."""
+        return {t for t in self.freqs if _keep(t)}
 
 
 class BM25Index:
@@ -105,23 +119,22 @@ class BM25Index:
         self.docs = list(docs)
         self.n = len(self.docs)
         self.avgdl = (sum(d.length for d in self.docs) / self.n) if self.n else 0.0
-        df: Counter[str] = Counter()
-        for d in self.docs:
-            df.update(d.freqs.keys())
-        self.idf = {t: math.log(1.0 + (self.n - f + 0.5) / (f + 0.5)) for t, f in df.items()}
+        self._norms = [K1 * (1 - B + B * d.length / self.avgdl) for d in self.docs] if self.avgdl else []
 
     def scores(self, query_terms: Iterable[str]) -> list[float]:
         """One score per item, in item order; 0.0 for items sharing no term with the query."""
-        q = [t for t in dict.fromkeys(query_terms) if t in self.idf]
         out = [0.0] * self.n
-        if not q or self.avgdl == 0:
+        if self.avgdl == 0:
             return out
-        for i, d in enumerate(self.docs):
-            norm = K1 * (1 - B + B * d.length / self.avgdl)
-            s = 0.0
-            for t in q:
-                f = d.freqs.get(t)
-                if f:
-                    s += self.idf[t] * f * (K1 + 1) / (f + norm)
-            out[i] = s
+        norms = self._norms
+        for term in dict.fromkeys(query_terms):
+            forms = surface_forms(term)
+            tfs = [sum(d.freqs.get(f, 0) for f in forms) for d in self.docs]
+            df = sum(1 for tf in tfs if tf)
+            if not df:
+                continue
+            idf = math.log(1.0 + (self.n - df + 0.5) / (df + 0.5))
+            for i, tf in enumerate(tfs):
+                if tf:
+                    out[i] += idf * tf * (K1 + 1) / (tf + norms[i])
         return out
