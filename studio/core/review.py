@@ -19,6 +19,7 @@ from typing import Any
 from studio import __version__
 from studio.core.atomic import write_atomic
 from studio.core.model import STATUSES, TRUST_LEVELS
+from studio.core.paths import is_unsafe_pointer
 
 DECISIONS = ("confirm", "reject", "needs-review")
 MAX_NAME_ATTEMPTS = 1000
@@ -78,6 +79,9 @@ def make_review_record(pack_name: str, decision: str, reason: str, *, reviewer: 
         raise ReviewError(f"decision must be one of {', '.join(DECISIONS)}, not '{decision}'")
     if not reason.strip():
         raise ReviewError("a review needs a reason")
+    unsafe = [p for p in files_examined if is_unsafe_pointer(p)]
+    if unsafe:
+        raise ReviewError(f"examined files must be pack-relative paths: {', '.join(unsafe)}")
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     return ReviewRecord(
         pack=pack_name, reviewer=(reviewer or _default_reviewer()).strip() or "unknown",

@@ -127,3 +127,18 @@ def test_knowledge_edit_round_trip_keeps_untouched_file_identical(tmp_path: Path
     text = knowledge_text(status="ready")
     edit = edit_status_trust(text, status="ready")
     assert not edit.changed and edit.diff == ""
+
+
+def test_review_of_a_pack_with_a_bogus_status_is_still_a_valid_record(runs_pack) -> None:
+    root = runs_pack({}, knowledge=knowledge_text(status="bogus"))
+    path, _ = commit_review(root, plan_review(root, "reject", "status is not a standard value", reviewer="al",
+                                              set_status="needs-review", now=NOW))
+    [record] = read_runs(root).records
+    assert record.validity is Validity.VALID
+    assert record.data["before"]["status"] == "bogus" and record.data["after"]["status"] == "needs-review"
+
+
+def test_examined_files_must_stay_in_the_pack(runs_pack) -> None:
+    root = runs_pack({})
+    with pytest.raises(ReviewError):
+        plan_review(root, "confirm", "ok", files_examined=["../../etc/passwd"])

@@ -76,7 +76,7 @@ def infer_markdown_kind(text: str, name: str) -> RunKind:
         if "health" in first:
             return RunKind.HEALTH_REPORT
         if "review" in first:
-            return RunKind.REVIEW_RECORD if name.lower().startswith("review-") else RunKind.LINT_REPORT
+            return RunKind.LINT_REPORT  # a Markdown review report; review *records* are our JSON shape
     by_name = kind_from_name(name)
     # A Markdown file is never a schema-bearing JSON record, whatever its name says.
     return by_name if by_name in (RunKind.LINT_REPORT, RunKind.HEALTH_REPORT, RunKind.EVAL_RESULT) else (
