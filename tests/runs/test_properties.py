@@ -95,3 +95,21 @@ def test_every_value_position_points_at_that_value(value: object, indent: int | 
             for part in path:
                 node = node[part]  # type: ignore[index]
             assert json.JSONDecoder().raw_decode(text, offset)[0] == node
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.binary(max_size=200), st.text(max_size=200), NAMES)
+def test_read_runs_on_disk_never_raises(raw: bytes, markdown: str, name: str) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from studio.core.runs import read_runs
+
+    with tempfile.TemporaryDirectory() as tmp:
+        runs = Path(tmp) / "runs" / "eval-1"
+        runs.mkdir(parents=True)
+        (runs.parent / name).write_bytes(raw)
+        (runs / "report.md").write_text(markdown, encoding="utf-8", errors="surrogatepass")
+        report = read_runs(Path(tmp))
+        assert len(report.records) == 2
+        assert all(r.summary for r in report.records)
