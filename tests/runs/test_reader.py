@@ -180,3 +180,16 @@ def test_violation_in_second_array_item_points_at_that_item(runs_pack) -> None:
     lines = (root / "runs/compile-2026-05-01T10-30-00Z.json").read_text().splitlines()
     assert lines[diag.line - 1].strip() == '"operation": "renamed"'
     assert lines[diag.line - 1][diag.column - 1:].startswith('"operation"')
+
+
+def test_total_size_budget_lists_but_does_not_read_the_rest(runs_pack, monkeypatch) -> None:
+    from studio.core.runs import reader
+
+    monkeypatch.setattr(reader, "MAX_TOTAL_BYTES", 10)
+    root = runs_pack({
+        "runs/compile-2026-05-01T10-30-00Z.json": VALID_COMPILE,
+        "runs/compile-2026-05-02T10-30-00Z.json": VALID_COMPILE,
+    })
+    records = read_runs(root).records
+    assert [r.validity for r in records] == [Validity.VALID, Validity.UNREADABLE]
+    assert records[1].diagnostics[0].code == "runs-too-large" and records[1].data is None

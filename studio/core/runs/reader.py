@@ -23,6 +23,8 @@ from studio.core.runs.timestamps import choose_time
 MAX_RUN_BYTES = 4 * 1024 * 1024
 """A run record is audit metadata; anything larger is reported and not parsed."""
 MAX_RUN_FILES = 2000
+MAX_TOTAL_BYTES = 64 * 1024 * 1024
+"""Parsed records stay in memory; past this many bytes in total the rest are listed but not read."""
 MAX_RUN_DEPTH = 6
 RECORD_SUFFIXES = (".json", ".md", ".markdown", ".jsonl", ".txt", ".log")
 
@@ -37,8 +39,14 @@ def read_runs(pack_root: Path) -> RunsReport:
         return report
     if not runs_dir.is_dir():
         return report
+    total = 0
     for path in _walk(runs_dir, root, report.diagnostics):
-        report.records.append(read_run_file(path, root))
+        if total > MAX_TOTAL_BYTES:
+            report.records.append(_over_budget(path, root))
+            continue
+        record = read_run_file(path, root)
+        total += record.size
+        report.records.append(record)
     report.records.sort(key=_time_order)
     for record in report.records:
         report.diagnostics.extend(record.diagnostics)
@@ -139,6 +147,18 @@ def parse_json_record(raw: bytes, rel: str) -> RunRecord:
     record.validity = Validity.VALID if check.valid else Validity.INVALID
     record.extra_fields = check.extra_fields
     record.diagnostics.extend(_audit_only(d) for d in check.diagnostics)
+    return record
+
+
+def _over_budget(path: Path, root: Path) -> RunRecord:
+    rel = _rel(path, root)
+    record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, summary="not read (runs/ too large)")
+    record.timestamp, record.time_source = choose_time(None, path.name, _mtime(path))
+    record.diagnostics.append(Diagnostic(
+        "runs-too-large", Severity.WARNING,
+        f"{rel} was not read: runs/ holds more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB of records",
+        file=rel, hint="Archive old run records outside the pack.",
+    ))
     return record
 
 
