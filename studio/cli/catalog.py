@@ -3,7 +3,8 @@
 stdout holds only the artefact (the behaviour instruction, a blank line, then the XML; or the XML
 alone with ``--no-instruction``; or JSON with ``--format json``), so it can be diffed byte for byte.
 Token counts go to stderr in the text formats and into the document in JSON.
-An empty catalog prints nothing (the standard omits the catalog when no pack is available).
+An empty catalog prints nothing (the standard omits the catalog when no pack is available); the exit
+status is 2 when that is because a named PATH could not be scanned.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import sys
 
 from studio.cli._scope import add_scope_arguments, options_from_args
+from studio.core.diagnostics import Severity
 from studio.core.render.catalog import catalog_instruction, render_catalog, render_catalog_json
 from studio.core.render.costs import CatalogCost, catalog_cost
 from studio.core.workspace import open_workspace
@@ -31,16 +33,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     workspace = open_workspace(options_from_args(args))
+    problems = [d for d in workspace.diagnostics if d.severity is Severity.ERROR]
+    for d in problems:  # e.g. a PATH that does not exist: say so rather than print an empty catalog
+        sys.stderr.write(d.format() + "\n")
     packs = workspace.packs
     cost = catalog_cost(packs, include_archived=args.include_archived)
     if args.format == "json":
         sys.stdout.write(render_catalog_json(packs, include_archived=args.include_archived,
                                              extra={"tokens": cost.to_dict()}))
-        return 0
+        return 2 if problems and not packs else 0
     xml = render_catalog(packs, include_archived=args.include_archived)
     if not xml:
         sys.stderr.write("No pack is available: the catalog is empty and a client would not show it.\n")
-        return 0
+        return 2 if problems else 0
     sys.stdout.write(xml if args.no_instruction else f"{catalog_instruction()}\n{xml}")
     sys.stderr.write(format_cost(cost, with_instruction=not args.no_instruction))
     return 0

@@ -81,3 +81,9 @@ def test_fence_with_files_variant_and_a_bad_path(two_packs: Path, capsys: pytest
     assert "../tea/KNOWLEDGE.md: not a path inside the pack" in err
     assert out.startswith('<knowledge_pack name="old" status="archived" mode="data">\n')
     assert "<warning>Pack status is archived.</warning>" in out
+
+
+def test_catalog_of_a_missing_path_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["catalog", str(tmp_path / "nope")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and str(tmp_path / "nope") in err
