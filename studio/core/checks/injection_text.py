@@ -126,7 +126,7 @@ def _diagnose(ctx: CheckContext, rel: str, text: str) -> Iterator[Diagnostic]:
         snippet = _snippet(text[finding.offset:finding.offset + finding.length])
         if finding.code == "fence-breaking-text":
             message = f'"{snippet}" {finding.label}; the studio neutralises it, other clients may not'
-            hint = "Write it as code (inside backticks) or reword it."
+            hint = "Remove or reword it; if the pack documents the wrapper format on purpose, it may stay."
         else:
             message = f'Instruction-like text "{snippet}" ({finding.label}); it stays fenced as data, never obeyed'
             hint = "Remove it, or quote it clearly as an example if the pack documents such text."
