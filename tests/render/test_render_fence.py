@@ -121,3 +121,9 @@ def test_a_single_item_reads_back_after_unescaping(text: str) -> None:
     marker, _, body = content.partition("\n")
     assert marker == "[file: compiled/a.md]"
     assert unneutralise(body) == strip_forbidden(text.strip("\n"))
+
+
+def test_an_item_with_a_list_for_lines_still_renders() -> None:
+    fp = _pack("x")
+    fp.items = [FenceItem("documents/a.md", "text", lines=[3, 4])]  # type: ignore[arg-type]
+    assert "[file: documents/a.md | lines 3-4]\ntext\n" in render_pack_fence(fp)

@@ -97,7 +97,7 @@ def render_pack_fence(fp: FencePack, variant: FenceVariant = FenceVariant.SUPERS
     """Exactly one ``<knowledge_pack ...>`` wrapper for ``fp`` (ending in a newline)."""
     pack = fp.pack
     parts = [opening_tag(pack, variant), "\n", preamble(pack), "\n"]
-    parts.extend(_item_block(item) for item in fp.items)
+    parts.extend(_cached_item_block(item) for item in fp.items)
     if fp.items:
         parts.append("<selected_files>\n")
         parts.extend(_file_element(item) for item in fp.items)
@@ -153,9 +153,18 @@ def marker_line(item: FenceItem) -> str:
     return neutralise(label.replace("\r", " ").replace("\n", " "))
 
 
-@lru_cache(maxsize=256)  # bounded: items can be large
+def _cached_item_block(item: FenceItem) -> str:
+    try:
+        return _item_block_cached(item)
+    except TypeError:  # an unhashable field (e.g. ``lines`` passed as a list): render without the cache
+        return _item_block(item)
+
+
 def _item_block(item: FenceItem) -> str:
     return f"{marker_line(item)}\n{neutralise(item.text.strip(chr(10)))}\n\n"
+
+
+_item_block_cached = lru_cache(maxsize=256)(_item_block)  # bounded: items can be large
 
 
 def _file_element(item: FenceItem) -> str:
