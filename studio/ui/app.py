@@ -17,6 +17,9 @@ from studio.ui.workspace_source import WorkspaceRequest
 
 
 def make_app() -> QApplication:
+    # Workers are Python threads sharing the GIL with the GUI thread; a shorter switch interval lets the
+    # GUI thread get the interpreter back sooner while packs load, so the window stays responsive.
+    sys.setswitchinterval(0.0005)
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         app = QApplication(sys.argv[:1])

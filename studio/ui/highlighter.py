@@ -24,6 +24,8 @@ from studio.ui import workers
 
 Span = tuple[int, int, Any]
 """(start column, length, pygments token type) within one line."""
+LINES_PER_SLICE = 120
+"""Lines re-highlighted per event-loop turn (each costs Python work in highlightBlock)."""
 LEX_LIMIT = 1_000_000
 """Characters beyond this are left plain: highlighting is a comfort, not worth a long wait."""
 
@@ -125,6 +127,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self.language = language
         self.style = style_name(dark)
         self.lines: list[list[Span]] = []
+        self._pending: list[int] = []
         self._latest = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -147,14 +150,25 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if request_id != self._latest or self.document() is None:
             return
         old, self.lines = self.lines, lines
+        changed = [
+            n for n in range(max(len(old), len(lines)))
+            if (old[n] if n < len(old) else None) != (lines[n] if n < len(lines) else None)
+        ]
+        self._pending = changed
+        self._apply_some()
+
+    def _apply_some(self) -> None:
+        """Re-highlight the changed lines a slice at a time so a long file never blocks typing."""
         doc = self.document()
-        for number in range(max(len(old), len(lines))):
-            before = old[number] if number < len(old) else None
-            after = lines[number] if number < len(lines) else None
-            if before != after:
-                block = doc.findBlockByNumber(number)
-                if block.isValid():
-                    self.rehighlightBlock(block)
+        if doc is None:
+            return
+        todo, self._pending = self._pending[:LINES_PER_SLICE], self._pending[LINES_PER_SLICE:]
+        for number in todo:
+            block = doc.findBlockByNumber(number)
+            if block.isValid():
+                self.rehighlightBlock(block)
+        if self._pending:
+            QTimer.singleShot(0, self._apply_some)
 
     def highlightBlock(self, text: str) -> None:
         number = self.currentBlock().blockNumber()

@@ -16,8 +16,27 @@ from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
 
+from studio.ui import workers
+
 MAX_WATCHED = 6000
 DEBOUNCE_MS = 300
+
+
+def paths_to_watch(roots: list[Path]) -> list[str]:
+    """Each pack root, its KNOWLEDGE.md and its top-level folders (runs in a worker)."""
+    paths: list[str] = []
+    for root in roots:
+        paths.append(str(root))
+        try:
+            with os.scandir(root) as it:
+                for entry in it:
+                    knowledge = entry.name == "KNOWLEDGE.md" and entry.is_file(follow_symlinks=False)
+                    folder = entry.is_dir(follow_symlinks=False) and not entry.name.startswith(".")
+                    if knowledge or folder:
+                        paths.append(entry.path)
+        except OSError:
+            continue
+    return paths
 
 
 class LiveWatch(QObject):
@@ -31,6 +50,7 @@ class LiveWatch(QObject):
         self.watcher.fileChanged.connect(self._file_changed)
         self.roots: set[Path] = set()
         self._dirty: set[Path] = set()
+        self._generation = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -41,21 +61,21 @@ class LiveWatch(QObject):
         if paths:
             self.watcher.removePaths(paths)
         self.roots.clear()
+        self._generation += 1
 
-    def watch_pack(self, root: Path) -> None:
-        if root in self.roots:
-            return
-        self.roots.add(root)
-        paths = [str(root)]
-        if (root / "KNOWLEDGE.md").is_file():
-            paths.append(str(root / "KNOWLEDGE.md"))
-        try:
-            with os.scandir(root) as it:
-                paths += [e.path for e in it if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")]
-        except OSError:
-            pass
+    def watch_packs(self, roots: list[Path]) -> None:
+        """Start watching these packs; their folders are listed in a worker, not on the GUI thread."""
+        fresh = [r for r in roots if r not in self.roots]
+        self.roots.update(fresh)
+        if fresh:
+            generation = self._generation
+            workers.submit(paths_to_watch, fresh, on_done=lambda _rid, paths: self._add_paths(generation, paths))
+
+    def _add_paths(self, generation: int, paths: list[str]) -> None:
+        if generation != self._generation:
+            return  # listed for a workspace that has been closed since
         room = MAX_WATCHED - len(self.watcher.files()) - len(self.watcher.directories())
-        if room > 0:
+        if room > 0 and paths:
             self.watcher.addPaths(paths[:room])
 
     def watch_file(self, path: Path) -> None:

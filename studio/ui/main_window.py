@@ -247,8 +247,7 @@ class MainWindow(QMainWindow):
     def _packs_added(self, packs: list[Pack]) -> None:
         self.tree_model.add_packs(packs)
         self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in packs])
-        for pack in packs:
-            self.watch.watch_pack(pack.root)
+        self.watch.watch_packs([p.root for p in packs])
         self._refresh_counts()
 
     def _settled(self, packs: list[Pack]) -> None:
@@ -256,8 +255,7 @@ class MainWindow(QMainWindow):
             self.tree_model.replace_pack(pack)
         items = [(str(p.root), p.name, p.diagnostics) for p in packs]
         items.append(("", "(workspace)", self.session.diagnostics))
-        self.diag_model.clear()
-        self.diag_model.set_packs(items)
+        self.diag_model.set_packs(items)  # only packs whose findings changed (name collisions) are redrawn
         self._refresh_counts()
 
     def _scan_finished(self, cancelled: bool) -> None:

@@ -21,34 +21,36 @@ class StatusLine(QObject):
         self.workspace_label = QLabel("No workspace")
         self.packs_label = QLabel()
         self.counts_label = QLabel(counts_text(DiagnosticCounts()))
+        # A busy bar plus a text label: QProgressBar.setValue repaints synchronously, which would stall
+        # the GUI thread on every progress report of a large scan.
         self.progress = QProgressBar()
-        self.progress.setMaximumWidth(220)
-        self.progress.setTextVisible(True)
+        self.progress.setMaximumWidth(120)
+        self.progress.setRange(0, 0)
+        self.progress.setTextVisible(False)
+        self.progress_label = QLabel()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel_requested)
         for w in (self.workspace_label, self.packs_label, self.counts_label):
             bar.addWidget(w)
+        bar.addPermanentWidget(self.progress_label)
         bar.addPermanentWidget(self.progress)
         bar.addPermanentWidget(self.cancel_button)
-        self.progress.hide()
-        self.cancel_button.hide()
+        for w in (self.progress_label, self.progress, self.cancel_button):
+            w.hide()
 
     def set_workspace(self, label: str) -> None:
         self.workspace_label.setText(label)
-        self.progress.setRange(0, 0)  # busy until the scan knows how many packs it found
-        self.progress.setFormat("scanning…")
-        self.progress.show()
-        self.cancel_button.show()
+        self.progress_label.setText("scanning…")
+        for w in (self.progress_label, self.progress, self.cancel_button):
+            w.show()
 
     def show_progress(self, done: int, total: int) -> None:
         if total:
-            self.progress.setRange(0, total)
-            self.progress.setValue(done)
-            self.progress.setFormat(f"loading {done}/{total}")
+            self.progress_label.setText(f"loading packs {done}/{total} ({100 * done // total}%)")
 
     def finish(self, cancelled: bool) -> None:
-        self.progress.hide()
-        self.cancel_button.hide()
+        for w in (self.progress_label, self.progress, self.cancel_button):
+            w.hide()
         if cancelled:
             self.workspace_label.setText(f"{self.workspace_label.text()} (scan cancelled)")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
@@ -86,6 +87,7 @@ def apply_theme(app: QGuiApplication, dark: bool | None = None) -> bool:
     return dark
 
 
+@cache
 def cjk_family() -> str | None:
     """The first installed font family that covers Simplified Chinese, or None."""
     installed = set(QFontDatabase.families())
@@ -97,15 +99,20 @@ def cjk_family() -> str | None:
     return None
 
 
-def editor_font() -> QFont:
-    """A fixed-pitch font for the editor, with a CJK fallback so Chinese text is not boxes."""
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    families = [font.family()]
+@cache
+def _editor_families() -> tuple[str, ...]:
+    families = [QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()]
     installed = set(QFontDatabase.families())
     families += [f for f in MONO_CJK_FAMILIES if f in installed]
     cjk = cjk_family()
     if cjk:
         families.append(cjk)
-    font.setFamilies(families)
+    return tuple(families)
+
+
+def editor_font() -> QFont:
+    """A fixed-pitch font for the editor, with a CJK fallback so Chinese text is not boxes."""
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    font.setFamilies(list(_editor_families()))  # the font list is read once: enumerating fonts is slow
     font.setPointSize(max(font.pointSize(), 10))
     return font

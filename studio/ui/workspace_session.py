@@ -23,8 +23,12 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.core.workspace import Workspace
 from studio.ui import workers
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
+
+DRAIN_MS = 50
+BATCH = 40
 
 
 class WorkspaceSession(QObject):
@@ -48,9 +52,10 @@ class WorkspaceSession(QObject):
         self._inbox: list[Pack] = []
         self._progress = (0, 0)
         self._reload_ids: dict[Path, int] = {}
-        self._core = None
+        self._core: Workspace | None = None
+        self._result: WorkspaceResult | None = None
         self._drain = QTimer(self)
-        self._drain.setInterval(100)
+        self._drain.setInterval(DRAIN_MS)
         self._drain.timeout.connect(self._drain_inbox)
 
     # -- opening ------------------------------------------------------------------------------
@@ -70,14 +75,18 @@ class WorkspaceSession(QObject):
         cancel = self._cancel
         self.packs.clear()
         self.diagnostics = []
+        self._core = None
+        self._result = None
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
         self.scanning = True
         self.started.emit()
-        self._scan_id = workers.next_request_id()
+        self._scan_id = scan_id = workers.next_request_id()
         workers.submit(
-            open_workspace, self.request, self._on_pack, self._on_progress, cancel.is_set,
+            open_workspace, self.request,
+            lambda pack: self._on_pack(scan_id, pack), lambda done, total: self._on_progress(scan_id, done, total),
+            cancel.is_set,
             on_done=self._on_scan_done, on_error=self._on_scan_failed, request_id=self._scan_id,
         )
         self._drain.start()
@@ -87,18 +96,22 @@ class WorkspaceSession(QObject):
         self._cancel.set()
 
     # called in the worker thread: only touch the locked inbox
-    def _on_pack(self, pack: Pack) -> None:
+    def _on_pack(self, scan_id: int, pack: Pack) -> None:
         with self._lock:
-            self._inbox.append(pack)
+            if scan_id == self._scan_id:  # a cancelled scan may still be finishing its last pack
+                self._inbox.append(pack)
 
-    def _on_progress(self, done: int, total: int) -> None:
+    def _on_progress(self, scan_id: int, done: int, total: int) -> None:
         with self._lock:
-            self._progress = (done, total)
+            if scan_id == self._scan_id:
+                self._progress = (done, total)
 
     def _drain_inbox(self) -> None:
         with self._lock:
-            batch, self._inbox = self._inbox, []
+            # A bounded batch per tick keeps each model update short; the rest waits for the next tick.
+            batch, self._inbox = self._inbox[:BATCH], self._inbox[BATCH:]
             done, total = self._progress
+            empty = not self._inbox
         fresh = [p for p in batch if p.root not in self.packs]
         for p in fresh:
             self.packs[p.root] = p
@@ -106,16 +119,22 @@ class WorkspaceSession(QObject):
             self.packs_added.emit(fresh)
         if self.scanning:
             self.progress.emit(done, total)
+        if empty and self._result is not None:
+            self._settle(self._result)
 
     def _on_scan_done(self, request_id: int, result: WorkspaceResult) -> None:
         if request_id != self._scan_id:
             return  # an older scan that was cancelled and replaced
-        self._drain_inbox()
+        with self._lock:
+            # Packs the callbacks never announced (there should be none) join the queue.
+            queued = {p.root for p in self._inbox}
+            self._inbox.extend(p for p in result.packs if p.root not in self.packs and p.root not in queued)
+        self._result = result  # settled once the queue is drained, batch by batch
+
+    def _settle(self, result: WorkspaceResult) -> None:
+        self._result = None
         self._core = result.core
-        fresh = [p for p in result.packs if p.root not in self.packs]
         self.packs = {p.root: p for p in result.packs}
-        if fresh:
-            self.packs_added.emit(fresh)
         self.diagnostics = list(result.diagnostics)
         # Shadowing is only known once every scope is scanned: the core settled it on the same Pack
         # objects the views already hold, so they re-read all of them once.
@@ -125,7 +144,6 @@ class WorkspaceSession(QObject):
     def _on_scan_failed(self, request_id: int, text: str) -> None:
         if request_id != self._scan_id:
             return
-        self._drain_inbox()
         self.failed.emit(text)
         self._finish(False)
 
@@ -168,8 +186,8 @@ class WorkspaceSession(QObject):
 
     def pack_for_path(self, path: Path) -> Pack | None:
         """The pack whose directory contains ``path`` (the deepest one if packs nest)."""
-        best: Pack | None = None
-        for root, pack in self.packs.items():
-            if (path == root or root in path.parents) and (best is None or len(root.parts) > len(best.root.parts)):
-                best = pack
-        return best
+        for candidate in (path, *path.parents):
+            pack = self.packs.get(candidate)
+            if pack is not None:
+                return pack
+        return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +25,29 @@ DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
 SORT_ROLE = Qt.ItemDataRole.UserRole + 11
 
 
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """One table row with its cells and sort keys worked out once (views ask for them thousands of times)."""
+
+    diagnostic: Diagnostic
+    root: str
+    cells: tuple[Any, ...]
+    keys: tuple[Any, ...]
+
+    @classmethod
+    def of(cls, d: Diagnostic, root: str, pack_name: str) -> _Row:
+        cells = (d.severity.value, d.code, pack_name, d.file, d.line, d.message, d.behavior.value)
+        keys = (d.severity.rank, d.code, pack_name, d.file, d.line, d.message, d.behavior.gravity)
+        return cls(d, root, cells, keys)
+
+
 class DiagnosticsTableModel(QAbstractTableModel):
-    """Rows are (diagnostic, pack name); the model keeps them grouped per pack so one pack can be swapped."""
+    """Rows of one pack stay contiguous, so a reloaded pack swaps its block without a model reset."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._by_pack: dict[str, tuple[str, list[Diagnostic]]] = {}
-        self._rows: list[tuple[Diagnostic, str]] = []
+        self._rows: list[_Row] = []
 
     def clear(self) -> None:
         self.beginResetModel()
@@ -43,26 +60,40 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self.set_packs([(pack_root, pack_name, diagnostics)])
 
     def set_packs(self, items: list[tuple[str, str, list[Diagnostic]]]) -> None:
-        appended_only = all(root not in self._by_pack for root, _, _ in items)
-        new_rows = [(d, name) for _root, name, diags in items for d in diags]
+        """Add or replace the rows of several packs; unchanged packs are left alone."""
+        appended: list[_Row] = []
         for root, name, diags in items:
+            old = self._by_pack.get(root)
+            if old is not None and old[0] == name and old[1] == diags:
+                continue
             self._by_pack[root] = (name, list(diags))
-        if appended_only:
-            if new_rows:  # a scan batch: append, so selections and scroll position survive
-                start = len(self._rows)
-                self.beginInsertRows(QModelIndex(), start, start + len(new_rows) - 1)
-                self._rows.extend(new_rows)
-                self.endInsertRows()
-            return
-        self.beginResetModel()
-        self._rows = [(d, name) for name, diags in self._by_pack.values() for d in diags]
-        self.endResetModel()
+            rows = [_Row.of(d, root, name) for d in diags]
+            if old is None:
+                appended.extend(rows)
+            else:
+                self._swap_block(root, len(old[1]), rows)
+        if appended:  # a scan batch: one insertion at the end
+            start = len(self._rows)
+            self.beginInsertRows(QModelIndex(), start, start + len(appended) - 1)
+            self._rows.extend(appended)
+            self.endInsertRows()
+
+    def _swap_block(self, root: str, old_count: int, rows: list[_Row]) -> None:
+        start = next((i for i, r in enumerate(self._rows) if r.root == root), len(self._rows))
+        if old_count:
+            self.beginRemoveRows(QModelIndex(), start, start + old_count - 1)
+            del self._rows[start:start + old_count]
+            self.endRemoveRows()
+        if rows:
+            self.beginInsertRows(QModelIndex(), start, start + len(rows) - 1)
+            self._rows[start:start] = rows
+            self.endInsertRows()
 
     def diagnostic(self, row: int) -> Diagnostic:
-        return self._rows[row][0]
+        return self._rows[row].diagnostic
 
     def counts(self) -> DiagnosticCounts:
-        return DiagnosticCounts.of([d for d, _ in self._rows])
+        return DiagnosticCounts.of([r.diagnostic for r in self._rows])
 
     def rowCount(self, parent: ModelIndex = _NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._rows)
@@ -79,14 +110,12 @@ class DiagnosticsTableModel(QAbstractTableModel):
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._rows):
             return None
-        diag, pack_name = self._rows[index.row()]
-        col = index.column()
+        row = self._rows[index.row()]
+        diag, col = row.diagnostic, index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (diag.severity.value, diag.code, pack_name, diag.file, diag.line, diag.message,
-                    diag.behavior.value)[col]
+            return row.cells[col]
         if role == SORT_ROLE:
-            return (diag.severity.rank, diag.code, pack_name, diag.file, diag.line, diag.message,
-                    diag.behavior.gravity)[col]
+            return row.keys[col]
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return severity_icon(diag.severity.value)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -115,8 +144,10 @@ class DiagnosticsFilterProxy(QSortFilterProxyModel):
 
     def filterAcceptsRow(self, row: int, parent: ModelIndex) -> bool:
         model = self.sourceModel()
-        diag = model.index(row, 0, parent).data(DIAGNOSTIC_ROLE)
-        if not isinstance(diag, Diagnostic) or diag.severity not in self.severities:
+        if not isinstance(model, DiagnosticsTableModel) or parent.isValid():
+            return False
+        diag = model.diagnostic(row)
+        if diag.severity not in self.severities:
             return False
         if not self.needle:
             return True

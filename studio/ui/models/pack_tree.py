@@ -57,6 +57,8 @@ class Node:
     children: list[Node] = field(default_factory=list)
     listed: bool = False
     """For packs and folders: whether the directory listing has been requested."""
+    signature: tuple[object, ...] = ()
+    """For packs: what the row shows, to skip repaints when a re-settled pack did not change."""
 
     def row(self) -> int:
         return self.parent.children.index(self) if self.parent else 0
@@ -69,6 +71,11 @@ def group_key(pack: Pack) -> str:
     if pack.shadowed_by is not None:
         return "shadowed"
     return pack.scope.value
+
+
+def _signature(pack: Pack) -> tuple[object, ...]:
+    counts = pack.counts
+    return (pack.name, pack.status, pack.trust, pack.profile, counts.errors, counts.warnings, counts.infos)
 
 
 def exclusion_reason(pack: Pack) -> str:
@@ -124,7 +131,7 @@ class PackTreeModel(QAbstractItemModel):
             start = len(group.children)
             self.beginInsertRows(self._index_of(group), start, start + len(items) - 1)
             for pack in items:
-                node = Node("pack", pack.name, group, pack=pack, path=pack.root)
+                node = Node("pack", pack.name, group, pack=pack, path=pack.root, signature=_signature(pack))
                 group.children.append(node)
                 self.pack_nodes[pack.root] = node
             self.endInsertRows()
@@ -135,7 +142,10 @@ class PackTreeModel(QAbstractItemModel):
             self.add_packs([fresh])
             return
         if node.parent is self.groups[group_key(fresh)]:
-            node.pack, node.name = fresh, fresh.name
+            signature = _signature(fresh)
+            if node.pack is fresh and node.signature == signature:
+                return  # settled again but nothing the row shows has changed
+            node.pack, node.name, node.signature = fresh, fresh.name, signature
             index = self._index_of(node)
             self.dataChanged.emit(index, index)
             return
@@ -159,15 +169,23 @@ class PackTreeModel(QAbstractItemModel):
     def _node(self, index: ModelIndex) -> Node:
         return index.internalPointer() if index.isValid() else self.root  # type: ignore[no-any-return]
 
+    def node_at(self, row: int, parent: ModelIndex) -> Node | None:
+        children = self._node(parent).children
+        return children[row] if 0 <= row < len(children) else None
+
     def _index_of(self, node: Node) -> QModelIndex:
         if node is self.root or node.parent is None:
             return QModelIndex()
         return self.createIndex(node.row(), 0, node)
 
     def index(self, row: int, column: int, parent: ModelIndex = _NO_PARENT) -> QModelIndex:
-        if column != 0 or not self.hasIndex(row, column, parent):
+        # Bounds checked here rather than with hasIndex(): views call this tens of thousands of times.
+        if column != 0 or row < 0 or parent.column() > 0:
             return QModelIndex()
-        return self.createIndex(row, 0, self._node(parent).children[row])
+        children = self._node(parent).children
+        if row >= len(children):
+            return QModelIndex()
+        return self.createIndex(row, 0, children[row])
 
     def parent(self, index: ModelIndex = _NO_PARENT) -> QModelIndex:  # type: ignore[override]
         if not index.isValid():
@@ -253,7 +271,7 @@ class PackTreeModel(QAbstractItemModel):
         if role == Role.REASON:
             return exclusion_reason(node.pack) if node.kind == "pack" and node.pack else ""
         if role == Role.FILTER_TEXT:
-            return self._filter_text(node)
+            return self.filter_text(node)
         return None
 
     def _tooltip(self, node: Node) -> str | None:
@@ -269,7 +287,7 @@ class PackTreeModel(QAbstractItemModel):
         return str(node.path) if node.path else None
 
     @staticmethod
-    def _filter_text(node: Node) -> str:
+    def filter_text(node: Node) -> str:
         if node.kind == "pack" and node.pack:
             p = node.pack
             return " ".join(x for x in (p.name, p.status, p.type, p.trust, p.description) if x).lower()

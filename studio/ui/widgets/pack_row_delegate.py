@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
@@ -19,6 +19,10 @@ def profile_tag(pack: Pack) -> str:
 
 class PackRowDelegate(QStyledItemDelegate):
     """Draws badges for pack rows; every other row is drawn the standard way."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.dark = is_dark()  # asked once: paint() runs for every visible row on every repaint
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
@@ -45,7 +49,7 @@ class PackRowDelegate(QStyledItemDelegate):
         painter.drawText(QRect(x, rect.top(), fm.horizontalAdvance(name) + 2, rect.height()),
                          Qt.AlignmentFlag.AlignVCenter, name)
         x += fm.horizontalAdvance(name) + 10
-        chip = status_chip(pack.status, is_dark())
+        chip = status_chip(pack.status, self.dark)
         status = pack.status or "no status"
         w = fm.horizontalAdvance(status) + 12
         chip_rect = QRect(x, rect.top() + 3, w, rect.height() - 6)

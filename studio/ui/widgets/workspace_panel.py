@@ -25,13 +25,13 @@ class PackFilterProxy(QSortFilterProxyModel):
         change_filter(self, lambda: setattr(self, "needle", text.strip().lower()))
 
     def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        index = self.sourceModel().index(row, 0, parent)
-        kind = index.data(Role.KIND)
-        if kind == "group":
-            return False  # shown only through a matching child (recursive filtering)
-        if kind in ("file", "dir"):
-            return True if not self.needle else self.needle in str(index.data(Role.FILTER_TEXT))
-        return not self.needle or self.needle in str(index.data(Role.FILTER_TEXT))
+        model = self.sourceModel()
+        if not isinstance(model, PackTreeModel):
+            return False
+        node = model.node_at(row, parent)  # direct access: this runs for every row on every insert
+        if node is None or node.kind == "group":
+            return False  # a group is shown only through a matching child (recursive filtering)
+        return not self.needle or self.needle in PackTreeModel.filter_text(node)
 
 
 class WorkspacePanel(QWidget):

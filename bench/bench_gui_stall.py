@@ -1,0 +1,132 @@
+"""How long does the GUI thread stall while the studio opens a large workspace?
+
+Generates (or reuses) a synthetic corpus with ``make_corpus.py``, opens it in the real main window
+offscreen, and runs a 10 ms heartbeat timer on the GUI thread. The longest gap between two ticks,
+minus the 10 ms period, is the longest stall a user would feel. Also reports the time until the first
+and the last pack appear in the Workspace tree, and stalls while browsing packs afterwards.
+
+    python bench/bench_gui_stall.py                 # 1,000 packs x 40 files (goal: longest stall < 50 ms)
+    python bench/bench_gui_stall.py --packs 200     # quicker
+    python bench/bench_gui_stall.py --corpus DIR    # reuse a corpus generated earlier
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QElapsedTimer, QSettings, QTimer  # noqa: E402
+
+from studio.ui.app import make_app  # noqa: E402
+from studio.ui.main_window import MainWindow  # noqa: E402
+from studio.ui.workspace_source import WorkspaceRequest  # noqa: E402
+
+MAKE_CORPUS = Path("/work/shared/bench/make_corpus.py")
+PERIOD_MS = 10
+
+
+class Heartbeat:
+    """Ticks every 10 ms on the GUI thread and remembers the longest gap between ticks."""
+
+    def __init__(self) -> None:
+        self.clock = QElapsedTimer()
+        self.clock.start()
+        self.last = 0
+        self.longest = 0
+        self.longest_at = 0
+        self.phase = "start"
+        self.longest_phase = ""
+        self.timer = QTimer()
+        self.timer.setInterval(PERIOD_MS)
+        self.timer.timeout.connect(self.tick)
+        self.timer.start()
+
+    def tick(self) -> None:
+        now = self.clock.elapsed()
+        gap = now - self.last
+        if gap > self.longest:
+            self.longest, self.longest_at, self.longest_phase = gap, now, self.phase
+        self.last = now
+
+    def reset(self, phase: str) -> None:
+        self.phase = phase
+
+
+def knowledge_roots(corpus: Path) -> list[Path]:
+    """Every ``.agents/knowledge`` folder of the corpus (user scope and each project, nested ones too)."""
+    found = []
+    for dirpath, dirnames, _files in os.walk(corpus):
+        dirnames[:] = [d for d in dirnames if d not in ("node_modules", ".git")]
+        if dirpath.endswith(os.path.join(".agents", "knowledge")):
+            found.append(Path(dirpath))
+            dirnames[:] = []
+    return sorted(found)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--packs", type=int, default=1000)
+    parser.add_argument("--files-per-pack", type=int, default=40)
+    parser.add_argument("--corpus", type=Path, help="an existing corpus directory (skips generation)")
+    args = parser.parse_args()
+    tmp = tempfile.TemporaryDirectory(prefix="studio-bench-")
+    corpus = args.corpus
+    if corpus is None:
+        corpus = Path(tmp.name) / "corpus"
+        subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(corpus), "--packs", str(args.packs),
+                        "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    roots = knowledge_roots(corpus)
+
+    app = make_app()  # the same set-up as the real app (theme, GIL switch interval)
+    window = MainWindow(QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat))
+    window.resize(1400, 900)
+    window.show()
+    beat = Heartbeat()
+    marks: dict[str, float] = {}
+    started = time.perf_counter()
+
+    def packs_added(_packs: list) -> None:
+        marks.setdefault("first pack shown", time.perf_counter() - started)
+
+    def finished(_cancelled: bool) -> None:
+        marks["all packs shown"] = time.perf_counter() - started
+        beat.reset("browsing")
+        browse(list(window.session.packs.values())[:25])
+
+    def browse(packs: list) -> None:
+        # Click through packs like a user: each selection renders previews and counts tokens in workers.
+        if not packs:
+            QTimer.singleShot(1500, app.quit)
+            return
+        window.workspace_panel.select_pack(packs[0].root)
+        if packs[0].knowledge_path.is_file() and len(packs) % 5 == 0:
+            window.open_file(packs[0].knowledge_path, 1)
+        QTimer.singleShot(120, lambda: browse(packs[1:]))
+
+    window.session.packs_added.connect(packs_added)
+    window.session.finished.connect(finished)
+    beat.reset("opening")
+    QTimer.singleShot(0, lambda: window.open_request(WorkspaceRequest(explicit=roots)))
+    QTimer.singleShot(600_000, app.quit)  # never hang a CI job
+    app.exec()
+
+    stall = max(beat.longest - PERIOD_MS, 0)
+    print(f"corpus: {corpus} ({len(roots)} scan roots)")
+    print(f"packs shown: {window.tree_model.rowCount() and len(window.tree_model.pack_nodes)}")
+    print(f"problems listed: {window.diag_model.rowCount()}")
+    for name, seconds in marks.items():
+        print(f"time to {name}: {seconds:.2f} s")
+    print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}; goal < 50 ms)")
+    tmp.cleanup()
+    return 0 if stall < 50 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
