@@ -62,3 +62,12 @@ def test_no_body_can_close_the_guide_and_the_body_reads_back(body: str, root_nam
     for other in ("knowledge_pack", "available_knowledge_packs", "selected_files", "warnings"):
         assert wrapper_tags(guide, other) == []
     assert unneutralise(split_guide_body(guide)) == strip_forbidden(body.strip("\n"))
+
+
+def test_a_cut_short_knowledge_md_is_announced(write_pack: Callable[..., Path]) -> None:
+    from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES
+
+    pack = load_pack(write_pack("huge", body="word " * (MAX_KNOWLEDGE_BYTES // 5 + 10)))
+    assert pack.knowledge is not None and pack.knowledge.truncated
+    guide = render_guide(pack)
+    assert "cut short" in guide and guide.endswith("</knowledge_pack_guide>\n")

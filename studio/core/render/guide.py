@@ -46,6 +46,8 @@ def render_guide(pack: Pack, *, scan: ResourceScan | None = None) -> str:
     preamble = "\n".join([GUIDE_NOTICE, f"Pack root: {_one_line(neutralise(str(pack.root)))}", PATHS_NOTICE])
     body = neutralise(pack.body.strip("\n"))
     parts = [head, "\n", preamble, _BODY_START, body, "\n\n", _render_resources(scan)]
+    if pack.knowledge is not None and pack.knowledge.truncated:
+        parts.append("(The guide above is cut short: KNOWLEDGE.md is larger than the studio reads.)\n")
     if scan.truncated:
         parts.append("(The resource listing stops here: the pack has more files than the studio lists.)\n")
     parts.append("</knowledge_pack_guide>\n")
