@@ -97,6 +97,7 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
     name = pack_name or root.name
     stats = RunStats()
     last_selected: dict[str, datetime] = {}
+    disk = _Disk(root)
     for record in report.records:
         stats.validity_counts[record.validity.value] = stats.validity_counts.get(record.validity.value, 0) + 1
         stats.kind_counts[record.kind.value] = stats.kind_counts.get(record.kind.value, 0) + 1
@@ -110,8 +111,8 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
                     last_selected[path] = max(record.timestamp, last_selected.get(path, record.timestamp))
         if record.kind is RunKind.COMPILE_RUN:
             stats.compile_history.append((format_time(record.timestamp), record.path, str(data.get("status"))))
-            stats.hash_checks.extend(_hash_checks(record, data, root))
-            stats.outputs_missing.extend((p, record.path) for p in _missing_outputs(data, root))
+            stats.hash_checks.extend(_hash_checks(record, data, disk))
+            stats.outputs_missing.extend((p, record.path) for p in _missing_outputs(data, disk))
         if record.kind in (RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.COMPILE_RUN):
             warnings, gaps = _warning_counts(record.kind, data)
             stats.over_time.append(TimePoint(format_time(record.timestamp), record.path, record.kind.value,
@@ -119,7 +120,7 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
     surfaces = runtime_surface_files(root)
     stats.never_selected = [p for p in surfaces if p not in stats.selection_counts]
     stats.selected_missing = sorted(
-        p for p in stats.selection_counts if _state_of(root, p) in ("missing", "outside")
+        p for p in stats.selection_counts if disk.state(p) in ("missing", "outside")
     )
     stats.selected_modified = [
         (p, format_time(when)) for p, when in sorted(last_selected.items())
@@ -136,13 +137,13 @@ def _modified_after(root: Path, path: str, when: datetime) -> bool:
         return False
 
 
-def _missing_outputs(data: dict[str, Any], root: Path) -> list[str]:
+def _missing_outputs(data: dict[str, Any], disk: _Disk) -> list[str]:
     outputs = data.get("outputs")
     missing: list[str] = []
     for entry in outputs if isinstance(outputs, list) else []:
         if isinstance(entry, dict) and isinstance(entry.get("path"), str) and entry.get("operation") != "deleted":
             path = _clean(entry["path"])
-            if _state_of(root, path) == "missing":
+            if disk.state(path) == "missing":
                 missing.append(path)
     return missing
 
@@ -184,7 +185,28 @@ def _warning_counts(kind: RunKind, data: dict[str, Any]) -> tuple[int, int]:
     return (len(warnings) if isinstance(warnings, list) else 0, len(gaps) if isinstance(gaps, list) else 0)
 
 
-def _hash_checks(record: RunRecord, data: dict[str, Any], root: Path) -> list[HashCheck]:
+class _Disk:
+    """Answers about pack files, each asked of the file system once (thousands of runs name the same files)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._states: dict[str, str] = {}
+        self._hashes: dict[str, str | None] = {}
+
+    def state(self, path: str) -> str:
+        """``present``, ``missing`` or ``outside`` (unsafe or a symlink out of the pack)."""
+        if path not in self._states:
+            target = resolve_inside(self.root, path)
+            self._states[path] = "outside" if target is None else "present" if target.is_file() else "missing"
+        return self._states[path]
+
+    def sha256(self, path: str) -> str | None:
+        if path not in self._hashes:
+            self._hashes[path] = file_sha256(self.root / path)
+        return self._hashes[path]
+
+
+def _hash_checks(record: RunRecord, data: dict[str, Any], disk: _Disk) -> list[HashCheck]:
     checks: list[HashCheck] = []
     for key in ("inputs", "documents"):
         entries = data.get(key)
@@ -194,28 +216,21 @@ def _hash_checks(record: RunRecord, data: dict[str, Any], root: Path) -> list[Ha
             if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
                 continue
             path = _clean(entry["path"])
-            checks.append(HashCheck(path, record.path, _compare(root, path, entry.get("sha256"))))
+            checks.append(HashCheck(path, record.path, _compare(disk, path, entry.get("sha256"))))
     return checks
 
 
-def _compare(root: Path, path: str, recorded: Any) -> str:
-    state = _state_of(root, path)
+def _compare(disk: _Disk, path: str, recorded: Any) -> str:
+    state = disk.state(path)
     if state != "present":
         return state
     match = _SHA256.match(recorded) if isinstance(recorded, str) else None
     if match is None:
         return "unverifiable"  # placeholders such as "sha256:..." in the standard's own examples
-    current = file_sha256(root / path)
+    current = disk.sha256(path)
     if current is None:
         return "unverifiable"
     return "unchanged" if current == match.group(1).lower() else "changed"
-
-
-def _state_of(root: Path, path: str) -> str:
-    target = resolve_inside(root, path)
-    if target is None:
-        return "outside"
-    return "present" if target.is_file() else "missing"
 
 
 def file_sha256(path: Path) -> str | None:
