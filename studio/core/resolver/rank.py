@@ -33,6 +33,7 @@ _STOP_TEXT = (
     "you your"
 )
 STOPWORDS = frozenset(_STOP_TEXT.split(" "))
+_NOT_CONTENT = STOPWORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def fold(word: str) -> str:
@@ -109,7 +110,7 @@ class DocTerms:
 
     def content_terms(self) -> set[str]:
         """Distinct terms without stop words (for comparing items with each other)."""
-        return {t for t in self.freqs if _keep(t)}
+        return self.freqs.keys() - _NOT_CONTENT
 
 
 class BM25Index:
