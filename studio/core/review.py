@@ -19,7 +19,7 @@ from typing import Any
 from studio import __version__
 from studio.core.atomic import write_atomic
 from studio.core.model import STATUSES, TRUST_LEVELS
-from studio.core.paths import is_unsafe_pointer
+from studio.core.paths import is_inside, is_unsafe_pointer
 
 DECISIONS = ("confirm", "reject", "needs-review")
 MAX_NAME_ATTEMPTS = 1000
@@ -105,6 +105,8 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     stamp = record.timestamp.replace(":", "-")
     payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
     runs = Path(pack_root) / "runs"
+    if runs.is_symlink() or (runs.exists() and not runs.is_dir()) or not is_inside(Path(pack_root), runs):
+        raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
     for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
         suffix = "" if attempt == 1 else f"-{attempt}"
         target = runs / f"review-{stamp}{suffix}.json"

@@ -142,3 +142,13 @@ def test_examined_files_must_stay_in_the_pack(runs_pack) -> None:
     root = runs_pack({})
     with pytest.raises(ReviewError):
         plan_review(root, "confirm", "ok", files_examined=["../../etc/passwd"])
+
+
+def test_never_writes_through_a_symlinked_runs_folder(runs_pack, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    root = runs_pack({})
+    (root / "runs").symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(ReviewError):
+        commit_review(root, plan_review(root, "confirm", "ok", reviewer="x", now=NOW))
+    assert list(elsewhere.iterdir()) == []
