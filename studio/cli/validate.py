@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -30,6 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
     options.content_checks = args.content
+    options.processes = os.cpu_count() or 1
     workspace = open_workspace(options)
     if args.format == "json":
         write_json(workspace_json(workspace))

@@ -47,6 +47,8 @@ class WorkspaceOptions:
     """False for a repository the user has not approved: its packs need confirmation (V55)."""
     content_checks: bool = False
     """Also run the content checks (source maps, executables, injection lint) on every pack."""
+    processes: int = 1
+    """Worker processes for loading (the CLI uses one per core; the app loads in its own worker instead)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,7 +164,10 @@ def open_workspace(
                 found.append(_Found(pack_dir, scope, scope_root))
         if stopped:
             break
-    packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks)
+    if options.processes > 1 and len(found) >= _MIN_PACKS_FOR_PROCESSES and on_pack is None and cancelled is None:
+        packs, load_stopped = _load_in_processes(found, options.processes, options.content_checks), False
+    else:
+        packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks)
     if stopped or load_stopped:
         diagnostics.append(Diagnostic(
             "scan-cancelled", Severity.INFO,
@@ -258,6 +263,27 @@ def _load_all(
             on_progress(len(packs), total)
     packs.sort(key=_pack_order)
     return packs, stopped
+
+
+_MIN_PACKS_FOR_PROCESSES = 200
+"""Below this, starting workers costs more than it saves."""
+
+
+def _load_in_processes(found: list[_Found], processes: int, content: bool) -> list[Pack]:
+    """Load packs in forked worker processes: parsing and checks are CPU-bound Python, so threads do not help.
+
+    Fork keeps start-up cheap (no re-import); where fork is unavailable, load in this process.
+    """
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return _load_all(found, None, None, None, content)[0]
+    ctx = multiprocessing.get_context("fork")
+    chunk = max(8, len(found) // (processes * 8))
+    with ctx.Pool(processes) as pool:
+        packs = pool.starmap(_load_safely, [(item, content) for item in found], chunksize=chunk)
+    packs.sort(key=_pack_order)
+    return packs
 
 
 def _load_safely(found: _Found, content: bool = False) -> Pack:
