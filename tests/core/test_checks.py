@@ -233,3 +233,14 @@ def test_v37_v38_v39_source_map_shape_and_sources(make_pack: Callable[..., Path]
     assert ("index-extra-field", "V38", "warning", 14) in got
     assert ("source-map-missing-source", "V39", "error", 13) in got
     assert len(got) == 3
+
+
+def test_v40_bad_run_records_are_reported_but_never_block_loading(make_pack: Callable[..., Path]) -> None:
+    broken = '{"run_id": "x",\n  "status": }'
+    root = make_pack("demo", VALID, {**FILES, "runs/compile-2026-05-01T10-30-00Z.json": broken,
+                                     "runs/notes.md": "# free-form log\n"})
+    assert load_pack(root).diagnostics == []  # runs are read in the content tier only
+    pack = load_pack(root, content=True)
+    got = [(d.file, d.line, d.severity.value, d.behavior.value) for d in pack.diagnostics]
+    assert got == [("runs/compile-2026-05-01T10-30-00Z.json", 2, "error", "load")]
+    assert pack.loads and pack.in_catalog

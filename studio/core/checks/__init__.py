@@ -32,6 +32,7 @@ from studio.core.checks import (
     required_name,
     required_status,
     required_type,
+    run_records,
     runtime_mode,
     scripts_in_pack,
     source_map_schema,
@@ -80,10 +81,12 @@ CHECK_MODULES: list[ModuleType] = [
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
-# Content checks read beyond KNOWLEDGE.md and the pack's layout: source maps and eval suites (JSON syntax and
-# shape), the executable bit of every file, every text file for injection. They run when asked: for the pack
-# open in the app, and with ``pack-studio validate --content``.
-CONTENT_CHECK_MODULES: list[ModuleType] = [index_json, source_map_schema, executable_files, injection_text]
+# Content checks read beyond KNOWLEDGE.md and the pack's layout: source maps and eval suites (JSON syntax
+# and shape), runs/ records, the executable bit of every file, every text file for injection. They run when
+# asked: for the pack open in the app, and with ``pack-studio validate --content``.
+CONTENT_CHECK_MODULES: list[ModuleType] = [
+    index_json, source_map_schema, run_records, executable_files, injection_text,
+]
 CONTENT_CHECKS: list[Check] = [m.check for m in CONTENT_CHECK_MODULES]
 
 __all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECKS", "CONTENT_CHECK_MODULES", "Check", "CheckContext"]
