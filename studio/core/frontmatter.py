@@ -32,7 +32,7 @@ STRING_FIELDS = frozenset(
      "updated", "grounding", "profile", "compatibility"}
 )
 _FENCE = re.compile(r"---[ \t]*")
-_YAML_CORE = _Loader  # used for implicit resolution of plain scalars
+_STR_TAG = "tag:yaml.org,2002:str"
 
 
 def read_knowledge_bytes(data: bytes, *, size: int | None = None) -> tuple[KnowledgeFile, list[Diagnostic]]:
@@ -255,6 +255,8 @@ class _Builder:
         return out
 
     def scalar(self, node: yaml.Node, path: tuple[str, ...]) -> Any:
+        if node.tag == _STR_TAG:
+            return node.value  # most values: no constructor round trip needed
         try:
             value = self._constructor.construct_object(node, deep=True)
         except (yaml.YAMLError, ValueError, OverflowError):

@@ -23,14 +23,7 @@ def resolve_inside(root: Path, value: str) -> Path | None:
     if is_unsafe_pointer(value):
         return None
     candidate = root / value.split("#", 1)[0]
-    try:
-        real_root = Path(os.path.realpath(root))
-        real = Path(os.path.realpath(candidate))
-    except (OSError, RuntimeError):  # symlink loops raise on some platforms
-        return None
-    if real != real_root and real_root not in real.parents:
-        return None
-    return candidate
+    return candidate if is_inside(root, candidate) else None
 
 
 def is_inside(root: Path, path: Path) -> bool:

@@ -126,7 +126,8 @@ def test_ontology_and_answers_surfaces(make_pack: Callable[..., Path]) -> None:
     text = VALID.replace("type: brand-product", "type: content-ontology")
     assert findings(make_pack, text) == [(4, 7, "content-ontology-without-ontology", "error")]
     pack = load_pack(make_pack("o2", VALID.replace("name: demo", "name: o2"),
-                               {**FILES, "ontology/ontology.json": "{bad", "answers/questions.json": "[1,]"}))
+                               {**FILES, "ontology/ontology.json": "{bad", "answers/questions.json": "[1,]"}),
+                     content=True)
     by_code = {(d.code, d.file, d.line, d.column) for d in pack.diagnostics}
     assert ("invalid-ontology-json", "ontology/ontology.json", 1, 2) in by_code
     assert ("invalid-answers-json", "answers/questions.json", 1, 4) in by_code

@@ -68,9 +68,7 @@ CHECK_MODULES: list[ModuleType] = [
     wiki_first_layout,
     persona_boundaries,
     ontology_layout,
-    ontology_json,
     answers_layout,
-    answers_json,
     enum_fields,
     compatibility_length,
     updated_date,
@@ -81,11 +79,11 @@ CHECK_MODULES: list[ModuleType] = [
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
-# Content checks read beyond KNOWLEDGE.md and the pack's layout: source maps and eval suites (JSON syntax
-# and shape), runs/ records, the executable bit of every file, every text file for injection. They run when
-# asked: for the pack open in the app, and with ``pack-studio validate --content``.
+# Content checks read beyond KNOWLEDGE.md and the pack's layout: ontology/ and answers/ JSON, source maps
+# and eval suites (JSON syntax and shape), runs/ records, the executable bit of every file, every text file
+# for injection. They run when asked: for the pack open in the app, and with ``validate --content``.
 CONTENT_CHECK_MODULES: list[ModuleType] = [
-    index_json, source_map_schema, run_records, executable_files, injection_text,
+    ontology_json, answers_json, index_json, source_map_schema, run_records, executable_files, injection_text,
 ]
 CONTENT_CHECKS: list[Check] = [m.check for m in CONTENT_CHECK_MODULES]
 
