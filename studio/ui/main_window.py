@@ -29,6 +29,7 @@ from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.modes import MODES, JobModes
 from studio.ui.settings import StudioSettings, default_settings
 from studio.ui.status_line import StatusLine
 from studio.ui.widgets.editor_area import EditorArea
@@ -42,7 +43,12 @@ from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
 
 APP_TITLE = "Knowledge Pack Studio"
-NEXT_RELEASE = "coming in the next release"
+MODE_TIPS = {
+    "Author": "Author: edit packs with live validation and previews",
+    "Resolve": "Resolve: simulate the resolver and see why each file was picked or skipped",
+    "Runs": "Runs: audit runs/ records, statistics, provenance and evidence of the selected pack",
+    "Review": "Review: disputed and needs-review packs, their reasons, and a recorded decision",
+}
 
 
 class MainWindow(QMainWindow):
@@ -71,6 +77,7 @@ class MainWindow(QMainWindow):
         self.center = QStackedWidget()
         self.center.addWidget(self.welcome)
         self.center.addWidget(self.splitter)
+        self.modes = JobModes(self.center, self.splitter, self)
         self.setCentralWidget(self.center)
         self.docks = {
             "workspace": self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -138,16 +145,14 @@ class MainWindow(QMainWindow):
         toolbar.addSeparator()
         modes = QActionGroup(self)
         self.mode_actions: dict[str, QAction] = {}
-        for i, name in enumerate(("Author", "Resolve", "Runs", "Review")):
+        for i, name in enumerate(MODES):
             act = QAction(name, self, checkable=True)
             act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
             modes.addAction(act)
-            if name == "Author":
-                act.setChecked(True)
-                act.setToolTip("Author: edit packs with live validation and previews")
-            else:
-                act.setEnabled(False)
-                act.setToolTip(f"{name}: {NEXT_RELEASE}")
+            act.setChecked(name == "Author")
+            act.setToolTip(f"{MODE_TIPS[name]} (Ctrl+{i + 1})")
+            act.setEnabled(False)  # until a workspace is open
+            act.triggered.connect(lambda _checked=False, n=name: self.switch_mode(n))
             toolbar.addAction(act)
             button = toolbar.widgetForAction(act)
             if isinstance(button, QToolButton):
@@ -204,6 +209,8 @@ class MainWindow(QMainWindow):
         self.welcome.open_folder.connect(self.choose_folder)
         self.welcome.open_examples.connect(self.open_examples)
         self.welcome.open_recent.connect(lambda e: self.open_request(WorkspaceRequest.from_settings(e)))
+        self.modes.open_file_requested.connect(self._open_from_panel)
+        self.modes.pack_changed.connect(self.session.reload_pack)
 
     # -- opening workspaces -----------------------------------------------------------------------
     def open_paths(self, paths: list[Path]) -> None:
@@ -218,7 +225,9 @@ class MainWindow(QMainWindow):
         self._fill_recent_menu()
         self.welcome.set_recent(self.settings.recent_workspaces())
         self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
-        self.center.setCurrentWidget(self.splitter)
+        self.switch_mode("Author")
+        for act in self.mode_actions.values():
+            act.setEnabled(True)
         self.act_rescan.setEnabled(True)
         self.act_add_root.setEnabled(True)
 
@@ -256,6 +265,7 @@ class MainWindow(QMainWindow):
         items = [(str(p.root), p.name, p.diagnostics) for p in packs]
         items.append(("", "(workspace)", self.session.diagnostics))
         self.diag_model.set_packs(items)  # only packs whose findings changed (name collisions) are redrawn
+        self.modes.set_packs(list(self.session.packs.values()))
         self._refresh_counts()
 
     def _scan_finished(self, cancelled: bool) -> None:
@@ -270,6 +280,7 @@ class MainWindow(QMainWindow):
                 tab.show_pack_diagnostics(fresh)
         if self.current_pack is not None and self.current_pack.root == fresh.root:
             self._show_pack(fresh)
+        self.modes.pack_replaced(fresh)
         self._refresh_counts()
 
     def _refresh_counts(self) -> None:
@@ -288,6 +299,7 @@ class MainWindow(QMainWindow):
         self.current_pack = pack
         self.inspector.show_pack(pack)
         self.previews.show_pack(pack)
+        self.modes.pack_selected(pack)
 
     def _tab_changed(self, _index: int) -> None:
         tab = self.editors.current_tab()
@@ -296,6 +308,18 @@ class MainWindow(QMainWindow):
         pack = self.session.packs.get(tab.document_state.pack_root)
         if pack is not None and (self.current_pack is None or self.current_pack.root != pack.root):
             self._show_pack(pack)
+
+    # -- modes --------------------------------------------------------------------------------------
+    def switch_mode(self, name: str) -> None:
+        """Show one of Author, Resolve, Runs, Review in the centre; the docks stay."""
+        self.mode_actions[name].setChecked(True)
+        self.modes.show(name)
+        # The Inspector describes the pack being edited; the job panels need its width for their tables.
+        self.docks["inspector"].setVisible(name == "Author")
+
+    def _open_from_panel(self, path: Path, line: int) -> None:
+        self.switch_mode("Author")
+        self.open_file(path, max(line, 1))
 
     # -- files --------------------------------------------------------------------------------------
     def open_file(self, path: Path, line: int | None = None, column: int = 1) -> EditorTab | None:
@@ -399,5 +423,6 @@ class MainWindow(QMainWindow):
                 event.ignore()
                 return
         self.session.cancel()
+        self.modes.shutdown()
         self.settings.save_window(self.saveGeometry(), self.saveState())
         event.accept()

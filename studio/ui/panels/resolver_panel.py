@@ -102,7 +102,7 @@ class ResolverPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        for column, width in enumerate((60, 134, 0, 120, 56, 56, 48, 130)):
+        for column, width in enumerate((60, 120, 0, 110, 56, 56, 48, 140)):
             if width:
                 header.resizeSection(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -137,8 +137,9 @@ class ResolverPanel(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(table_box)
         split.addWidget(self.tabs)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 2)  # the candidate table is what people read first
+        split.setStretchFactor(1, 1)
+        split.setSizes([700, 350])
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.inputs)

@@ -162,9 +162,9 @@ class ReviewPanel(QWidget):
         self.queue.set_items(queued)
         waiting = {s: sum(1 for p in queued if p.status == s) for s in ("disputed", "needs-review", "stale")}
         self.queue_label.setText(", ".join(f"{n} {s}" for s, n in waiting.items() if n) or "Nothing waits for review.")
-        rows = [r for r, p in enumerate(queued) if str(p.root) == keep]
+        rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
-            self.table.selectRow(rows[0])
+            self.table.selectRow(rows[0])  # the kept pack, else the first waiting one: reasons show at once
         else:
             self._show_pack(None)
 

@@ -142,6 +142,9 @@ class RunsPanel(QWidget):
             self.title.setText(f"{audit.pack.name}: {len(records)} run records"
                                + (f", {problems} with problems" if problems else ""))
         self.table.resizeColumnsToContents()
+        if self.proxy.rowCount() > 0:  # show the newest record rather than an empty detail pane
+            self.table.selectRow(self.proxy.rowCount() - 1 if self.table.horizontalHeader().sortIndicatorOrder()
+                                 == Qt.SortOrder.AscendingOrder else 0)
         self.loaded.emit()
 
     # -- filters and selection ------------------------------------------------------------------

@@ -50,7 +50,7 @@ def test_reasons_are_gathered_in_one_place_and_open_their_file(qtbot, examples_c
 
 def test_record_stays_disabled_until_a_reason_is_typed(qtbot, examples_copy: Path) -> None:
     panel = _panel(qtbot, examples_copy)
-    assert not panel.form.isEnabled()
+    assert panel.table.currentIndex().isValid() and panel.form.isEnabled()  # the first waiting pack is shown
     _select(qtbot, panel, "orbit-launch-notes")
     assert not panel.form.record_button.isEnabled()
     panel.form.reason.setPlainText("   ")

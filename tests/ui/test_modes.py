@@ -1,0 +1,58 @@
+"""The four modes of the window: switching keeps the docks, and the job panels follow the workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from studio.ui.main_window import MainWindow
+
+
+def _select(window: MainWindow, name: str) -> None:
+    pack = next(p for p in window.session.packs.values() if p.name == name)
+    window.workspace_panel.select_pack(pack.root)
+    window._show_pack(pack)
+
+
+def test_modes_are_disabled_until_a_workspace_is_open(window: MainWindow) -> None:
+    assert [a.isEnabled() for a in window.mode_actions.values()] == [False] * 4
+    assert window.center.currentWidget() is window.welcome
+
+
+def test_resolve_mode_simulates_the_selected_pack(qtbot, open_and_wait, window: MainWindow,
+                                                 examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    _select(window, "northwind-espresso")
+    with qtbot.waitSignal(window.modes.resolver.result_shown, timeout=20_000) as shown:
+        window.mode_actions["Resolve"].trigger()
+    assert window.center.currentWidget() is window.modes.resolver
+    assert window.docks["workspace"].isVisible() and window.docks["problems"].isVisible()
+    assert not window.docks["inspector"].isVisible()  # the tables need the width
+    result = shown.args[0]
+    assert [p.name for p in result.packs] == ["northwind-espresso"]
+    assert result.tokens_used <= result.budget
+    window.mode_actions["Author"].trigger()
+    assert window.center.currentWidget() is window.splitter and window.docks["inspector"].isVisible()
+
+
+def test_a_panel_row_opens_the_file_in_author_mode(qtbot, open_and_wait, window: MainWindow,
+                                                  examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    _select(window, "northwind-espresso")
+    window.switch_mode("Runs")
+    target = examples_copy / "northwind-espresso" / "runs" / "lint-2026-10-15.md"
+    window.modes.runs.open_file_requested.emit(target, 3)
+    assert window.center.currentWidget() is window.splitter
+    tab = window.editors.current_tab()
+    assert tab is not None and tab.path == target
+    assert tab.editor.textCursor().blockNumber() == 2
+
+
+def test_runs_mode_reads_the_selected_pack_only_when_shown(qtbot, open_and_wait, window: MainWindow,
+                                                          examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    _select(window, "northwind-espresso")
+    assert window.modes.runs.pack is None  # nothing read while the Runs mode is not on screen
+    with qtbot.waitSignal(window.modes.runs.loaded, timeout=20_000):
+        window.switch_mode("Runs")
+    assert window.modes.runs.pack is not None and window.modes.runs.pack.name == "northwind-espresso"
+    assert window.modes.runs.model.rowCount() == 4
