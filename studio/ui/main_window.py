@@ -300,6 +300,7 @@ class MainWindow(QMainWindow):
         self.inspector.show_pack(pack)
         self.previews.show_pack(pack)
         self.modes.pack_selected(pack)
+        self.session.inspect_pack(pack.root)  # once per pack: its content findings join the Problems panel
 
     def _tab_changed(self, _index: int) -> None:
         tab = self.editors.current_tab()

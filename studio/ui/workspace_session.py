@@ -23,9 +23,15 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.core.pack import reload_pack
 from studio.core.workspace import Workspace
 from studio.ui import workers
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
+
+
+def reload_with_content(pack: Pack) -> Pack:
+    """``reload`` plus the content checks: for the packs a curator has opened."""
+    return reload_pack(pack, content=True)
 
 DRAIN_MS = 50
 BATCH = 40
@@ -52,6 +58,8 @@ class WorkspaceSession(QObject):
         self._inbox: list[Pack] = []
         self._progress = (0, 0)
         self._reload_ids: dict[Path, int] = {}
+        self.inspected: set[Path] = set()
+        """Packs whose content checks have been asked for (kept across reloads, cleared by a new scan)."""
         self._core: Workspace | None = None
         self._result: WorkspaceResult | None = None
         self._drain = QTimer(self)
@@ -74,6 +82,7 @@ class WorkspaceSession(QObject):
         self._cancel = threading.Event()
         cancel = self._cancel
         self.packs.clear()
+        self.inspected.clear()
         self.diagnostics = []
         self._core = None
         self._result = None
@@ -154,13 +163,30 @@ class WorkspaceSession(QObject):
 
     # -- one pack at a time -------------------------------------------------------------------
     def reload_pack(self, root: Path) -> None:
-        """Re-read one pack in a worker (after a change on disk); the latest request per pack wins."""
+        """Re-read one pack in a worker (after a change on disk); the latest request per pack wins.
+
+        Packs the user has looked at are re-read with the content checks too (see ``inspect_pack``).
+        """
         pack = self.packs.get(root)
         if pack is None:
             return
         rid = workers.next_request_id()
         self._reload_ids[root] = rid
-        workers.submit(reload, pack, on_done=self._on_reloaded, request_id=rid)
+        if root in self.inspected:
+            workers.submit(reload_with_content, pack, on_done=self._on_reloaded, request_id=rid)
+        else:
+            workers.submit(reload, pack, on_done=self._on_reloaded, request_id=rid)
+
+    def inspect_pack(self, root: Path) -> None:
+        """Run the content checks (source maps, runs/, executables, injection text) for a pack in view, once.
+
+        A workspace scan checks KNOWLEDGE.md and the layout only, so that a large workspace opens quickly;
+        the pack a curator opens gets the full check in a worker.
+        """
+        if root in self.inspected or root not in self.packs:
+            return
+        self.inspected.add(root)
+        self.reload_pack(root)
 
     def _on_reloaded(self, request_id: int, fresh: Pack) -> None:
         if self._reload_ids.get(fresh.root) != request_id:

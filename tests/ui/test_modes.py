@@ -56,3 +56,15 @@ def test_runs_mode_reads_the_selected_pack_only_when_shown(qtbot, open_and_wait,
         window.switch_mode("Runs")
     assert window.modes.runs.pack is not None and window.modes.runs.pack.name == "northwind-espresso"
     assert window.modes.runs.model.rowCount() == 4
+
+
+def test_the_pack_in_view_gets_its_content_checks(qtbot, open_and_wait, window: MainWindow,
+                                                 examples_copy: Path) -> None:
+    """The scan checks KNOWLEDGE.md only; opening a pack adds source, runs and injection findings to Problems."""
+    open_and_wait(window, [examples_copy])
+    codes = lambda: {d.code for p in window.session.packs.values() for d in p.diagnostics}  # noqa: E731
+    assert "prompt-injection-text" not in codes()
+    _select(window, "northwind-espresso")
+    qtbot.waitUntil(lambda: "prompt-injection-text" in codes(), timeout=20_000)
+    rows = [window.problems.proxy.index(r, 1).data() for r in range(window.problems.proxy.rowCount())]
+    assert "prompt-injection-text" in rows
