@@ -19,6 +19,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     parser.set_defaults(func=run)
 
 
+# Qt's X11 plugin aborts the process (no exception to catch) when these libraries are missing; minimal
+# Debian/Ubuntu installs and Xvfb-only machines often lack them.
+XCB_LIBRARIES = ("xcb-cursor", "xcb-icccm", "xcb-image", "xcb-keysyms", "xcb-randr", "xcb-render-util",
+                 "xcb-shape", "xcb-xkb", "xkbcommon-x11")
+XCB_PACKAGES = ("libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 "
+                "libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0")
+
+
 def display_problem() -> str | None:
     """Why no window can be shown here, or None when a display (or an explicit Qt platform) is available."""
     if os.environ.get("QT_QPA_PLATFORM"):
@@ -26,7 +34,18 @@ def display_problem() -> str | None:
     if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         return ("no display found (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a desktop session, "
                 "under xvfb-run, or use the command-line tools: pack-studio validate PATH")
+    if sys.platform.startswith("linux") and not os.environ.get("WAYLAND_DISPLAY"):
+        missing = missing_xcb_libraries()
+        if missing:
+            return (f"Qt's X11 support needs libraries that are not installed ({', '.join(missing)}). "
+                    f"On Debian/Ubuntu: sudo apt-get install {XCB_PACKAGES}")
     return None
+
+
+def missing_xcb_libraries() -> list[str]:
+    from ctypes.util import find_library
+
+    return [name for name in XCB_LIBRARIES if find_library(name) is None]
 
 
 def run(args: argparse.Namespace) -> int:
