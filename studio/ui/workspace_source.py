@@ -15,6 +15,7 @@ from studio.core.model import Pack
 from studio.core.pack import reload_pack
 from studio.core.workspace import Workspace, WorkspaceOptions
 from studio.core.workspace import open_workspace as core_open_workspace
+from studio.ui.scan_process import open_workspace_in_child
 
 
 @dataclass(slots=True)
@@ -27,6 +28,8 @@ class WorkspaceRequest:
     home: Path | None = None
     builtin: bool = False
     """Include the bundled examples as the built-in scope."""
+    in_child_process: bool = True
+    """Scan in a child process (keeps the GUI responsive); False scans in the calling thread."""
 
     def label(self) -> str:
         """Short name for the window title."""
@@ -64,7 +67,8 @@ def open_workspace(
     options = WorkspaceOptions(
         explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,
     )
-    ws = core_open_workspace(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
+    opener = open_workspace_in_child if request.in_child_process else core_open_workspace
+    ws = opener(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
     stopped = bool(cancelled and cancelled())
     return WorkspaceResult(list(ws.packs), list(ws.diagnostics), stopped, ws)
 

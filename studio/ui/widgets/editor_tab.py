@@ -55,7 +55,12 @@ class EditorTab(QWidget):
         self._live.setInterval(LIVE_DELAY_MS)
         self._live.timeout.connect(self.validate_now)
         if self.is_knowledge:
-            self.editor.textChanged.connect(self._live.start)
+            # contentsChange, not textChanged: highlighting also "changes" the document (formats only).
+            self.editor.document().contentsChange.connect(self._edited)
+
+    def _edited(self, _position: int, removed: int, added: int) -> None:
+        if removed or added:
+            self._live.start()
 
     @property
     def path(self) -> Path:
