@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -84,8 +84,7 @@ class MainWindow(QMainWindow):
             "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
             "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
-        self.resizeDocks([self.docks["workspace"], self.docks["inspector"]], [360, 300], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["problems"]], [210], Qt.Orientation.Vertical)
+        self._sized = False
         self.status = StatusLine(self.statusBar())
         self.status.cancel_requested.connect(self.session.cancel)
         self._build_actions()
@@ -417,6 +416,18 @@ class MainWindow(QMainWindow):
         tab = self.editors.current_tab()
         if tab is not None:
             self.close_tab(tab)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._sized and self.settings.window_state() is None:
+            # Dock sizes only stick once the window has its real size: set the defaults on first show.
+            self._sized = True
+            QTimer.singleShot(0, self._default_dock_sizes)
+
+    def _default_dock_sizes(self) -> None:
+        self.resizeDocks([self.docks["workspace"]], [400], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["inspector"]], [320], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["problems"]], [220], Qt.Orientation.Vertical)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         for tab in self.editors.tabs():

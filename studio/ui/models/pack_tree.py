@@ -277,7 +277,9 @@ class PackTreeModel(QAbstractItemModel):
     def _tooltip(self, node: Node) -> str | None:
         if node.kind == "pack" and node.pack:
             pack = node.pack
-            lines = [pack.name, str(pack.root)]
+            profile = pack.effective_profile + (" (implied: not declared)" if pack.profile_is_implied else "")
+            lines = [pack.name, str(pack.root), f"status: {pack.status or 'none'} · trust: {pack.trust or 'none'}"
+                     f" · profile: {profile}"]
             if pack.description:
                 lines.append(pack.description)
             reason = exclusion_reason(pack)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QScrollArea,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -37,12 +38,14 @@ class Inspector(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.title = QLabel(textFormat=Qt.TextFormat.RichText, wordWrap=True)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.fields: dict[str, QLabel] = {}
         form = QFormLayout()
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         for key in ("Type", "Status", "Trust", "Profile", "Runtime mode", "Grounding", "Version", "Loads",
                     "Catalog", "Guide", "Root"):
             label = QLabel(wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.fields[key] = label
             form.addRow(f"{key}:", label)
         self.produced_by = QPlainTextEdit(readOnly=True)
@@ -62,7 +65,10 @@ class Inspector(QWidget):
         layout.addWidget(self.findings, 1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
+        # Wrap to the dock's width instead of scrolling sideways (long descriptions, paths, CJK text).
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
+        self.setMinimumWidth(280)  # field values like "recommended" and token counts stay on screen
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)

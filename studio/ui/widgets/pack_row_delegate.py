@@ -17,6 +17,17 @@ def profile_tag(pack: Pack) -> str:
     return f"{pack.effective_profile} (implied)" if pack.profile_is_implied else pack.effective_profile
 
 
+TRUST_GLYPHS = {"official": "★", "user-confirmed": "✓", "external": "↗", "unreviewed": "?"}
+"""Trust as a one-character badge in the tree (the full word is in the row's tooltip and the Inspector)."""
+PROFILE_SHORT = {"document-first": "doc-first", "wiki-first": "wiki-first", "hybrid": "hybrid"}
+
+
+def short_profile_tag(pack: Pack) -> str:
+    """Profile for the tree row; ``*`` marks an implied profile (spelled out in the tooltip)."""
+    tag = PROFILE_SHORT.get(pack.effective_profile, pack.effective_profile)
+    return f"{tag}*" if pack.profile_is_implied else tag
+
+
 class PackRowDelegate(QStyledItemDelegate):
     """Draws badges for pack rows; every other row is drawn the standard way."""
 
@@ -73,7 +84,8 @@ class PackRowDelegate(QStyledItemDelegate):
     @staticmethod
     def _badges(pack: Pack) -> list[tuple[str, str]]:
         counts = pack.counts
-        out: list[tuple[str, str]] = [(pack.trust or "trust?", ""), (profile_tag(pack), "")]
+        trust = TRUST_GLYPHS.get(pack.trust or "", "·")
+        out: list[tuple[str, str]] = [(trust, ""), (short_profile_tag(pack), "")]
         if counts.errors:
             out.append((str(counts.errors), "error"))
         if counts.warnings:

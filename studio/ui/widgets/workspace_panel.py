@@ -60,6 +60,7 @@ class WorkspacePanel(QWidget):
         self.tree.doubleClicked.connect(self._activated)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.model.rowsInserted.connect(self._expand_groups)
+        self.setMinimumWidth(330)  # room for name, status chip, trust and profile badges
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
