@@ -43,6 +43,7 @@ from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
 
 APP_TITLE = "Knowledge Pack Studio"
+SETTLE_SLICE = 250
 MODE_TIPS = {
     "Author": "Author: edit packs with live validation and previews",
     "Resolve": "Resolve: simulate the resolver and see why each file was picked or skipped",
@@ -192,6 +193,7 @@ class MainWindow(QMainWindow):
         s.pack_replaced.connect(self._pack_replaced)
         s.settled.connect(self._settled)
         s.progress.connect(self.status.show_progress)
+        s.progress.connect(lambda _done, total: self.workspace_panel.expect(total))
         s.finished.connect(self._scan_finished)
         s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, f"The scan failed:\n{text}"))
         self.watch.pack_changed.connect(self.session.reload_pack)
@@ -259,15 +261,25 @@ class MainWindow(QMainWindow):
         self._refresh_counts()
 
     def _settled(self, packs: list[Pack]) -> None:
-        for pack in packs:
-            self.tree_model.replace_pack(pack)
-        items = [(str(p.root), p.name, p.diagnostics) for p in packs]
-        items.append(("", "(workspace)", self.session.diagnostics))
-        self.diag_model.set_packs(items)  # only packs whose findings changed (name collisions) are redrawn
+        self.diag_model.set_pack("", "(workspace)", self.session.diagnostics)
+        self._settle_slice(packs, self.session.scan_generation)
         self.modes.set_packs(list(self.session.packs.values()))
+
+    def _settle_slice(self, packs: list[Pack], generation: int) -> None:
+        """Re-read settled packs a slice per event-loop turn, so a large workspace never blocks the window."""
+        if generation != self.session.scan_generation:
+            return  # a new scan started meanwhile
+        head, rest = packs[:SETTLE_SLICE], packs[SETTLE_SLICE:]
+        for pack in head:
+            self.tree_model.replace_pack(pack)
+        # Only packs whose findings changed (name collisions) are redrawn.
+        self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in head])
         self._refresh_counts()
+        if rest:
+            QTimer.singleShot(0, lambda: self._settle_slice(rest, generation))
 
     def _scan_finished(self, cancelled: bool) -> None:
+        self.workspace_panel.scan_finished()
         self.status.finish(cancelled)
         self._refresh_counts()
 

@@ -16,6 +16,7 @@ Signals:
 
 from __future__ import annotations
 
+import gc
 import threading
 from pathlib import Path
 
@@ -52,6 +53,8 @@ class WorkspaceSession(QObject):
         self.packs: dict[Path, Pack] = {}
         self.diagnostics: list[Diagnostic] = []
         self.scanning = False
+        self.scan_generation = 0
+        """Increases with every scan, so slow follow-up work can tell it belongs to an older one."""
         self._scan_id = 0
         self._cancel = threading.Event()
         self._lock = threading.Lock()
@@ -91,7 +94,9 @@ class WorkspaceSession(QObject):
             self._progress = (0, 0)
         self.scanning = True
         self.started.emit()
+        gc.unfreeze()  # the previous workspace may now be collected
         self._scan_id = scan_id = workers.next_request_id()
+        self.scan_generation += 1
         workers.submit(
             open_workspace, self.request,
             lambda pack: self._on_pack(scan_id, pack), lambda done, total: self._on_progress(scan_id, done, total),
@@ -148,6 +153,9 @@ class WorkspaceSession(QObject):
         # Shadowing is only known once every scope is scanned: the core settled it on the same Pack
         # objects the views already hold, so they re-read all of them once.
         self.settled.emit(list(result.packs))
+        # The loaded workspace lives as long as the window: keep it out of the cyclic collector's full
+        # passes, which otherwise hold the interpreter lock for tens of milliseconds at a time.
+        gc.freeze()
         self._finish(result.cancelled)
 
     def _on_scan_failed(self, request_id: int, text: str) -> None:

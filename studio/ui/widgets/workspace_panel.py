@@ -12,6 +12,9 @@ from studio.ui.models.filtering import change_filter
 from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.widgets.pack_row_delegate import PackRowDelegate
 
+AUTO_EXPAND_LIMIT = 300
+"""Groups up to this many packs are expanded automatically."""
+
 
 class PackFilterProxy(QSortFilterProxyModel):
     """Matches packs by name/status/type/trust/description; groups stay only while they hold a match."""
@@ -60,14 +63,29 @@ class WorkspacePanel(QWidget):
         self.tree.doubleClicked.connect(self._activated)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.model.rowsInserted.connect(self._expand_groups)
+        self.auto_expand = True
         self.setMinimumWidth(330)  # room for name, status chip, trust and profile badges
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
         layout.addWidget(self.tree)
 
+    def expect(self, total: int) -> None:
+        """The scan found ``total`` packs: expand groups as packs arrive only when that stays cheap."""
+        self.auto_expand = total <= AUTO_EXPAND_LIMIT
+
+    def scan_finished(self) -> None:
+        """Expand the groups that are small enough to lay out at once; big ones wait for a click."""
+        for row in range(self.proxy.rowCount()):
+            index = self.proxy.index(row, 0)
+            if self.proxy.rowCount(index) <= AUTO_EXPAND_LIMIT:
+                self.tree.expand(index)
+        self.auto_expand = True
+
     def _expand_groups(self, parent: QModelIndex, first: int, last: int) -> None:
-        if parent.isValid() and parent.data(Role.KIND) == "group":
+        # Every insertion under an expanded group re-lays out all its rows (Python calls per row), so a
+        # large scan fills collapsed groups, whose titles count up, and expands them at the end.
+        if self.auto_expand and parent.isValid() and parent.data(Role.KIND) == "group":
             self.tree.expand(self.proxy.mapFromSource(parent))
 
     def _activated(self, index: QModelIndex) -> None:
