@@ -168,7 +168,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             if block.isValid():
                 self.rehighlightBlock(block)
         if self._pending:
-            QTimer.singleShot(0, self._apply_some)
+            QTimer.singleShot(0, self, self._apply_some)  # context: dropped if the highlighter is gone
 
     def highlightBlock(self, text: str) -> None:
         number = self.currentBlock().blockNumber()

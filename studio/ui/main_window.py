@@ -276,7 +276,7 @@ class MainWindow(QMainWindow):
         self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in head])
         self._refresh_counts()
         if rest:
-            QTimer.singleShot(0, lambda: self._settle_slice(rest, generation))
+            QTimer.singleShot(0, self, lambda: self._settle_slice(rest, generation))
 
     def _scan_finished(self, cancelled: bool) -> None:
         self.workspace_panel.scan_finished()
@@ -434,7 +434,7 @@ class MainWindow(QMainWindow):
         if not self._sized and self.settings.window_state() is None:
             # Dock sizes only stick once the window has its real size: set the defaults on first show.
             self._sized = True
-            QTimer.singleShot(0, self._default_dock_sizes)
+            QTimer.singleShot(0, self, self._default_dock_sizes)
 
     def _default_dock_sizes(self) -> None:
         self.resizeDocks([self.docks["workspace"]], [400], Qt.Orientation.Horizontal)
