@@ -102,13 +102,17 @@ class Workspace:
     def replace_pack(self, pack: Pack) -> None:
         """Swap in a reloaded pack (or add a new one) and settle name collisions again."""
         index = next((i for i, p in enumerate(self.packs) if p.root == pack.root), None)
+        names = {pack.name}
         if index is None:
             self.packs.append(pack)
             self.packs.sort(key=_pack_order)
         else:
+            names.add(self.packs[index].name)
             self.packs[index] = pack
         apply_origin(pack, trusted_project=self.options.trusted_project)
-        apply_collisions(self.packs)
+        # Only packs sharing the old or the new name can win or lose a collision: settle just those
+        # (the app reloads a pack on every save; a 1,000-pack workspace must not be re-settled each time).
+        apply_collisions([p for p in self.packs if p.name in names])
 
 
 def scan_locations(options: WorkspaceOptions) -> list[tuple[Scope, Path]]:

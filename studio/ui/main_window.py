@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.ui import child_pool
 from studio.ui.about import show_about
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
 from studio.ui.icons import icon
@@ -448,5 +449,6 @@ class MainWindow(QMainWindow):
                 return
         self.session.cancel()
         self.modes.shutdown()
+        child_pool.shutdown()
         self.settings.save_window(self.saveGeometry(), self.saveState())
         event.accept()

@@ -48,6 +48,8 @@ class JobModes(QObject):
         self._packs: list[Pack] = []
         self._selected: Pack | None = None
         self._runs_stale = True
+        self._resolver_stale = True
+        self._review_stale = True
         self._resolver_seed: Path | None = None
         """Root of the pack the resolver's activation was last seeded from (the tree selection)."""
 
@@ -57,15 +59,24 @@ class JobModes(QObject):
         self.stack.setCurrentWidget(self.pages[mode])
         if mode == "Runs" and self._runs_stale:
             self._load_runs()
-        if mode == "Resolve" and self._selected is not None and self._selected.root != self._resolver_seed:
-            self._seed_resolver()
+        self._refresh_visible()
+
+    def _refresh_visible(self) -> None:
+        """Bring the panel on screen up to date; hidden panels wait (a 1,000-pack workspace stays quick)."""
+        if self.current == "Resolve":
+            reseed = self._selected is not None and self._selected.root != self._resolver_seed
+            if self._resolver_stale or reseed:
+                self._seed_resolver()
+        elif self.current == "Review" and self._review_stale:
+            self._review_stale = False
+            self.review.set_packs(self._packs)
 
     # -- following the workspace -----------------------------------------------------------------
     def set_packs(self, packs: list[Pack]) -> None:
         """Every pack of the workspace: the resolver offers the ones that load, the review queue all of them."""
         self._packs = list(packs)
-        self._seed_resolver()
-        self.review.set_packs(self._packs)
+        self._resolver_stale = self._review_stale = True
+        self._refresh_visible()
 
     def _seed_resolver(self) -> None:
         """Offer the packs that load, with the selected one activated.
@@ -73,6 +84,7 @@ class JobModes(QObject):
         Activating a whole large workspace is rarely the question: the resolver starts from the pack in
         view, and the user adds others in the panel.
         """
+        self._resolver_stale = False
         usable = [p for p in self._packs if p.loads]
         first = self._selected if self._selected is not None else next(iter(usable), None)
         self._resolver_seed = first.root if first is not None else None
@@ -85,7 +97,8 @@ class JobModes(QObject):
             self._runs_stale = True
             if self.current == "Runs":
                 self._load_runs()
-        self.review.set_packs(self._packs)
+        self._review_stale = True
+        self._refresh_visible()
 
     def pack_selected(self, pack: Pack | None) -> None:
         changed = pack is None or self._selected is None or pack.root != self._selected.root
@@ -94,6 +107,7 @@ class JobModes(QObject):
             self._runs_stale = True
             if self.current == "Runs":
                 self._load_runs()
+            self._refresh_visible()  # in Resolve mode the simulation follows the pack picked in the tree
 
     def _runs_changed(self, root: Path) -> None:
         if self._selected is not None and self._selected.root == root:

@@ -27,11 +27,20 @@ from studio.core.model import Pack
 from studio.core.pack import reload_pack
 from studio.core.workspace import Workspace
 from studio.ui import workers
+from studio.ui.child_pool import run_in_child
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
 def reload_with_content(pack: Pack) -> Pack:
-    """``reload`` plus the content checks: for the packs a curator has opened."""
+    """``reload`` plus the content checks (every text file of the pack): for the packs a curator has opened.
+
+    Runs in the child process: the checks are Python work that would otherwise hold the interpreter lock
+    the window needs to paint. The calling worker thread only waits.
+    """
+    return run_in_child(_content_reload, pack)
+
+
+def _content_reload(pack: Pack) -> Pack:
     return reload_pack(pack, content=True)
 
 DRAIN_MS = 50

@@ -75,7 +75,7 @@ class ResolverInputs(QWidget):
         self.pack_list.setHeaderLabels(["Pack", "Status", "Activation", "Confirm disputed"])
         self.pack_list.setRootIsDecorated(False)
         self.pack_list.setMaximumHeight(130)
-        self.pack_list.itemChanged.connect(lambda *_: self.changed.emit())
+        self.pack_list.itemChanged.connect(self._item_changed)
         self.profile = _override_combo(PROFILES)
         self.mode = _override_combo(RUNTIME_MODES)
         self.grounding = _override_combo(GROUNDING_POLICIES)
@@ -162,10 +162,7 @@ class ResolverInputs(QWidget):
                 item.setText(_COL_CONFIRM, "I confirm using it")
                 item.setToolTip(_COL_CONFIRM, "A disputed pack is never loaded until you confirm it explicitly.")
             self.pack_list.addTopLevelItem(item)
-            combo = QComboBox()
-            combo.addItems(ACTIVATIONS)
-            combo.currentIndexChanged.connect(self.changed)
-            self.pack_list.setItemWidget(item, _COL_ACTIVATION, combo)
+            self._sync_activation(item)
         self.pack_list.resizeColumnToContents(_COL_PACK)
         self.pack_list.blockSignals(False)
         self.changed.emit()
@@ -176,6 +173,19 @@ class ResolverInputs(QWidget):
             if item.data(_COL_PACK, Qt.ItemDataRole.UserRole) == name:
                 return item
         return None
+
+    def _item_changed(self, item: QTreeWidgetItem, _column: int) -> None:
+        self._sync_activation(item)
+        self.changed.emit()
+
+    def _sync_activation(self, item: QTreeWidgetItem) -> None:
+        """An activation chooser only on activated packs: a widget per row would make a 1,000-pack list slow."""
+        combo = self.pack_list.itemWidget(item, _COL_ACTIVATION)
+        if item.checkState(_COL_PACK) == Qt.CheckState.Checked and not isinstance(combo, QComboBox):
+            combo = QComboBox()
+            combo.addItems(ACTIVATIONS)
+            combo.currentIndexChanged.connect(self.changed)
+            self.pack_list.setItemWidget(item, _COL_ACTIVATION, combo)
 
     def set_checked(self, name: str, checked: bool) -> None:
         if item := self._item(name):

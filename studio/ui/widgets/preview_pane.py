@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, 
 
 from studio.core.model import Pack
 from studio.ui import workers
+from studio.ui.child_pool import run_in_child
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.icons import icon
 from studio.ui.previews import PackPreviews, Preview, build_previews
@@ -97,7 +98,8 @@ class PreviewPane(QTabWidget):
 
     def _build(self) -> None:
         if self.pack is not None:
-            self._latest = workers.submit(build_previews, self.pack, on_done=self._built)
+            # Rendering and token counting run in the child process: in a thread they would hold the GIL.
+            self._latest = workers.submit(run_in_child, build_previews, self.pack, on_done=self._built)
 
     def _built(self, request_id: int, previews: PackPreviews) -> None:
         if request_id != self._latest or self.pack is None:
