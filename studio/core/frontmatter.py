@@ -131,6 +131,11 @@ def parse_yaml_block(
     alias = _find_anchor_or_alias(raw, first_line) if ("&" in raw or "*" in raw) else None
     if isinstance(alias, Diagnostic):
         return None, {}, [alias]
+    # The composer recurses once per nesting level (in C, on the thread's stack): refuse deep nesting first.
+    # Text shorter than the limit cannot nest deeper than it, so short frontmatter skips the extra walk.
+    deep = _too_deep(raw, first_line) if len(raw) > _DEPTH_CHECK_FROM else None
+    if deep is not None:
+        return None, {}, [deep]
     try:
         node = yaml.compose(raw, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -179,6 +184,32 @@ def _tab_diagnostics(raw: str, first_line: int) -> list[Diagnostic]:
                 rule="V04", behavior=Behavior.QUARANTINE, hint="Indent with spaces.",
             ))
     return out
+
+
+_DEPTH_CHECK_FROM = 2000
+
+
+def _too_deep(raw: str, first_line: int) -> Diagnostic | None:
+    """A diagnostic when collections nest deeper than ``MAX_YAML_DEPTH``; linear, nothing is built."""
+    depth = 0
+    try:
+        for event in yaml.parse(raw, Loader=_Loader):
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_YAML_DEPTH:
+                    mark = event.start_mark
+                    return _diag(
+                        "frontmatter-too-complex", Severity.ERROR,
+                        f"Frontmatter nests more than {MAX_YAML_DEPTH} levels deep; it is not read",
+                        line=mark.line + first_line, column=mark.column + 1, rule="V04",
+                        behavior=Behavior.QUARANTINE,
+                        hint="Keep frontmatter to the standard's fields; move data into files.",
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    except yaml.YAMLError:
+        return None  # the composer reports the syntax error with its position
+    return None
 
 
 def _find_anchor_or_alias(raw: str, first_line: int) -> Diagnostic | None:
@@ -237,7 +268,9 @@ class _Builder:
     def mapping(self, node: yaml.MappingNode, path: tuple[str, ...], depth: int = 0) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.value)
+            # A complex key (``? [a, b]``) has no text of its own: show where it is instead of a node repr.
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else (
+                f"<complex key at line {key_node.start_mark.line + self.first_line}>")
             key_path = (*path, key)
             line, col = self._pos(key_node)
             vline, vcol = self._pos(value_node)

@@ -9,7 +9,7 @@ from pathlib import Path, PurePosixPath
 
 def is_unsafe_pointer(value: str) -> bool:
     """True when a pack-relative pointer is absolute, has a drive, or walks up with ``..``."""
-    if not value or value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":"):
+    if not value or value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":") or "\x00" in value:
         return True
     parts = PurePosixPath(value.replace("\\", "/")).parts
     return ".." in parts
@@ -43,13 +43,23 @@ def is_inside(root: Path, path: Path) -> bool:
             try:
                 if stat.S_ISLNK(os.lstat(current).st_mode):
                     break
+            except ValueError:
+                return False  # a NUL byte: not a path any file system can hold
             except OSError:
-                return True  # nothing there: nothing to escape through
+                return True  # nothing there (or a name too long to exist): nothing to escape through
         else:
             return True
     try:
         real_root = Path(os.path.realpath(root))
         real = Path(os.path.realpath(path))
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError, ValueError):
         return False
     return real == real_root or real_root in real.parents
+
+
+def is_file(path: Path) -> bool:
+    """``path.is_file()`` that answers False for names the OS rejects (too long, NUL bytes) instead of raising."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False

@@ -276,18 +276,47 @@ _MIN_PACKS_FOR_PROCESSES = 200
 def _load_in_processes(found: list[_Found], processes: int, content: bool) -> list[Pack]:
     """Load packs in forked worker processes: parsing and checks are CPU-bound Python, so threads do not help.
 
-    Fork keeps start-up cheap (no re-import); where fork is unavailable, load in this process.
+    Fork keeps start-up cheap (no re-import); where fork is unavailable, load in this process. If a worker
+    dies (a crash in a C extension), the packs of its batch are retried one per process, and a pack that
+    kills its process again is reported instead of taking the whole scan down.
     """
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return _load_all(found, None, None, None, content)[0]
     ctx = multiprocessing.get_context("fork")
-    chunk = max(8, len(found) // (processes * 8))
-    with ctx.Pool(processes) as pool:
-        packs = pool.starmap(_load_safely, [(item, content) for item in found], chunksize=chunk)
+    size = max(8, len(found) // (processes * 8))
+    batches = [found[i:i + size] for i in range(0, len(found), size)]
+    packs: list[Pack] = []
+    retry: list[_Found] = []
+    with ProcessPoolExecutor(processes, mp_context=ctx) as pool:
+        futures = [(batch, pool.submit(_load_batch, batch, content)) for batch in batches]
+        for batch, future in futures:
+            try:
+                packs.extend(future.result())
+            except BrokenProcessPool:
+                retry.extend(batch)
+    for item in retry:
+        with ProcessPoolExecutor(1, mp_context=ctx) as alone:
+            try:
+                packs.extend(alone.submit(_load_batch, [item], content).result())
+            except BrokenProcessPool:
+                packs.append(_crashed(item))
     packs.sort(key=_pack_order)
     return packs
+
+
+def _load_batch(batch: list[_Found], content: bool) -> list[Pack]:
+    return [_load_safely(item, content) for item in batch]
+
+
+def _crashed(found: _Found) -> Pack:
+    return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
+        "internal-error", Severity.ERROR, "Loading this pack crashed the loader process; it was skipped",
+        behavior=Behavior.SKIP, pack=str(found.root), hint="Please report this with the pack attached.",
+    )])
 
 
 def _load_safely(found: _Found, content: bool = False) -> Pack:

@@ -245,3 +245,11 @@ def test_v40_bad_run_records_are_reported_but_never_block_loading(make_pack: Cal
     got = [(d.file, d.line, d.severity.value, d.behavior.value) for d in pack.diagnostics]
     assert got == [("runs/compile-2026-05-01T10-30-00Z.json", 2, "error", "load")]
     assert pack.loads and pack.in_catalog
+
+
+@pytest.mark.parametrize("pointer", ['"documents/lending\\0policy.md"', "documents/" + "a" * 5000 + ".md"],
+                         ids=["nul-byte", "name-too-long"])
+def test_pointers_the_os_rejects_are_findings_not_crashes(make_pack: Callable[..., Path], pointer: str) -> None:
+    pack = load_pack(make_pack("demo", with_lines("metadata:", f"  primaryDocument: {pointer}"), FILES))
+    assert [d.code for d in pack.diagnostics] in (["unsafe-pointer"], ["primary-document-missing"])
+    assert pack.primary_document is None or "\0" not in pack.primary_document

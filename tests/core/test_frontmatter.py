@@ -101,3 +101,16 @@ def test_any_bytes_never_raise(data: bytes) -> None:
 @given(st.text(alphabet=st.sampled_from(list("---\n: -[]{}&*!|>'\"#\tab1 名\r")), max_size=200))
 def test_yaml_like_text_never_raises(text: str) -> None:
     _spans_inside(("---\n" + text + "\n---\nbody").encode("utf-8"))
+
+
+def test_deep_nesting_is_refused_before_the_composer_recurses() -> None:
+    """30,000 nested lists once overflowed the C stack of the composer and killed the process."""
+    raw = "---\nname: deep\nx: " + "[" * 30000 + "]" * 30000 + "\n---\n"
+    kf, diags = read_knowledge_bytes(raw.encode())
+    assert kf.frontmatter is None
+    assert [(d.line, d.code) for d in diags] == [(3, "frontmatter-too-complex")]
+
+
+def test_complex_keys_are_named_by_position() -> None:
+    kf, _ = read_knowledge_bytes(b"---\nname: a\n? [x, y]\n: 1\n---\n")
+    assert kf.frontmatter is not None and "<complex key at line 3>" in kf.frontmatter.data

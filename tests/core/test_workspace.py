@@ -324,3 +324,27 @@ def test_knowledge_md_linking_outside_is_quarantined_not_read(dirs: dict[str, Pa
     assert loaded.root == pack and loaded.knowledge is None
     assert "symlink-escape" in codes(loaded) and not loaded.loads
     assert loaded.name == "linked"  # the outside file's frontmatter was never parsed
+
+
+def test_a_loader_crash_in_a_worker_process_is_reported_not_hung(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A worker process that dies (as a C-extension crash would) costs one pack, never the scan."""
+    import os as _os
+
+    from studio.core import workspace as ws_module
+
+    root = tmp_path / "many"
+    for i in range(210):
+        put(root / f"p{i:03d}", knowledge(f"p{i:03d}"))
+    real = ws_module._load_safely
+
+    def crash_on_p007(found, content=False):  # type: ignore[no-untyped-def]
+        if found.root.name == "p007":
+            _os._exit(139)  # what a segfault looks like to the pool
+        return real(found, content)
+
+    monkeypatch.setattr(ws_module, "_load_safely", crash_on_p007)
+    opts = WorkspaceOptions(explicit=[root], builtin=False, processes=2, limits=ScanLimits(max_dirs=10_000))
+    ws = open_workspace(opts)
+    assert len(ws.packs) == 210
+    crashed = [p for p in ws.packs if not p.loads]
+    assert [(p.root.name, [d.code for d in p.diagnostics]) for p in crashed] == [("p007", ["internal-error"])]

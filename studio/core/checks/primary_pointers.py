@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
-from studio.core.paths import resolve_inside
+from studio.core.paths import is_file, resolve_inside
 
 POINTERS = {
     "primaryDocument": ("primary-document-missing", "V22", Severity.WARNING),
@@ -39,7 +39,7 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
                          f"metadata.{key} '{value}' points outside the pack; it is ignored and never opened",
                          "metadata", key, rule="V23", behavior=Behavior.LOAD_WITH_WARNING,
                          hint="Use a path relative to the pack root, without '..' or a leading '/'.")
-        elif not target.is_file():
+        elif not is_file(target):
             yield ctx.at(missing_code, severity, f"metadata.{key} '{value}' does not exist in the pack",
                          "metadata", key, rule=rule, behavior=Behavior.LOAD_WITH_WARNING,
                          hint="Fix the path or add the file.")

@@ -10,6 +10,7 @@ import copy
 from dataclasses import dataclass, field, replace
 
 from studio.core.model import PROFILES, RUNTIME_MODES, Pack
+from studio.core.paths import is_file
 from studio.core.resolver.explain import ACTIVATION_ORDER, ResolveRequest, ResolveWarning
 
 WARNED_STATUSES = ("draft", "needs-review", "stale")
@@ -115,5 +116,5 @@ def _gate_and_warn(plan: PackPlan, confirmed: set[str]) -> None:
         warn("warning", "Pack trust is unreviewed; its content has not been checked by a person.")
     if plan.profile == "document-first" and plan.pack.primary_document is None:
         warn("warning", "document-first pack without a usable metadata.primaryDocument; falling back to compiled/.")
-    elif plan.pack.primary_document and not (pack.root / plan.pack.primary_document).is_file():
+    elif plan.pack.primary_document and not is_file(pack.root / plan.pack.primary_document):
         warn("warning", f"metadata.primaryDocument {plan.pack.primary_document} does not exist.")

@@ -16,7 +16,7 @@ from typing import Any
 
 from studio.core.model import Pack
 from studio.core.pack import read_bounded
-from studio.core.paths import is_inside, resolve_inside
+from studio.core.paths import is_file, is_inside, resolve_inside
 from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.resolver.intent import reference_asks_for_sources
 from studio.core.tokens import CharEstimator
@@ -69,7 +69,7 @@ def reference_dry_run(pack: Pack, query: str, pack_arg: str | None = None) -> di
 
 def _is_file(root: Path, rel: str) -> bool:
     path = root / rel
-    return path.is_file() and is_inside(root, path)
+    return is_file(path) and is_inside(root, path)
 
 
 def _splits(root: Path) -> list[str]:
