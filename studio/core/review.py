@@ -155,7 +155,33 @@ def edit_status_trust(text: str, *, status: str | None = None, trust: str | None
         close += 1
         changes[key] = (None, value)
     new_text = "".join(lines)
+    _check_edit(text, new_text, status, trust)
     return FieldEdit(text, new_text, unified_diff(text, new_text), changes)
+
+
+def _check_edit(old_text: str, new_text: str, status: str | None, trust: str | None) -> None:
+    """Refuse an edit unless the parser reads the new file as the old one with just those values changed.
+
+    The line-based edit cannot see every YAML form (flow mappings, indented blocks, quoted or explicit
+    keys, lone CR line ends, multi-line plain values); checking the result with the same parser the
+    studio validates with catches all of them, so a review never breaks a valid pack.
+    """
+    from studio.core.frontmatter import read_knowledge_bytes  # review is a leaf; keep its imports light
+
+    before, before_diags = read_knowledge_bytes(old_text.encode("utf-8"))
+    after, after_diags = read_knowledge_bytes(new_text.encode("utf-8"))
+    errors_before = sum(1 for d in before_diags if d.severity == "error")
+    errors_after = sum(1 for d in after_diags if d.severity == "error")
+    if after.frontmatter is None or before.frontmatter is None or errors_after > errors_before:
+        raise ReviewError("this frontmatter is written in a form the studio cannot edit safely; "
+                          "change status/trust by hand")
+    expected = dict(before.frontmatter.data)
+    for key, value in (("status", status), ("trust", trust)):
+        if value is not None:
+            expected[key] = value
+    if after.frontmatter.data != expected or after.body != before.body:
+        raise ReviewError("the edit would change more than status/trust in this frontmatter; "
+                          "change them by hand")
 
 
 def _find_key(lines: list[str], close: int, key: str) -> tuple[int, int, int, str] | None:
