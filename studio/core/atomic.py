@@ -15,8 +15,10 @@ def write_atomic(path: Path, data: bytes | str, *, exclusive: bool = False) -> P
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _mode_for(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)  # mkstemp makes 0600 files; keep the file's mode, or the usual one for new files
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
@@ -31,3 +33,13 @@ def write_atomic(path: Path, data: bytes | str, *, exclusive: bool = False) -> P
             os.unlink(tmp)
         raise
     return path
+
+
+def _mode_for(path: Path) -> int:
+    """The existing file's permission bits, else what ``open()`` would give a new file under the umask."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
