@@ -76,8 +76,13 @@ def _pack_path_problem(root: Path) -> Diagnostic | None:
             rule="V01", behavior=Behavior.SKIP, hint="Point the studio at a pack directory.",
         )
     knowledge = root / "KNOWLEDGE.md"
+    if knowledge.is_symlink() and not knowledge.exists():
+        return Diagnostic(
+            "broken-symlink", Severity.ERROR, "KNOWLEDGE.md is a symlink that leads nowhere (or to itself)",
+            rule="V02", behavior=Behavior.SKIP, hint="Replace the symlink with the file itself.",
+        )
     if not knowledge.exists():
-        near = [p.name for p in _safe_listdir(root) if p.name.lower() == "knowledge.md"]
+        near = [p.name for p in _safe_listdir(root) if p.name.lower() == "knowledge.md" and p.name != "KNOWLEDGE.md"]
         extra = f" (found '{near[0]}': the name is case-sensitive)" if near else ""
         return Diagnostic(
             "missing-knowledge-md", Severity.ERROR, f"No KNOWLEDGE.md in this directory{extra}",

@@ -253,3 +253,10 @@ def test_pointers_the_os_rejects_are_findings_not_crashes(make_pack: Callable[..
     pack = load_pack(make_pack("demo", with_lines("metadata:", f"  primaryDocument: {pointer}"), FILES))
     assert [d.code for d in pack.diagnostics] in (["unsafe-pointer"], ["primary-document-missing"])
     assert pack.primary_document is None or "\0" not in pack.primary_document
+
+
+def test_self_looping_knowledge_symlink(tmp_path: Path) -> None:
+    root = tmp_path / "loop"
+    root.mkdir()
+    (root / "KNOWLEDGE.md").symlink_to(root / "KNOWLEDGE.md")
+    assert [d.code for d in load_pack(root).diagnostics] == ["broken-symlink"]
