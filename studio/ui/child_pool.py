@@ -7,7 +7,9 @@ they cannot. A worker thread calls ``run_in_child`` and simply waits for the ans
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -30,7 +32,8 @@ def run_in_child(fn: Callable[..., T], *args: Any) -> T:
     with _lock:
         if _pool is None:
             # spawn, not fork: forking a process that runs Qt threads is unsafe.
-            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_lower_priority)
         pool = _pool
     try:
         return pool.submit(fn, *args).result()
@@ -39,6 +42,12 @@ def run_in_child(fn: Callable[..., T], *args: Any) -> T:
             if _pool is pool:
                 _pool = None
         return fn(*args)
+
+
+def _lower_priority() -> None:
+    """Background work: on a machine with few cores the window's thread should win the CPU."""
+    with contextlib.suppress(AttributeError, OSError):  # no os.nice on Windows
+        os.nice(10)
 
 
 def shutdown() -> None:
