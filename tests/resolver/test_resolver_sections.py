@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from resolver_packs import knowledge
 
+from studio.core.model import Pack
+from studio.core.resolver import ResolveRequest, ResolverSession
 from studio.core.resolver.sections import _parser, heading_lines, is_simple, slugify, split_sections
 
 
@@ -65,3 +72,32 @@ def test_repeated_headings_get_unique_slugs() -> None:
     slugs = [s.slug for s in split_sections("# FAQ\na\n# FAQ\nb\n# Tone & Voice!\nc\n")]
     assert slugs == ["faq", "faq-1", "tone--voice"]
     assert slugify("声音与语气") == "声音与语气"
+
+
+_WIDE = 200_000
+
+
+@pytest.mark.timeout(10)
+def test_a_heading_with_a_huge_blank_run_is_parsed_in_linear_time() -> None:
+    # A closing-sequence regex tried at every blank took quadratic time here (minutes, not milliseconds).
+    text = "intro\n\n# a" + " " * _WIDE + "b\n\nbody\n\n## c" + " " * _WIDE + "##\n\nmore\n\n### " + " " * _WIDE + "\n"
+    started = time.perf_counter()
+    heads = heading_lines(text)
+    sections = split_sections(text)
+    assert time.perf_counter() - started < 2
+    assert heads == [(2, 1, "a" + " " * _WIDE + "b"), (6, 2, "c"), (10, 3, "")]
+    assert [(s.title, s.level, s.start_line) for s in sections][1:] == [(h[2], h[1], h[0] + 1) for h in heads]
+    fenced = split_sections("```\n# not a heading\n```\n" + text)  # the markdown-it path
+    assert [s.title for s in fenced] == [None] + [h[2] for h in heads]
+    small = "# a" + " " * 50 + "b\n## c  ##\n### \n"
+    assert heading_lines(small) == _markdown_it_headings(small)
+
+
+@pytest.mark.timeout(10)
+def test_a_huge_blank_heading_line_resolves_quickly(pack_at: Callable[..., Pack]) -> None:
+    pack = pack_at("wide", knowledge("wide", primary="documents/x.md"), {
+        "documents/x.md": "# Warranty\n\nTwo years.\n\n# a" + " " * _WIDE + "b\n\nwarranty b\n"})
+    started = time.perf_counter()
+    result = ResolverSession().resolve(ResolveRequest("warranty", [pack], budget=2000))
+    assert time.perf_counter() - started < 5
+    assert "Two years." in result.fenced_text

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from studio.core.evidence import AnchorKind, ExcerptState, build_evidence, parse_anchor, parse_citations, slugify
+from studio.core.evidence.anchors import find_headings
 from studio.core.runs import read_runs
 
 SOURCE = "\n".join([
@@ -192,3 +197,65 @@ def test_blank_line_anchor_and_document_sections(runs_pack) -> None:
         ("evidence-compiled-into-missing", first_section),
         ("evidence-section-document-missing", second_section),
     ])
+
+
+# The heading regexes anchors.py used before it parsed headings with string methods; they backtracked
+# quadratically on long blank runs, but they stay the reference for what a heading and its slug are.
+_OLD_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
+_OLD_EXPLICIT_ID = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
+
+
+def _old_headings(lines: list[str]) -> list[tuple[int, int, str, str]]:
+    found = []
+    for number, line in enumerate(lines, start=1):
+        if match := _OLD_ATX.match(line):
+            title = (match[2] or "").strip()
+            explicit = _OLD_EXPLICIT_ID.search(title)
+            if explicit:
+                found.append((number, len(match[1]), title[: explicit.start()].strip(), explicit[1].lower()))
+            else:
+                found.append((number, len(match[1]), title, ""))
+    return found
+
+
+def _old_slugify(title: str) -> str:
+    text = re.sub(r"<[^>]*>", "", title)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    return slugify(text)  # the rest of slugify is unchanged; tags and links are gone, so it keeps them gone
+
+
+_HEADING_PARTS = st.sampled_from(["#", "##", "#######", " ", "  ", "    ", "\t", "a", "B c", "{#id}", "{#", "}",
+                                  "\u00a0", "\\#", "<b>", "</b>", "<", ">", "[x](u)", "![i](p)", "[", "]", "(",
+                                  ")", "!", "林"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.lists(_HEADING_PARTS, max_size=8).map("".join), max_size=6))
+def test_heading_parsing_matches_the_regex_reference(lines: list[str]) -> None:
+    new = [(h.line, h.level, h.title) for h in find_headings(lines)]
+    old = _old_headings(lines)
+    assert new == [(n, level, title) for n, level, title, _ in old]
+    for heading, (_n, _level, title, explicit) in zip(find_headings(lines), old, strict=True):
+        if explicit:
+            assert heading.slug == explicit
+        assert slugify(title) == _old_slugify(title)
+
+
+@pytest.mark.timeout(10)
+def test_hostile_headings_are_parsed_in_linear_time(runs_pack) -> None:
+    wide = 200_000
+    lines = ["# a" + " " * wide + "b", "## c" + " " * wide + "##", "# " + "<" * wide, "# " + "[" * wide,
+             "# " + "[a](" * (wide // 4), "# x " + "{#" * (wide // 2) + "}", "## Boilers  {#boil}"]
+    started = time.perf_counter()
+    headings = find_headings(lines)
+    assert time.perf_counter() - started < 2
+    assert [(h.level, h.slug) for h in headings] == [
+        (1, "a" + "-" * wide + "b"), (2, "c"), (1, ""), (1, "-1"), (1, "a" * (wide // 4)),
+        (1, ("{#" * (wide // 2))[2:].lower()), (2, "boil")]
+    source = "# Intro\n\n# a" + " " * wide + "b\ntext\n"
+    root = runs_pack({}, files={"sources/wide.md": source, "indexes/source-map.json": json.dumps(
+        {"claims": [claim("wide", "sources/wide.md", "#a" + "-" * wide + "b")]})})
+    started = time.perf_counter()
+    report = build_evidence(root)
+    assert time.perf_counter() - started < 5
+    assert not [d for d in report.diagnostics if d.code != "evidence-compiled-into-missing"]

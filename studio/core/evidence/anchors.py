@@ -46,8 +46,6 @@ class Heading:
 _LINES = re.compile(r"^L(\d{1,9})(?:\s*-\s*L?(\d{1,9}))?$", re.IGNORECASE)
 _PAGE = re.compile(r"^page=(\d{1,6})$", re.IGNORECASE)
 _TIME = re.compile(r"^t=(?:(\d{1,3}):)?(\d{1,2}):(\d{1,2})(?:\.\d+)?$|^t=(\d{1,7})(?:\.\d+)?s?$", re.IGNORECASE)
-_ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
-_EXPLICIT_ID = re.compile(r"\s*\{#([^}\s]+)\}\s*$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -84,11 +82,83 @@ def slugify(title: str) -> str:
 
     Letters of any script are kept, so Chinese headings get Chinese slugs.
     """
-    text = re.sub(r"<[^>]*>", "", title)  # inline HTML tags
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links and images keep their text
+    text = _drop_links(_drop_tags(title))
     text = unicodedata.normalize("NFC", text).strip().lower()
     kept = [ch for ch in text if ch.isalnum() or ch in " -_" or unicodedata.category(ch).startswith("M")]
     return re.sub(r" ", "-", "".join(kept))
+
+
+# Heading parsing and slugs use string methods, not regexes: patterns such as ``(.*?)(?:[ \t]+#+)?[ \t]*$``
+# or ``<[^>]*>`` backtrack quadratically on a heading with 100,000 blanks (or ``<``, ``[``) in it.
+
+
+def _atx_heading(line: str) -> tuple[int, str] | None:
+    """(level, title) when ``line`` is an ATX heading: up to 3 spaces, 1-6 ``#``, then a blank or the end.
+
+    The title loses its surrounding blanks and an optional closing ``#`` run that follows a blank;
+    a title made only of ``#`` keeps them.
+    """
+    text = line.lstrip(" ")
+    if len(line) - len(text) > 3:
+        return None
+    rest = text.lstrip("#")
+    level = len(text) - len(rest)
+    if not 1 <= level <= 6 or (rest and rest[0] not in " \t"):
+        return None
+    title = rest.strip(" \t")
+    body = title.rstrip("#")
+    if body != title and body and body[-1] in " \t":
+        title = body.rstrip(" \t")
+    return level, title.strip()
+
+
+def _explicit_id(title: str) -> tuple[int, str] | None:
+    """(offset, id) of a trailing ``{#id}`` (the id has no ``}`` or whitespace; the leftmost ``{#`` wins)."""
+    if not title.endswith("}"):
+        return None
+    first = len(title) - 1  # the id runs from after the earliest "{#" in title[first:] to the closing "}"
+    while first > 0 and title[first - 1] != "}" and not title[first - 1].isspace():
+        first -= 1
+    start = title.find("{#", first)
+    if start == -1 or start + 2 >= len(title) - 1:
+        return None
+    return start, title[start + 2:-1]
+
+
+def _drop_tags(text: str) -> str:
+    """``a <b>x</b>`` -> ``a x``: every ``<...>`` removed, left to right."""
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("<", pos)) != -1:
+        end = text.find(">", start)
+        if end == -1:
+            break  # no ">" left, so no later "<" closes either
+        out.append(text[pos:start])
+        pos = end + 1
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _drop_links(text: str) -> str:
+    """``[text](url)`` and ``![alt](url)`` -> their text, left to right."""
+    out: list[str] = []
+    pos = search = 0
+    while (start := text.find("[", search)) != -1:
+        close = text.find("]", start)
+        if close == -1:
+            break  # no "]" left for this or any later "["
+        if not text.startswith("(", close + 1):
+            search = close + 1  # every "[" before this "]" meets the same "]" and fails the same way
+            continue
+        end = text.find(")", close + 2)
+        if end == -1:
+            break  # no ")" left for this or any later link
+        begin = start - 1 if start > pos and text[start - 1] == "!" else start
+        out.append(text[pos:begin])
+        out.append(text[start + 1:close])
+        pos = search = end + 1
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def find_headings(lines: list[str]) -> list[Heading]:
@@ -104,19 +174,19 @@ def find_headings(lines: list[str]) -> list[Heading]:
             elif match[1].startswith(fence):
                 fence = None
             continue
-        if fence is not None or not (match := _ATX.match(line)):
+        if fence is not None or (parsed := _atx_heading(line)) is None:
             continue
-        title = (match[2] or "").strip()
-        explicit = _EXPLICIT_ID.search(title)
-        if explicit:
-            title = title[: explicit.start()].strip()
+        level, title = parsed
+        explicit = _explicit_id(title)
+        if explicit is not None:
+            title = title[: explicit[0]].strip()
             slug = explicit[1].lower()
         else:
             base = slugify(title)
             count = seen.get(base, 0)
             seen[base] = count + 1
             slug = base if count == 0 else f"{base}-{count}"
-        headings.append(Heading(number, len(match[1]), title, slug))
+        headings.append(Heading(number, level, title, slug))
     return headings
 
 

@@ -67,7 +67,6 @@ _COMPLEX = re.compile(
     re.MULTILINE,
 )
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(.*)$")
-_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 
 
 def is_simple(text: str) -> bool:
@@ -83,11 +82,24 @@ def heading_lines(text: str) -> list[tuple[int, int, str]]:
             if line.lstrip(" ").startswith("#"):
                 m = _ATX.match(line)
                 if m:
-                    heads.append((n, len(m.group(1)), _CLOSING.sub("", m.group(2)).strip(" \t")))
+                    heads.append((n, len(m.group(1)), _strip_closing(m.group(2))))
         return heads
     tokens = _parser().parse(text)
     return [(tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip() if i + 1 < len(tokens) else "")
             for i, tok in enumerate(tokens) if tok.type == "heading_open" and tok.map is not None]
+
+
+def _strip_closing(content: str) -> str:
+    """Heading text without its optional closing ``#`` run, as CommonMark reads it.
+
+    String methods, not a regex: a pattern such as ``[ \t]+#+[ \t]*$`` tried at every blank of a heading
+    with 100,000 spaces in it takes quadratic time; this is linear.
+    """
+    content = content.rstrip(" \t")
+    body = content.rstrip("#")
+    if body != content and (not body or body[-1] in " \t"):
+        content = body
+    return content.strip(" \t")
 
 
 def split_sections(text: str) -> list[Section]:
