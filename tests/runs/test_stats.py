@@ -55,3 +55,44 @@ def test_selected_file_edited_after_selection_is_listed(runs_pack) -> None:
     root = runs_pack({"runs/context-2020-01-01T00-00-00Z.json": context("c", ["compiled/facts.md"])})
     stats = compute_stats(read_runs(root), root, "demo")
     assert stats.selected_modified == [("compiled/facts.md", "2020-01-01 00:00:00Z")]
+
+
+_SHAPES = [5, "compiled/facts.md", None, True, {"a": 1}, [[1]], [{"name": "demo"}], 1.5]
+
+
+def test_records_of_any_json_shape_are_tolerated(runs_pack) -> None:
+    records: dict[str, object] = {}
+    for i, value in enumerate(_SHAPES):
+        records[f"runs/context-2026-05-0{i % 9 + 1}T0{i % 10}-00-00Z.json"] = {
+            "activated_packs": [{"name": "demo", "selected_files": value, "selected_documents": value,
+                                 "selected_splits": value, "warnings": value}], "missing": value}
+        records[f"runs/context-2026-06-0{i % 9 + 1}T0{i % 10}-00-00Z.json"] = {"activated_packs": value}
+        records[f"runs/usage-{i}.json"] = {"pack": value, "selected_files": value, "warnings": value,
+                                           "citation_gaps": value}
+        records[f"runs/usage-demo-{i}.json"] = {"pack": "demo", "selected_files": value}
+        records[f"runs/compile-2026-07-0{i % 9 + 1}T0{i % 10}-00-00Z.json"] = dict(
+            VALID_COMPILE, inputs=value, documents=value, outputs=value, diagnostics=value)
+    records["runs/context-2026-08-01T00-00-00Z.json"] = context("ok", ["compiled/facts.md", 7, None])
+    root = runs_pack(records)
+    stats = compute_stats(read_runs(root), root, "demo")
+    assert stats.selection_counts == {"compiled/facts.md": 1}
+    assert stats.selected_missing == []
+
+
+def test_unopenable_selected_paths_are_missing_not_a_crash(runs_pack) -> None:
+    long_name = "compiled/" + "a" * 300 + ".md"  # over NAME_MAX: ENAMETOOLONG from is_file() on 3.11
+    nul_name = "compiled/a\x00b.md"  # ValueError: embedded null byte
+    compile_run = dict(VALID_COMPILE, inputs=[{"path": long_name, "sha256": "0" * 64},
+                                              {"path": nul_name, "sha256": "0" * 64}],
+                       outputs=[{"path": long_name, "operation": "created"},
+                                {"path": nul_name, "operation": "created"}])
+    root = runs_pack({
+        "runs/context-2026-05-01T10-00-00Z.json": context("c", [long_name, nul_name, "compiled/facts.md"]),
+        "runs/usage-1.json": {"pack": "demo", "selected_files": [long_name + "#x", nul_name],
+                              "timestamp": "2026-05-03T00:00:00Z"},
+        "runs/compile-2026-05-01T09-00-00Z.json": compile_run,
+    })
+    stats = compute_stats(read_runs(root), root, "demo")
+    assert stats.selected_missing == sorted([long_name, nul_name])
+    assert [p for p, _ in stats.selected_modified] == ["compiled/facts.md"]
+    assert {h.path: h.state for h in stats.hash_checks} == {long_name: "outside", nul_name: "outside"}

@@ -130,10 +130,10 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
 
 
 def _modified_after(root: Path, path: str, when: datetime) -> bool:
-    target = resolve_inside(root, path)
     try:
+        target = resolve_inside(root, path)
         return target is not None and target.stat().st_mtime > when.timestamp()
-    except OSError:
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
         return False
 
 
@@ -151,18 +151,23 @@ def _missing_outputs(data: dict[str, Any], disk: _Disk) -> list[str]:
 def _selected_files(record: RunRecord, data: dict[str, Any], name: str) -> set[str] | None:
     """Files this record says were selected for the pack, or None when the record is not a selection."""
     if record.kind is RunKind.CONTEXT_RESOLUTION:
-        packs = [p for p in data.get("activated_packs", []) if isinstance(p, dict)]
+        packs = [p for p in _list(data.get("activated_packs")) if isinstance(p, dict)]
         mine = [p for p in packs if p.get("name") == name] or (packs if len(packs) == 1 else [])
         files: set[str] = set()
         for entry in mine:
             for key in ("selected_files", "selected_documents", "selected_splits"):
-                files.update(_clean(v) for v in entry.get(key, []) if isinstance(v, str))
+                files.update(_clean(v) for v in _list(entry.get(key)) if isinstance(v, str))
         return files
     if record.kind is RunKind.USAGE_RECORD:
         if data.get("pack") not in (None, name):
             return None
-        return {_clean(v) for v in data.get("selected_files", []) if isinstance(v, str)}
+        return {_clean(v) for v in _list(data.get("selected_files")) if isinstance(v, str)}
     return None
+
+
+def _list(value: Any) -> list[Any]:
+    """``value`` when the record holds a list there; any other JSON shape counts as nothing."""
+    return value if isinstance(value, list) else []
 
 
 def _clean(path: str) -> str:
@@ -173,8 +178,8 @@ def _clean(path: str) -> str:
 
 def _warning_counts(kind: RunKind, data: dict[str, Any]) -> tuple[int, int]:
     if kind is RunKind.CONTEXT_RESOLUTION:
-        warnings = sum(len(p.get("warnings", []) or []) for p in data.get("activated_packs", [])
-                       if isinstance(p, dict) and isinstance(p.get("warnings", []), list))
+        warnings = sum(len(_list(p.get("warnings"))) for p in _list(data.get("activated_packs"))
+                       if isinstance(p, dict))
         return warnings, len(data["missing"]) if isinstance(data.get("missing"), list) else 0
     if kind is RunKind.COMPILE_RUN:
         diags = data.get("diagnostics", [])
@@ -196,8 +201,12 @@ class _Disk:
     def state(self, path: str) -> str:
         """``present``, ``missing`` or ``outside`` (unsafe or a symlink out of the pack)."""
         if path not in self._states:
-            target = resolve_inside(self.root, path)
-            self._states[path] = "outside" if target is None else "present" if target.is_file() else "missing"
+            try:
+                target = resolve_inside(self.root, path)
+                state = "outside" if target is None else "present" if target.is_file() else "missing"
+            except (OSError, ValueError):  # a name too long for the file system, a NUL byte: never a pack file
+                state = "outside"
+            self._states[path] = state
         return self._states[path]
 
     def sha256(self, path: str) -> str | None:
@@ -243,7 +252,7 @@ def file_sha256(path: Path) -> str | None:
             for chunk in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(chunk)
         return digest.hexdigest()
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a NUL byte in the path
         return None
 
 
