@@ -79,3 +79,16 @@ def test_rules_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
     assert "V06 ``missing-description``" in out and "V50-V54" in out and "V63" in out
+
+
+def test_content_check_reports_unopenable_source_paths(make_pack: Callable[..., Path],
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    claims = [{"claim_id": "long", "text": "t", "status": "confirmed", "source": {"path": "sources/" + "a" * 300}},
+              {"claim_id": "nul", "text": "t", "status": "confirmed", "source": {"path": "sources/a\x00b.md"}}]
+    root = make_pack("good", GOOD, {"compiled/briefing.md": "# B\n", "sources/notes.md": "n\n",
+                                    "indexes/source-map.json": json.dumps({"claims": claims}, indent=2)})
+    main(["validate", str(root), "--content", "--format", "json"])
+    diags = json.loads(capsys.readouterr().out)["packs"][0]["diagnostics"]
+    assert "internal-error" not in {d["code"] for d in diags}
+    missing = [d for d in diags if d["code"] == "source-map-missing-source"]
+    assert [(d["message"].split(":")[0], d["line"]) for d in missing] == [("Claim long", 8), ("Claim nul", 16)]

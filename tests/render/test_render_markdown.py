@@ -50,3 +50,12 @@ def test_code_blocks_are_highlighted_with_inline_styles() -> None:
 def test_tables_render() -> None:
     html = render_markdown_html("| a | b |\n|---|---|\n| 1 | 2 |\n", base=None)
     assert "<table>" in html and "<td>2</td>" in html
+
+
+def test_unopenable_local_targets_are_placeholders(make_pack: Callable[..., Path]) -> None:
+    # A name over NAME_MAX makes Path.is_file() raise ENAMETOOLONG on Python 3.11.
+    root = make_pack("imgs", "---\n---\n", {"documents/pic.png": b"\x89PNG"})
+    long_name = "documents/" + "a" * 300 + ".png"
+    html = render_markdown_html(f"![a]({long_name}) ![b](documents/pic.png) [l]({long_name})", base=root)
+    assert f"[image: a &#8212; {long_name} (not shown: not a file inside the pack)]" in html
+    assert html.count("<img ") == 1

@@ -259,3 +259,16 @@ def test_hostile_headings_are_parsed_in_linear_time(runs_pack) -> None:
     report = build_evidence(root)
     assert time.perf_counter() - started < 5
     assert not [d for d in report.diagnostics if d.code != "evidence-compiled-into-missing"]
+
+
+def test_unopenable_source_paths_are_reported_not_a_crash(runs_pack) -> None:
+    long_name = "sources/" + "a" * 300 + ".md"  # ENAMETOOLONG from Path.is_file() on Python 3.11
+    nul_name = "sources/a\x00b.md"  # ValueError: embedded null byte
+    claims = [claim("long", long_name, "#L1", compiled_into=[long_name]), claim("nul", nul_name, "#intro"),
+              claim("ok", "sources/notes.md", "#L2", compiled_into=["compiled/facts.md", nul_name + "#x"])]
+    root = runs_pack({}, files={"indexes/source-map.json": json.dumps({"claims": claims}, indent=2)})
+    report = build_evidence(root)
+    unopened = {"evidence-source-missing", "evidence-source-outside"}
+    assert sorted(d.message.split(":")[0] for d in report.diagnostics if d.code in unopened) == [
+        "claim long", "claim nul"]
+    assert len([d for d in report.diagnostics if d.code == "evidence-compiled-into-missing"]) == 2

@@ -57,9 +57,12 @@ def _missing_sources(ctx: CheckContext, rel: str, doc: object, text: str) -> Ite
         path = source.get("path") if isinstance(source, dict) else None
         if not isinstance(path, str) or not path:
             continue
-        target = resolve_inside(ctx.pack.root, path)
-        if target is not None and target.is_file():
-            continue
+        try:
+            target = resolve_inside(ctx.pack.root, path)
+            if target is not None and target.is_file():
+                continue
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte: never a pack file
+            target = None
         claim_id = claim.get("claim_id", f"#{index}")
         line, column = locate(text, ["claims", index, "source", "path"])
         where = "points outside the pack" if target is None else "does not exist"

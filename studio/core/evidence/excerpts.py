@@ -1,7 +1,8 @@
 """Resolve an anchor to the exact excerpt of a source file inside the pack, bounded and read-only.
 
 Only text files are read (UTF-8, no NUL bytes), at most ``MAX_SOURCE_BYTES`` each, once per report.
-A path that is absolute, climbs with ``..`` or leads out through a symlink is never opened.
+A path that is absolute, climbs with ``..`` or leads out through a symlink is never opened; nor is one the
+file system refuses to look up (a name over its length limit, a NUL byte), which counts as outside.
 """
 
 from __future__ import annotations
@@ -72,8 +73,11 @@ class SourceReader:
         return loaded if isinstance(loaded, ExcerptState) else None
 
     def exists(self, path: str) -> bool:
-        target = resolve_inside(self.root, path)
-        return target is not None and target.is_file()
+        try:
+            target = resolve_inside(self.root, path)
+            return target is not None and target.is_file()
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            return False
 
     def lines(self, path: str) -> list[str] | None:
         loaded = self._load(path)
@@ -86,11 +90,14 @@ class SourceReader:
         return result
 
     def _read(self, path: str) -> list[str] | ExcerptState:
-        target = resolve_inside(self.root, path)
-        if target is None:
+        try:
+            target = resolve_inside(self.root, path)
+            if target is None:
+                return ExcerptState.OUTSIDE
+            if not target.is_file():
+                return ExcerptState.MISSING
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte: never a pack file
             return ExcerptState.OUTSIDE
-        if not target.is_file():
-            return ExcerptState.MISSING
         if target.suffix.lower() not in TEXT_SUFFIXES:
             return ExcerptState.NOT_TEXT
         data, size, problem = read_bounded(target, MAX_SOURCE_BYTES + 1, root=self.root)

@@ -75,7 +75,10 @@ def _local_target(target: str, base: Path | None) -> Path | None:
         return None
     if base is None:
         return Path(target)
-    return resolve_inside(base, target)
+    try:
+        return resolve_inside(base, target)
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return None
 
 
 def _rewrite_inline(children: list[Token], base: Path | None) -> list[Token]:
@@ -105,7 +108,11 @@ def _image_token(tok: Token, base: Path | None) -> Token:
     src = str(tok.attrGet("src") or "")
     alt = "".join(c.content for c in (tok.children or []))
     target = _local_target(src, base) if base is not None else None
-    if target is not None and target.is_file():
+    try:
+        shown = target is not None and target.is_file()
+    except (OSError, ValueError):  # a name too long for the file system: no such file in the pack
+        shown = False
+    if target is not None and shown:
         markup = f'<img src="{html.escape(target.resolve().as_uri())}" alt="{html.escape(alt)}" />'
     else:
         why = "" if _is_remote(src) else " (not shown: not a file inside the pack)"
