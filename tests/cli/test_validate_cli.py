@@ -92,3 +92,19 @@ def test_content_check_reports_unopenable_source_paths(make_pack: Callable[..., 
     assert "internal-error" not in {d["code"] for d in diags}
     missing = [d for d in diags if d["code"] == "source-map-missing-source"]
     assert [(d["message"].split(":")[0], d["line"]) for d in missing] == [("Claim long", 8), ("Claim nul", 16)]
+
+
+@pytest.mark.parametrize(("source_map", "where", "message"), [
+    ('{"claims":\n  ' + "[" * 50_000 + "]" * 50_000 + "}", (2, 502), "is nested more than 500 levels deep"),
+    ('{"claims": [],\n  "n": -' + "9" * 5000 + "}", (2, 8), "holds a 5,000-digit number"),
+])
+def test_content_check_reports_deep_or_huge_json_with_its_position(
+        make_pack: Callable[..., Path], capsys: pytest.CaptureFixture[str], source_map: str, where: tuple[int, int],
+        message: str) -> None:
+    root = make_pack("good", GOOD, {"compiled/briefing.md": "# B\n", "indexes/source-map.json": source_map})
+    main(["validate", str(root), "--content", "--format", "json"])
+    diags = json.loads(capsys.readouterr().out)["packs"][0]["diagnostics"]
+    assert "internal-error" not in {d["code"] for d in diags}
+    [bad] = [d for d in diags if d["file"] == "indexes/source-map.json"]
+    assert (bad["code"], bad["line"], bad["column"]) == ("invalid-index-json", *where)
+    assert message in bad["message"]

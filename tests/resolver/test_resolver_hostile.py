@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from resolver_packs import knowledge
@@ -48,3 +49,25 @@ def test_deep_and_wide_trees_stay_bounded(pack_at: Callable[..., Pack]) -> None:
     result = _SESSION.resolve(ResolveRequest("warranty", [pack], budget=300))
     assert result.tokens_used <= 300
     assert len(result.packs[0].selected) + len(result.packs[0].skipped) >= 50
+
+
+_DEEP = "[" * 50_000 + "]" * 50_000
+_HUGE = "9" * 5000  # over Python's 4300-digit limit for int(), which json.loads uses
+
+
+@pytest.mark.parametrize(("source_map", "problem"), [
+    ('{"claims": ' + _DEEP + "}", "is nested too deeply"),
+    ('{"claims": [], "x": ' + _HUGE + "}", "holds a number too large"),
+])
+def test_deep_or_huge_json_is_a_warning_not_a_crash(pack_at: Callable[..., Pack], source_map: str,
+                                                    problem: str) -> None:
+    pack = pack_at("deepjson", knowledge("deepjson"), {
+        "compiled/facts.md": "# Facts\n\nwarranty two years\n", "indexes/source-map.json": source_map,
+        "runs/compile-9999.json": '{"status": "needs-review", "x": ' + _DEEP + "}",
+        "runs/compile-9998.json": '{"status": "needs-review", "x": ' + _HUGE + "}",
+    })
+    result = _SESSION.resolve(ResolveRequest("warranty", [pack], budget=2000))
+    assert "warranty two years" in result.fenced_text
+    assert {w.message for w in result.warnings + result.packs[0].warnings
+            if w.path == "indexes/source-map.json"} == {f"Source map unusable: source map {problem} to read"}
+    assert not [w for w in result.warnings + result.packs[0].warnings if "compile" in (w.path or "")]

@@ -44,7 +44,7 @@ def latest_flagged_compile(root: Path) -> CompileVerdict | None:
         return None
     try:
         record = json.loads(data.decode("utf-8", errors="replace"))
-    except ValueError:
+    except (RecursionError, ValueError):  # not JSON, too deep, or a number over Python's digit limit
         return None
     if not isinstance(record, dict) or record.get("status") not in FLAGGED_STATUSES:
         return None

@@ -58,8 +58,12 @@ def load_source_map(root: Path) -> SourceMap:
         return SourceMap(problem=f"source map is larger than {MAX_MAP_BYTES} bytes; not read")
     try:
         doc = json.loads(data.decode("utf-8", errors="replace"))
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return SourceMap(problem=f"source map is not valid JSON: {exc}")
+    except RecursionError:
+        return SourceMap(problem="source map is nested too deeply to read")
+    except ValueError:  # an integer over Python's digit limit
+        return SourceMap(problem="source map holds a number too large to read")
     if not isinstance(doc, dict) or not isinstance(doc.get("claims"), list):
         return SourceMap(problem="source map has no 'claims' list")
     out = SourceMap()
