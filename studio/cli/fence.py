@@ -1,8 +1,9 @@
 """``pack-studio fence PACK [--files PATH ...] [--variant V]``: the tier-3 runtime fence for one pack.
 
 Without ``--files`` the fence holds the pack's runtime resources (``kind="runtime"`` in the guide).
-Files are read from inside the pack only (at most 2 MB each); a file that cannot be read is named on
-stderr, left out, and the exit status is 1. A pack whose status is not ``ready`` gets the warning the
+Files are read from inside the pack only (at most 2 MB each); a file that cannot be read, or that holds
+a NUL byte (binary, such as UTF-16 text, which the resolver drops too), is named on stderr, left out, and the
+exit status is 1. A pack whose status is not ``ready`` gets the warning the
 reference CLI uses. stdout holds only the fence; its token count goes to stderr.
 """
 
@@ -69,6 +70,10 @@ def read_items(pack: Pack, paths: list[str]) -> tuple[list[FenceItem], bool]:
             continue
         if size > MAX_FILE_BYTES:
             sys.stderr.write(f"{rel}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; left out\n")
+            failed = True
+            continue
+        if b"\x00" in data:  # binary, as the resolver and the injection lint see it (reason binary-file)
+            sys.stderr.write(f"{rel}: contains NUL bytes, so it is binary, not text; left out\n")
             failed = True
             continue
         items.append(FenceItem(rel.replace("\\", "/"), data.decode("utf-8", errors="replace")))

@@ -10,6 +10,9 @@ and text files (Markdown, plain text, subtitles, CSV) under ``compiled/``, ``doc
 and ``sources/``. Bounded: files over 2 MB are skipped, at most 400 files and 16 MB are read, at
 most 20 findings are reported per file; symlinks are never followed out of the pack, and symlinked
 directories are not entered. When a limit stops the scan, an ``injection-scan-limited`` info says so.
+A file with a NUL byte is binary to the studio (the resolver and ``fence`` leave it out), so it is not
+scanned; an ``injection-scan-binary`` info names it, and names a file that is not valid UTF-8 (it is
+scanned as the resolver and the fence decode it, with replacement characters).
 Quoting hostile text on purpose (a security pack, a test case) will be flagged too; that is the point:
 a human decides.
 """
@@ -106,9 +109,23 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
             limited = True
             continue
         budget -= len(data)
-        if b"\x00" in data[:8192]:
-            continue  # binary despite its suffix
-        yield from _diagnose(ctx, rel, data.decode("utf-8", errors="replace"))
+        if b"\x00" in data:  # binary despite its suffix; the resolver and ``fence`` leave it out too
+            yield ctx.in_file(
+                "injection-scan-binary", Severity.INFO,
+                f"{rel} contains NUL bytes, so it is binary, not text (UTF-16, perhaps): not scanned, and never "
+                "sent to a model", rel, rule="V63", hint="Save it as UTF-8 text if it is meant to be read.",
+            )
+            continue
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            yield ctx.in_file(
+                "injection-scan-binary", Severity.INFO,
+                f"{rel} is not valid UTF-8 (byte offset {exc.start}); scanned as the resolver and fence read it, "
+                "with replacement characters", rel, rule="V63", hint="Save it as UTF-8 text.",
+            )
+            text = data.decode("utf-8", errors="replace")
+        yield from _diagnose(ctx, rel, text)
     if limited:
         yield ctx.in_file(
             "injection-scan-limited", Severity.INFO,
