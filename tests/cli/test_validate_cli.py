@@ -108,3 +108,19 @@ def test_content_check_reports_deep_or_huge_json_with_its_position(
     [bad] = [d for d in diags if d["file"] == "indexes/source-map.json"]
     assert (bad["code"], bad["line"], bad["column"]) == ("invalid-index-json", *where)
     assert message in bad["message"]
+
+
+def test_read_properties_writes_valid_json_for_yaml_only_values(make_pack: Callable[..., Path],
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    extra = ('blob: !!binary "AAAA"\nnums: [.nan, .inf, -.inf, 1.5]\n'
+             f"big: 0x{'f' * 4000}\nkeys: {{3: a, true: b}}\nnested: {{list: [!!binary aGk=]}}\n")
+    root = make_pack("good", GOOD.replace("version:", extra + "version:"))
+    assert main(["read-properties", str(root)]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out, parse_constant=lambda c: pytest.fail(f"{c} is not JSON"))
+    assert data["blob"] == "AAAA" and data["nested"] == {"list": ["aGk="]}
+    assert data["nums"] == [".nan", ".inf", "-.inf", 1.5]
+    assert data["big"] == "0x" + "f" * 4000 and data["keys"] == {"3": "a", "true": "b"}
+    assert data["name"] == "good"
+    assert "blob: binary data (!!binary), written as a base64 string" in err
+    assert "nested.list[0]: binary data" in err and "nums[0]: nan has no JSON form" in err
