@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import re
+import sys
+import unicodedata
 import xml.etree.ElementTree as ET
 
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from render_helpers import any_text
 
 from studio.core.render.escape import (
+    INVISIBLE,
     find_fence_breaks,
     neutralise,
     strip_forbidden,
@@ -79,3 +84,45 @@ def test_long_runs_of_blanks_after_a_bracket_stay_fast() -> None:
     assert find_fence_breaks(hostile) == []
     assert wrapper_tags(hostile, "warnings") == []
     assert time.perf_counter() - start < 2.0
+
+
+_NAMES = ("knowledge_pack", "knowledge_pack_guide", "knowledge_resources", "available_knowledge_packs",
+          "selected_files", "warnings")
+_FORMAT_CHARS = "".join(chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf")
+_INVISIBLE_RE = re.compile(rf"[\s{INVISIBLE}]")
+_OTHER_IGNORABLE = "\u034f\ufe0f\u3164\u115f\uffa0\U000e0100"  # default-ignorable, not Cf
+_HIDERS = st.sampled_from(["\u00ad", "\u180e", "\u2061", "\u2062", "\u2063", "\u2064", " ", "\n", "\u3000",
+                           *_OTHER_IGNORABLE, *_FORMAT_CHARS])
+_HIDDEN_RE = re.compile("[\\s" + re.escape(_FORMAT_CHARS + _OTHER_IGNORABLE) + "]")
+
+
+def test_every_format_character_hides_nothing() -> None:
+    assert len(_FORMAT_CHARS) > 150 and not _INVISIBLE_RE.sub("", _FORMAT_CHARS)  # all of Cf is in INVISIBLE
+    for ch in _FORMAT_CHARS:
+        for tag in (f"<{ch}/knowledge_pack>", f"</{ch}knowledge_pack>", f"<{ch}{ch}warnings>",
+                    f"</know{ch}ledge_pack{ch}>"):
+            assert neutralise(tag).startswith("&lt;"), ascii(tag)
+            assert len(find_fence_breaks(tag)) == 1, ascii(tag)
+    assert neutralise("<\u00ad/knowledge_pack>") == "&lt;\u00ad/knowledge_pack>"
+    assert wrapper_tags("x <\u180e/knowledge_pack> y", "knowledge_pack") == ["<\u180e/knowledge_pack"]
+
+
+@st.composite
+def _hidden_tags(draw: st.DrawFn) -> str:
+    """A wrapper tag with invisible characters (and blanks around the slash) in every place a reader skips."""
+    name = draw(st.sampled_from(_NAMES))
+    name = "".join(ch + draw(st.text(_HIDERS.filter(lambda c: not c.isspace()), max_size=2)) for ch in name)
+    gap = st.text(_HIDERS, max_size=3)
+    slash = draw(st.sampled_from(["", "/"]))
+    tag = "<" + draw(gap) + slash + (draw(gap) if slash else "") + name + draw(st.sampled_from([">", " a='b'>"]))
+    return "".join(c.upper() if draw(st.booleans()) else c for c in tag)
+
+
+@given(st.lists(st.one_of(_hidden_tags(), any_text), max_size=4).map("".join))
+@settings(max_examples=150, deadline=None)
+def test_no_wrapper_tag_survives_once_invisible_characters_are_removed(text: str) -> None:
+    safe = neutralise(text)
+    visible = _HIDDEN_RE.sub("", safe).lower()
+    for name in _NAMES:
+        assert f"<{name}" not in visible and f"</{name}" not in visible
+    assert unneutralise(safe) == strip_forbidden(text)

@@ -17,7 +17,9 @@ How ``neutralise`` works (and why it round-trips):
 2. The ``<`` that begins a dangerous construct becomes ``&lt;``; the ``>`` of ``]]>`` becomes
    ``&gt;``. A construct is dangerous when it is ``<`` + optional whitespace + optional ``/`` +
    optional whitespace + a protected element name *prefix* (any letter case, so ``<Knowledge_Pack_x``
-   is caught too), or ``<![CDATA[``, or ``<!--``.
+   is caught too), or ``<![CDATA[``, or ``<!--``. Invisible characters (``INVISIBLE``: Unicode format
+   characters and other default-ignorable code points, such as a soft hyphen) count as whitespace
+   here, and may also sit between the letters of the name.
 3. An ``&`` that already starts one of the three entities we use (``&lt;``, ``&gt;``, ``&amp;``,
    any letter case) becomes ``&amp;``, so the original spelling survives the inverse.
 
@@ -40,11 +42,29 @@ PROTECTED_ELEMENTS: tuple[str, ...] = (
 )
 """Wrapper elements no pack content may open or close."""
 
-_NAMES = "|".join(sorted({re.escape(n) for n in PROTECTED_ELEMENTS}, key=len, reverse=True))
-# Whitespace a lenient reader might skip, including zero-width characters that hide a tag from the eye.
+# Characters a lenient reader might skip between "<", "/" and a name: whitespace, every Unicode format
+# character (category Cf: soft hyphen, Mongolian vowel separator, zero-width and bidi controls,
+# invisible operators, tags, ...) and the other default-ignorable code points (variation selectors,
+# Hangul fillers, combining grapheme joiner), all of which hide a tag from the eye. Listed (as of
+# Unicode 15) so importing costs nothing; a test checks the list against ``unicodedata``'s Cf.
+INVISIBLE = (
+    "\u00ad\u034f\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u115f-\u1160\u17b4-\u17b5"
+    "\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff"
+)
+"""Character-class body (for ``[...]``) of the invisible characters ``neutralise`` looks through."""
 # Possessive (``*+``): the gap characters never overlap with ``/`` or a name, so giving nothing back
 # changes no match but keeps a "<" followed by megabytes of blanks linear instead of cubic.
-_GAP = r"[\s\u200b-\u200d\u2060\ufeff]*+"
+_GAP = rf"[\s{INVISIBLE}]*+"
+_SKIP = rf"[{INVISIBLE}]*+"
+
+
+def _spelled(name: str) -> str:
+    """A pattern for ``name`` that also matches it with invisible characters between its letters."""
+    return _SKIP.join(re.escape(ch) for ch in name)
+
+
+_NAMES = "|".join(_spelled(n) for n in sorted(set(PROTECTED_ELEMENTS), key=len, reverse=True))
 
 # Group "lt": a "<" to escape; group "gt": a ">" to escape; group "amp": an "&" to escape.
 _NEUTRALISE_RE = re.compile(
@@ -131,5 +151,5 @@ def wrapper_tags(text: str, name: str) -> list[str]:
     Lenient on purpose (any case, whitespace after ``<`` or ``</``), so tests can assert that a
     rendered artefact holds exactly one wrapper per pack.
     """
-    pattern = re.compile(rf"<{_GAP}(?:/{_GAP})?{re.escape(name)}(?=[\s/>])", re.IGNORECASE)
+    pattern = re.compile(rf"<{_GAP}(?:/{_GAP})?{_spelled(name)}{_SKIP}(?=[\s/>])", re.IGNORECASE)
     return [m.group(0) for m in pattern.finditer(text)]
