@@ -91,7 +91,9 @@ def read_provenance(pack: Pack, runs: RunsReport) -> ProvenanceReport:
         if record.kind is RunKind.COMPILE_RUN and (ref := _ref(record.path, data.get("builder_skill"), True)):
             report.run_builders.append(ref)
         elif record.kind is RunKind.CONTEXT_RESOLUTION:
-            mine = [e for e in data.get("activated_packs", []) if isinstance(e, dict) and e.get("name") == pack.name]
+            entries = data.get("activated_packs")
+            entries = entries if isinstance(entries, list) else []  # an invalid record is still read, never trusted
+            mine = [e for e in entries if isinstance(e, dict) and e.get("name") == pack.name]
             for entry in mine:
                 if ref := _ref(record.path, entry.get("builder_skill")):
                     report.run_builders.append(ref)

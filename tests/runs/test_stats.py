@@ -7,6 +7,8 @@ import os
 
 from runs_support import VALID_COMPILE
 
+from studio.core.pack import load_pack
+from studio.core.provenance import read_provenance
 from studio.core.runs import read_runs
 from studio.core.runs.stats import compute_stats
 
@@ -77,6 +79,9 @@ def test_records_of_any_json_shape_are_tolerated(runs_pack) -> None:
     stats = compute_stats(read_runs(root), root, "demo")
     assert stats.selection_counts == {"compiled/facts.md": 1}
     assert stats.selected_missing == []
+    # The provenance view reads the same records (activated_packs of every shape above).
+    pack = load_pack(root)
+    assert read_provenance(pack, read_runs(root)).run_builders == []
 
 
 def test_unopenable_selected_paths_are_missing_not_a_crash(runs_pack) -> None:
