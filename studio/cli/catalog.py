@@ -14,6 +14,7 @@ import sys
 
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import Severity
+from studio.core.model import Pack
 from studio.core.render.catalog import catalog_instruction, render_catalog, render_catalog_json
 from studio.core.render.costs import CatalogCost, catalog_cost
 from studio.core.workspace import open_workspace
@@ -37,6 +38,10 @@ def run(args: argparse.Namespace) -> int:
     for d in problems:  # e.g. a PATH that does not exist: say so rather than print an empty catalog
         sys.stderr.write(d.format() + "\n")
     packs = workspace.packs
+    for pack in packs:  # a curator should see why a pack is missing from what the model gets
+        reason = _left_out(pack, args.include_archived)
+        if reason:
+            sys.stderr.write(f"left out: {pack.name} ({pack.root}): {reason}\n")
     cost = catalog_cost(packs, include_archived=args.include_archived)
     if args.format == "json":
         sys.stdout.write(render_catalog_json(packs, include_archived=args.include_archived,
@@ -49,6 +54,17 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(xml if args.no_instruction else f"{catalog_instruction()}\n{xml}")
     sys.stderr.write(format_cost(cost, with_instruction=not args.no_instruction))
     return 0
+
+
+def _left_out(pack: Pack, include_archived: bool) -> str:
+    """Why ``pack`` is not in the catalog, or "" when it is listed."""
+    if pack.in_catalog or (include_archived and pack.loads and pack.status == "archived"):
+        return ""
+    if pack.shadowed_by is not None:
+        return f"shadowed by {pack.shadowed_by}"
+    worst = next((d for d in pack.diagnostics if d.behavior is pack.behavior), None)
+    why = f" ({worst.code} at {worst.file}:{worst.line})" if worst else ""
+    return f"{pack.behavior.value}{why}"
 
 
 def format_cost(cost: CatalogCost, *, with_instruction: bool) -> str:

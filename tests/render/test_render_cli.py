@@ -34,6 +34,7 @@ def test_catalog_prints_instruction_then_xml(two_packs: Path, capsys: pytest.Cap
     packs = [load_pack(two_packs / "tea"), load_pack(two_packs / "old")]
     assert out == catalog_instruction() + "\n" + render_catalog(packs)
     assert "tea: " in err and "tokens (cl100k_base)" in err
+    assert f"left out: old ({two_packs / 'old'}): hidden (status-archived at KNOWLEDGE.md:" in err
 
 
 def test_catalog_xml_alone_and_archived_on_request(two_packs: Path, capsys: pytest.CaptureFixture[str]) -> None:
