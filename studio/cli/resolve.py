@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     )
     result = resolve(request)
     written: list[str] = []
+    write_failed = False
     if args.write_run and result.tokenizer_available:
         for res in result.packs:
             if res.pack.knowledge is None:
@@ -63,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 written.append(str(write_context_record(result, res.pack.root)))
             except OSError as exc:
+                write_failed = True
                 sys.stderr.write(f"{res.pack.root}: could not write the run record: {exc}\n")
     if args.format == "json":
         data = result.to_json()
@@ -80,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
     if not result.tokenizer_available:
         sys.stderr.write(f"tokenizer unavailable: {result.tokenizer_reason}\n")
         return 2
+    if write_failed:
+        return 1  # the user asked for a record and did not get one
     return 0 if any(p.selected for p in result.packs) else 1
 
 

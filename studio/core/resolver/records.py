@@ -116,8 +116,12 @@ def usage_records(result: ResolveResult, now: datetime | None = None) -> list[di
 def write_context_record(result: ResolveResult, pack_root: Path, now: datetime | None = None) -> Path:
     """Write ``runs/context-<UTC>.json`` into ``pack_root`` atomically; never overwrites. Returns the path."""
     runs = pack_root / "runs"
+    if runs.is_symlink() and not runs.exists():
+        raise NotADirectoryError(f"{runs} is a broken symlink; refusing to write")
     if runs.exists() and not is_inside(pack_root, runs):
         raise PermissionError(f"{runs} leads outside the pack; refusing to write")
+    if runs.exists() and not runs.is_dir():
+        raise NotADirectoryError(f"{runs} is not a directory; cannot add a run record")
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H-%M-%SZ")
     for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
         run_id = f"context-{stamp}" if attempt == 1 else f"context-{stamp}-{attempt}"
