@@ -62,6 +62,21 @@ def test_two_records_in_the_same_second_get_unique_names(doc_first: Pack) -> Non
     assert not [p for p in (doc_first.root / "runs").iterdir() if p.name.endswith(".tmp")]
 
 
+def test_a_runs_file_that_is_not_a_folder_is_named_and_left_alone(doc_first: Pack) -> None:
+    import pytest
+
+    runs = doc_first.root / "runs"
+    if runs.exists():
+        import shutil
+
+        shutil.rmtree(runs)
+    runs.write_text("not a folder")
+    result = resolve(ResolveRequest("warranty", [doc_first], budget=2000))
+    with pytest.raises(NotADirectoryError, match="not a directory"):
+        write_context_record(result, doc_first.root, now=NOW)
+    assert runs.read_text() == "not a folder"
+
+
 def test_usage_record_has_the_step8_shape(doc_first: Pack) -> None:
     result = resolve(ResolveRequest("warranty", [doc_first], budget=2000, grounding_override="required"))
     (record,) = usage_records(result, now=NOW)
