@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Behavior, Diagnostic, DiagnosticCounts, worst_behavior
+from studio.core.paths import resolve_inside
 
 STATUSES = ("draft", "ready", "needs-review", "stale", "disputed", "archived")
 PROFILES = ("document-first", "wiki-first", "hybrid")
@@ -204,8 +205,6 @@ class Pack:
         value = self._str_field("metadata", key)
         if value is None:
             return None
-        from studio.core.paths import resolve_inside  # local: paths imports nothing from here
-
         return value if resolve_inside(self.root, value) is not None else None
 
     @property
