@@ -21,6 +21,7 @@ from studio.core.paths import resolve_inside
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.render.resources import ResourceKind, classify_resources
+from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 
@@ -72,7 +73,7 @@ def read_items(pack: Pack, paths: list[str]) -> tuple[list[FenceItem], bool]:
             sys.stderr.write(f"{rel}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; left out\n")
             failed = True
             continue
-        if b"\x00" in data:  # binary, as the resolver and the injection lint see it (reason binary-file)
+        if is_binary(data):  # the resolver and the injection lint treat it the same way (reason binary-file)
             sys.stderr.write(f"{rel}: contains NUL bytes, so it is binary, not text; left out\n")
             failed = True
             continue

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from studio.core.atomic import write_atomic
 from studio.core.pack import read_bounded
+from studio.core.textfiles import is_binary
 
 MAX_EDIT_BYTES = 2 * 1024 * 1024
 """Files larger than this are not opened in the editor (a pack file this big is not hand-edited)."""
@@ -66,7 +67,7 @@ def open_document(path: Path, pack_root: Path) -> Document:
         raise OpenRefused(problem.message if problem else f"{path.name} cannot be read")
     if size > MAX_EDIT_BYTES:
         raise OpenRefused(f"{path.name} is {size:,} bytes; the editor opens files up to {MAX_EDIT_BYTES:,} bytes")
-    if b"\x00" in data[:8192]:
+    if is_binary(data):
         raise OpenRefused(f"{path.name} looks like a binary file; the editor only opens text")
     try:
         text = data.decode("utf-8-sig")

@@ -31,6 +31,7 @@ from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.pack import read_bounded
 from studio.core.paths import is_inside
 from studio.core.render.escape import find_fence_breaks, strip_forbidden
+from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_FILES = 400
@@ -109,7 +110,7 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
             limited = True
             continue
         budget -= len(data)
-        if b"\x00" in data:  # binary despite its suffix; the resolver and ``fence`` leave it out too
+        if is_binary(data):  # binary despite its suffix; the resolver and ``fence`` leave it out too
             yield ctx.in_file(
                 "injection-scan-binary", Severity.INFO,
                 f"{rel} contains NUL bytes, so it is binary, not text (UTF-16, perhaps): not scanned, and never "

@@ -15,6 +15,7 @@ from pathlib import Path
 from studio.core.evidence.anchors import Anchor, AnchorKind, find_headings, heading_span
 from studio.core.pack import read_bounded
 from studio.core.paths import resolve_inside
+from studio.core.textfiles import is_binary
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 MAX_EXCERPT_LINES = 40
@@ -105,7 +106,7 @@ class SourceReader:
             return ExcerptState.OUTSIDE if problem and problem.code == "symlink-escape" else ExcerptState.MISSING
         if size > MAX_SOURCE_BYTES:
             return ExcerptState.TOO_LARGE
-        if b"\x00" in data:
+        if is_binary(data):
             return ExcerptState.NOT_TEXT
         try:
             text = data.decode("utf-8-sig")

@@ -21,6 +21,7 @@ from pathlib import Path
 from studio.core.pack import read_bounded
 from studio.core.paths import is_inside
 from studio.core.resolver.sections import split_sections
+from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 1_048_576
 MAX_FILES = 5000
@@ -224,7 +225,7 @@ def _read_text(root: Path, full: Path, rel: str, out: PackFiles) -> str | None:
         out.skipped.append(Skip(rel, "too-large", f"{size} bytes is over the {MAX_FILE_BYTES}-byte read limit; "
                                 "split the file."))
         return None
-    if b"\x00" in data:
+    if is_binary(data):
         out.skipped.append(Skip(rel, "binary-file", "The file contains NUL bytes; it is not text."))
         return None
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n").lstrip("\ufeff")
