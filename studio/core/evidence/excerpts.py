@@ -14,7 +14,7 @@ from pathlib import Path
 
 from studio.core.evidence.anchors import Anchor, AnchorKind, find_headings, heading_span
 from studio.core.pack import read_bounded
-from studio.core.paths import resolve_inside
+from studio.core.paths import is_file, resolve_inside
 from studio.core.textfiles import is_binary
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
@@ -74,11 +74,8 @@ class SourceReader:
         return loaded if isinstance(loaded, ExcerptState) else None
 
     def exists(self, path: str) -> bool:
-        try:
-            target = resolve_inside(self.root, path)
-            return target is not None and target.is_file()
-        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
-            return False
+        target = resolve_inside(self.root, path)
+        return target is not None and is_file(target)
 
     def lines(self, path: str) -> list[str] | None:
         loaded = self._load(path)

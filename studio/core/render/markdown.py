@@ -24,7 +24,7 @@ from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
 from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 
-from studio.core.paths import is_unsafe_pointer, resolve_inside
+from studio.core.paths import is_file, is_unsafe_pointer, resolve_inside
 
 MAX_PREVIEW_CHARS = 2_000_000
 MAX_HIGHLIGHT_CHARS = 200_000
@@ -108,11 +108,7 @@ def _image_token(tok: Token, base: Path | None) -> Token:
     src = str(tok.attrGet("src") or "")
     alt = "".join(c.content for c in (tok.children or []))
     target = _local_target(src, base) if base is not None else None
-    try:
-        shown = target is not None and target.is_file()
-    except (OSError, ValueError):  # a name too long for the file system: no such file in the pack
-        shown = False
-    if target is not None and shown:
+    if target is not None and is_file(target):
         markup = f'<img src="{html.escape(target.resolve().as_uri())}" alt="{html.escape(alt)}" />'
     else:
         why = "" if _is_remote(src) else " (not shown: not a file inside the pack)"
