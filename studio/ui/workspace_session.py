@@ -219,12 +219,15 @@ class WorkspaceSession(QObject):
         if self._core is None:
             self.pack_replaced.emit(old, fresh)
             return
-        before = {p.root: (p.shadowed_by, tuple(p.diagnostics)) for p in self._core.packs}
+        # Only packs sharing the old or the new name can change (the core re-settles just those).
+        names = {old.name, fresh.name}
+        peers = [p for p in self._core.packs if p.name in names and p.root != fresh.root]
+        before = {p.root: (p.shadowed_by, tuple(p.diagnostics)) for p in peers}
         self._core.replace_pack(fresh)
         self.pack_replaced.emit(old, fresh)
         # A rename can shadow or free another pack: tell the views about every pack that changed.
-        for pack in self._core.packs:
-            if pack is not fresh and before.get(pack.root) != (pack.shadowed_by, tuple(pack.diagnostics)):
+        for pack in peers:
+            if before[pack.root] != (pack.shadowed_by, tuple(pack.diagnostics)):
                 self.pack_replaced.emit(pack, pack)
 
     def pack_for_path(self, path: Path) -> Pack | None:
