@@ -14,6 +14,7 @@ import yaml
 
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
 from studio.core.model import Frontmatter, KnowledgeFile, Position
+from studio.core.plain_yaml import parse_plain_block
 
 try:  # the C loader is several times faster; fall back silently when libyaml is absent
     from yaml import CSafeLoader as _Loader
@@ -127,6 +128,16 @@ def parse_yaml_block(
     diags = list(_tab_diagnostics(raw, first_line))
     if diags:
         return None, {}, diags
+    plain = _parse_plain(raw, first_line)
+    if plain is not None:
+        return plain
+    return parse_with_loader(raw, first_line=first_line)
+
+
+def parse_with_loader(
+    raw: str, *, first_line: int
+) -> tuple[dict[str, Any] | None, dict[tuple[str, ...], Position], list[Diagnostic]]:
+    """The full path: libyaml composes nodes (after the alias and depth guards), the builder walks them."""
     # The event walk is only needed when an anchor or alias could be present at all.
     alias = _find_anchor_or_alias(raw, first_line) if ("&" in raw or "*" in raw) else None
     if isinstance(alias, Diagnostic):
@@ -234,6 +245,50 @@ def _find_anchor_or_alias(raw: str, first_line: int) -> Diagnostic | None:
     return None
 
 
+def _parse_plain(
+    raw: str, first_line: int
+) -> tuple[dict[str, Any], dict[tuple[str, ...], Position], list[Diagnostic]] | None:
+    """The line reader for plain block YAML (most frontmatter); None sends the text to the full loader."""
+    diagnostics: list[Diagnostic] = []
+
+    def on_scalar(tag: str, text: str, path: tuple[str, ...], line: int, column: int) -> Any:
+        # A fresh constructor each time: it caches every node it built, and it is cheap to make.
+        return _typed_scalar(yaml.ScalarNode(tag, text), path, line, column,
+                             yaml.constructor.SafeConstructor(), diagnostics)
+
+    parsed = parse_plain_block(raw, first_line, on_scalar, max_nodes=MAX_YAML_NODES, max_depth=MAX_YAML_DEPTH)
+    if parsed is None:
+        return None
+    return parsed[0], parsed[1], diagnostics
+
+
+def _typed_scalar(node: yaml.ScalarNode, path: tuple[str, ...], line: int, column: int,
+                  constructor: yaml.constructor.SafeConstructor, diagnostics: list[Diagnostic]) -> Any:
+    """The value of a scalar whose tag is not ``str``, as the standard wants it.
+
+    Dates stay as written (they are strings to the standard); a YAML-1.1 coercion of a top-level
+    string field (``version: 1.10``, ``language: no``) keeps the written text and gets an info.
+    """
+    try:
+        value = constructor.construct_object(node, deep=True)
+    except (yaml.YAMLError, ValueError, OverflowError):
+        value = node.value
+    top_string_field = len(path) == 1 and path[0] in STRING_FIELDS
+    if isinstance(value, _dt.date | _dt.datetime):
+        value = node.value
+    elif top_string_field and not isinstance(value, str) and value is not None:
+        written = node.value
+        diagnostics.append(_diag(
+            "yaml-coercion", Severity.INFO,
+            f"'{path[0]}: {written}' is read by YAML 1.1 as {type(value).__name__} {value!r}; "
+            f"the studio keeps the text '{written}'",
+            line=line, column=column,
+            hint=f"Quote the value: {path[0]}: \"{written}\"",
+        ))
+        value = written
+    return value
+
+
 class _Builder:
     """Turns composed YAML nodes into plain values while recording positions and problems."""
 
@@ -290,25 +345,8 @@ class _Builder:
     def scalar(self, node: yaml.Node, path: tuple[str, ...]) -> Any:
         if node.tag == _STR_TAG:
             return node.value  # most values: no constructor round trip needed
-        try:
-            value = self._constructor.construct_object(node, deep=True)
-        except (yaml.YAMLError, ValueError, OverflowError):
-            value = node.value
-        top_string_field = len(path) == 1 and path[0] in STRING_FIELDS
-        if isinstance(value, _dt.date | _dt.datetime):
-            value = node.value  # keep ISO dates as written: they are strings to the standard
-        elif top_string_field and not isinstance(value, str) and value is not None:
-            line, col = self._pos(node)
-            written = node.value
-            self.diagnostics.append(_diag(
-                "yaml-coercion", Severity.INFO,
-                f"'{path[0]}: {written}' is read by YAML 1.1 as {type(value).__name__} {value!r}; "
-                f"the studio keeps the text '{written}'",
-                line=line, column=col,
-                hint=f"Quote the value: {path[0]}: \"{written}\"",
-            ))
-            value = written
-        return value
+        line, col = self._pos(node)
+        return _typed_scalar(node, path, line, col, self._constructor, self.diagnostics)
 
 
 def _diag(code: str, severity: Severity, message: str, *, line: int = 1, column: int = 1,

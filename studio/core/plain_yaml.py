@@ -1,0 +1,156 @@
+"""A fast reader for the plain block YAML nearly every frontmatter is written in.
+
+``key: value`` lines, nested mappings by indentation, ``- item`` lists of scalars, plain / single-quoted /
+double-quoted (escape-free) one-line scalars, blank and comment lines. That subset covers almost all
+real ``KNOWLEDGE.md`` files, and reading it line by line is about four times faster than composing YAML
+nodes with libyaml and walking them, which dominated validation time on large workspaces.
+
+The reader is deliberately a *recogniser*: any line outside the subset (flow collections, block scalars,
+anchors, tags, comments after a value, continuation lines, duplicate keys, odd indentation...) makes it
+return None, and the caller parses the text with the full YAML loader instead, which also reports every
+error. So for the texts it accepts it must give exactly what the full path gives (values, positions,
+diagnostics); ``tests/core/test_plain_yaml.py`` checks that against the loader on generated input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from yaml.resolver import Resolver
+
+from studio.core.model import Position
+
+_KEY_LINE = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):(?: +(.*?))? *")
+_ITEM_LINE = re.compile(r"( *)- +(.*?) *")
+_DOUBLE_QUOTED = re.compile(r'"[^"\\]*"')
+_SINGLE_QUOTED = re.compile(r"'(?:[^']|'')*'")
+# Characters that start something other than a plain scalar (YAML 1.1 indicators). '-', '?' and ':'
+# start a plain scalar when a non-space follows; they are handled separately.
+_INDICATORS = frozenset(",[]{}#&*!|>'\"%@`")
+_IMPLICIT = Resolver.yaml_implicit_resolvers
+
+ScalarHook = Callable[[str, str, tuple[str, ...], int, int], Any]
+"""(tag, text, key path, line, column) -> value: turns a non-string plain scalar into its value."""
+
+
+class _Frame:
+    __slots__ = ("indent", "container", "path")
+
+    def __init__(self, indent: int, container: dict[str, Any] | list[Any], path: tuple[str, ...]) -> None:
+        self.indent = indent
+        self.container = container
+        self.path = path
+
+
+def parse_plain_block(
+    raw: str, first_line: int, on_scalar: ScalarHook, *, max_nodes: int, max_depth: int
+) -> tuple[dict[str, Any], dict[tuple[str, ...], Position]] | None:
+    """Values and key positions of ``raw`` when it is plain block YAML, else None (use the full loader).
+
+    ``first_line`` is the file line of ``raw``'s first line. ``on_scalar`` converts plain scalars whose
+    implicit tag is not ``str`` (numbers, booleans, null, dates) exactly as the full path does.
+    """
+    positions: dict[tuple[str, ...], Position] = {}
+    root: dict[str, Any] = {}
+    stack: list[_Frame] = []
+    # A key written with no value on its line: its value is a nested block, or null if none follows.
+    pending: tuple[int, dict[str, Any], str, tuple[str, ...], int, int, int] | None = None
+    nodes = 0
+    line_no = first_line - 1
+    for line in raw.split("\n"):
+        line_no += 1
+        body = line.lstrip(" ")
+        if not body or body[0] == "#":
+            continue
+        if not line.isprintable():
+            return None  # tabs, control or format characters: let the full loader judge them
+        indent = len(line) - len(body)
+        nodes += 1
+        if nodes > max_nodes:
+            return None
+        is_item = body[0] == "-"
+        match = (_ITEM_LINE if is_item else _KEY_LINE).fullmatch(line)
+        if match is None:
+            return None
+        if pending is not None:
+            p_indent, p_parent, p_key, p_path, p_line, p_col, p_vcol = pending
+            pending = None
+            if indent > p_indent or (is_item and indent == p_indent):
+                if len(stack) >= max_depth:
+                    return None
+                child: dict[str, Any] | list[Any] = [] if is_item else {}
+                p_parent[p_key] = child
+                positions[p_path] = Position(p_line, p_col, line_no, indent + 1)
+                stack.append(_Frame(indent, child, p_path))
+            else:
+                positions[p_path] = Position(p_line, p_col, p_line, p_vcol)
+        if not stack:
+            stack.append(_Frame(indent, root, ()))
+        while stack[-1].indent > indent:
+            stack.pop()
+            if not stack:
+                return None  # less indented than the first key: not a block mapping any more
+        top = stack[-1]
+        if not is_item and isinstance(top.container, list) and top.indent == indent and len(stack) > 1:
+            stack.pop()  # a key at the indent of a compact list ("key:\n- a\nnext: b") closes the list
+            top = stack[-1]
+        if top.indent != indent:
+            return None
+        text = match.group(2)
+        if is_item:
+            if not isinstance(top.container, list):
+                return None
+            value = _scalar(text, top.path, line_no, match.start(2) + 1, on_scalar)
+            if value is _NOT_PLAIN:
+                return None
+            top.container.append(value)
+            continue
+        if not isinstance(top.container, dict):
+            return None
+        key = text
+        if key in top.container:
+            return None  # the full path reports the duplicate with both lines
+        path = (*top.path, key)
+        written = match.group(3)
+        if not written:
+            top.container[key] = None
+            colon = match.end(2)
+            pending = (indent, top.container, key, path, line_no, indent + 1, colon + 2)
+            continue
+        column = match.start(3) + 1
+        value = _scalar(written, path, line_no, column, on_scalar)
+        if value is _NOT_PLAIN:
+            return None
+        positions[path] = Position(line_no, indent + 1, line_no, column)
+        top.container[key] = value
+    if pending is not None:
+        _, _, _, p_path, p_line, p_col, p_vcol = pending
+        positions[p_path] = Position(p_line, p_col, p_line, p_vcol)
+    if not stack:
+        return None  # nothing but comments: the full path reports the empty frontmatter
+    return root, positions
+
+
+_NOT_PLAIN = object()
+
+
+def _scalar(text: str, path: tuple[str, ...], line: int, column: int, on_scalar: ScalarHook) -> Any:
+    """The value of a one-line scalar, or ``_NOT_PLAIN`` when it is outside the subset."""
+    first = text[0]
+    if first == '"':
+        return text[1:-1] if _DOUBLE_QUOTED.fullmatch(text) else _NOT_PLAIN
+    if first == "'":
+        return text[1:-1].replace("''", "'") if _SINGLE_QUOTED.fullmatch(text) else _NOT_PLAIN
+    if first in _INDICATORS or (first in "-?:" and (len(text) == 1 or text[1] == " ")):
+        return _NOT_PLAIN
+    if ": " in text or " #" in text or text[-1] == ":":
+        return _NOT_PLAIN
+    for tag, pattern in _IMPLICIT.get(first, ()):
+        if pattern.match(text):
+            return on_scalar(tag, text, path, line, column)
+    return text
+
+
+__all__ = ["ScalarHook", "parse_plain_block"]
