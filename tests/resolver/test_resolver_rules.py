@@ -133,6 +133,18 @@ def test_symlink_leaving_the_pack_is_never_read(pack_at: Build, tmp_path: Path) 
     assert "TOP SECRET" not in result.fenced_text
 
 
+def test_a_link_inside_the_pack_is_read_and_a_fifo_is_refused_without_blocking(pack_at: Build) -> None:
+    pack = pack_at("links", knowledge("links"), {"compiled/facts.md": "# Facts\n\nWarranty is two years.\n"})
+    os.symlink(pack.root / "compiled" / "facts.md", pack.root / "compiled" / "warranty.md")
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs on this platform")
+    os.mkfifo(pack.root / "compiled" / "pipe.md")  # opening it for reading would wait for a writer forever
+    result = _run([pack], "warranty")
+    assert "compiled/warranty.md" in _selected(result), "a link that stays inside the pack is an ordinary file"
+    assert _find(result, "compiled/pipe.md").reason == "unreadable"
+    assert "not a regular file" in _find(result, "compiled/pipe.md").detail
+
+
 def test_huge_files_are_skipped_with_a_reason(pack_at: Build) -> None:
     pack = pack_at("huge", knowledge("huge"), {"compiled/facts.md": "warranty " * 150_000})
     assert _find(_run([pack], "warranty"), "compiled/facts.md").reason == "too-large"
