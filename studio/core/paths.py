@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 
 def is_unsafe_pointer(value: str) -> bool:
     """True when a pack-relative pointer is absolute, has a drive, or walks up with ``..``."""
     if not value or value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":") or "\x00" in value:
         return True
-    parts = PurePosixPath(value.replace("\\", "/")).parts
-    return ".." in parts
+    return ".." in value.replace("\\", "/").split("/")
 
 
 def resolve_inside(root: Path, value: str) -> Path | None:
@@ -26,35 +25,41 @@ def resolve_inside(root: Path, value: str) -> Path | None:
     return candidate if is_inside(root, candidate) else None
 
 
-def is_inside(root: Path, path: Path) -> bool:
+def is_inside(root: Path | str, path: Path | str) -> bool:
     """True when ``path`` (after following symlinks) stays inside ``root``.
 
     Fast path: when ``path`` lies lexically under ``root`` and no component between them is a symlink,
     it cannot leave the root; only then is ``realpath`` (an lstat per component from ``/``) avoided.
+    Works on strings: this runs for every pointer of every pack, and pathlib objects cost more than
+    the system calls here.
     """
     try:
-        rel = Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        root_s = os.path.abspath(root)
+        path_s = os.path.abspath(path)
     except ValueError:
-        rel = None
-    if rel is not None and ".." not in rel.parts:
-        current = str(root)
-        for part in rel.parts:
+        return False  # a NUL byte: not a path any file system can hold
+    if path_s == root_s:
+        return True
+    prefix = root_s if root_s.endswith(os.sep) else root_s + os.sep
+    if path_s.startswith(prefix):
+        current = root_s
+        for part in path_s[len(prefix):].split(os.sep):
             current = os.path.join(current, part)
             try:
                 if stat.S_ISLNK(os.lstat(current).st_mode):
                     break
             except ValueError:
-                return False  # a NUL byte: not a path any file system can hold
+                return False
             except OSError:
                 return True  # nothing there (or a name too long to exist): nothing to escape through
         else:
             return True
     try:
-        real_root = Path(os.path.realpath(root))
-        real = Path(os.path.realpath(path))
+        real_root = os.path.realpath(root_s)
+        real = os.path.realpath(path_s)
     except (OSError, RuntimeError, ValueError):
         return False
-    return real == real_root or real_root in real.parents
+    return real == real_root or real.startswith(real_root if real_root.endswith(os.sep) else real_root + os.sep)
 
 
 def is_file(path: Path) -> bool:
