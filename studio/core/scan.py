@@ -60,7 +60,8 @@ class _IgnoreRules:
 
 @dataclass(frozen=True, slots=True)
 class _Pending:
-    path: Path
+    path: str
+    """Absolute path (a string: a pathlib object per visited folder costs more than listing it)."""
     rel: str
     """POSIX path relative to the scan root ('' for the root)."""
     depth: int
@@ -68,7 +69,7 @@ class _Pending:
     """Applicable .gitignore files, shallowest first."""
 
 
-def _diag(code: str, severity: Severity, message: str, path: Path, hint: str = "") -> Diagnostic:
+def _diag(code: str, severity: Severity, message: str, path: Path | str, hint: str = "") -> Diagnostic:
     return Diagnostic(code, severity, message, file=str(path), hint=hint, pack="")
 
 
@@ -93,7 +94,7 @@ def find_pack_dirs(
     except (OSError, RuntimeError):
         return result
     seen: set[tuple[int, int]] = set()
-    queue: deque[_Pending] = deque([_Pending(root, "", 0, ())])
+    queue: deque[_Pending] = deque([_Pending(str(root), "", 0, ())])
     beyond_depth = 0
     while queue:
         if cancelled is not None and cancelled():
@@ -113,8 +114,9 @@ def find_pack_dirs(
             continue
         result.dirs_visited += 1
         if _is_pack(entries, item.path, result):
-            result.pack_dirs.append(item.path)
+            result.pack_dirs.append(Path(item.path))
             continue
+        entries.sort(key=_entry_name)  # breadth-first in name order, so results and limits are stable
         ignores = item.ignores
         if honor_gitignore:
             rules = _read_gitignore(entries, item, result)
@@ -127,7 +129,7 @@ def find_pack_dirs(
             if item.depth >= max_depth:
                 beyond_depth += 1
                 continue
-            queue.append(_Pending(Path(entry.path), child, item.depth + 1, ignores))
+            queue.append(_Pending(entry.path, child, item.depth + 1, ignores))
     if beyond_depth:
         result.diagnostics.append(_diag(
             "scan-depth-limit", Severity.INFO,
@@ -138,8 +140,12 @@ def find_pack_dirs(
     return result
 
 
-def _list_dir(path: Path, seen: set[tuple[int, int]], result: ScanResult) -> list[os.DirEntry[str]] | None:
-    """Sorted entries of a directory not seen before, or None (already seen, or unreadable)."""
+def _entry_name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult) -> list[os.DirEntry[str]] | None:
+    """Entries of a directory not seen before (unsorted), or None (already seen, or unreadable)."""
     try:
         st = os.stat(path)
         key = (st.st_dev, st.st_ino)
@@ -147,7 +153,7 @@ def _list_dir(path: Path, seen: set[tuple[int, int]], result: ScanResult) -> lis
             return None
         seen.add(key)
         with os.scandir(path) as it:
-            return sorted(it, key=lambda e: e.name)
+            return list(it)
     except PermissionError:
         result.diagnostics.append(_diag(
             "scan-permission-denied", Severity.WARNING,
@@ -162,7 +168,7 @@ def _list_dir(path: Path, seen: set[tuple[int, int]], result: ScanResult) -> lis
     return None
 
 
-def _is_pack(entries: list[os.DirEntry[str]], path: Path, result: ScanResult) -> bool:
+def _is_pack(entries: list[os.DirEntry[str]], path: str, result: ScanResult) -> bool:
     """True when the directory holds a regular file named exactly ``KNOWLEDGE.md``; flags near misses."""
     decoys: list[os.DirEntry[str]] = []
     for entry in entries:
@@ -177,7 +183,7 @@ def _is_pack(entries: list[os.DirEntry[str]], path: Path, result: ScanResult) ->
                 ))
         elif entry.name.lower() == "knowledge.md" and _is_file(entry):
             decoys.append(entry)
-    for entry in decoys:
+    for entry in sorted(decoys, key=_entry_name):
         result.diagnostics.append(_diag(
             "wrong-case-knowledge-md", Severity.INFO,
             f"Found '{entry.name}' in {path}; a pack needs exactly 'KNOWLEDGE.md', so it was not loaded",

@@ -152,7 +152,7 @@ def open_workspace(
     diagnostics: list[Diagnostic] = []
     locations: list[ScanLocation] = []
     found: list[_Found] = []
-    seen: set[str] = set()
+    seen: set[object] = set()
     stopped = False
     for scope, path in scan_locations(options):
         if cancelled is not None and cancelled():
@@ -162,7 +162,7 @@ def open_workspace(
         locations.append(location)
         diagnostics.extend(diags)
         for pack_dir, scope_root in dirs:
-            key = os.path.realpath(pack_dir)
+            key = _identity(pack_dir)
             if key not in seen:  # the same folder reached from two locations keeps the first scope
                 seen.add(key)
                 found.append(_Found(pack_dir, scope, scope_root))
@@ -211,6 +211,15 @@ def _scan_one(
         ))
     location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)
     return location, [(d, path) for d in result.pack_dirs], diags, result.cancelled
+
+
+def _identity(pack_dir: Path) -> object:
+    """The same folder reached twice (two locations, a symlinked alias) has one (device, inode)."""
+    try:
+        st = os.stat(pack_dir)
+    except (OSError, ValueError):
+        return os.path.abspath(pack_dir)  # unreadable: its path is the best identity left
+    return (st.st_dev, st.st_ino)
 
 
 def _opens_directly(path: Path) -> bool:
