@@ -22,8 +22,9 @@ from yaml.resolver import Resolver
 
 from studio.core.model import Position
 
-_KEY_LINE = re.compile(r"( *)([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):(?: +(.*?))? *")
-_ITEM_LINE = re.compile(r"( *)- +(.*?) *")
+# One pattern per line: indentation, then a list item, a ``key:`` with or without a value, a comment, or
+# nothing. Groups: indent, item text, key, value text.
+_LINE = re.compile(r"( *)(?:(?:- +(.*?)|([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):(?: +(.*?))?) *|#.*)?")
 _DOUBLE_QUOTED = re.compile(r'"[^"\\]*"')
 _SINGLE_QUOTED = re.compile(r"'(?:[^']|'')*'")
 # Characters that start something other than a plain scalar (YAML 1.1 indicators). '-', '?' and ':'
@@ -35,15 +36,6 @@ ScalarHook = Callable[[str, str, tuple[str, ...], int, int], Any]
 """(tag, text, key path, line, column) -> value: turns a non-string plain scalar into its value."""
 
 
-class _Frame:
-    __slots__ = ("indent", "container", "path")
-
-    def __init__(self, indent: int, container: dict[str, Any] | list[Any], path: tuple[str, ...]) -> None:
-        self.indent = indent
-        self.container = container
-        self.path = path
-
-
 def parse_plain_block(
     raw: str, first_line: int, on_scalar: ScalarHook, *, max_nodes: int, max_depth: int
 ) -> tuple[dict[str, Any], dict[tuple[str, ...], Position]] | None:
@@ -52,83 +44,78 @@ def parse_plain_block(
     ``first_line`` is the file line of ``raw``'s first line. ``on_scalar`` converts plain scalars whose
     implicit tag is not ``str`` (numbers, booleans, null, dates) exactly as the full path does.
     """
+    if not raw.replace("\n", "").isprintable():
+        return None  # tabs, control or format characters: let the full loader judge them
     positions: dict[tuple[str, ...], Position] = {}
     root: dict[str, Any] = {}
-    stack: list[_Frame] = []
+    # The open collections, innermost last: (indent, container, key path). The innermost one is also
+    # kept in locals because nearly every line lands in it.
+    stack: list[tuple[int, dict[str, Any] | list[Any], tuple[str, ...]]] = []
+    top_indent, top, top_path = -1, root, ()
     # A key written with no value on its line: its value is a nested block, or null if none follows.
     pending: tuple[int, dict[str, Any], str, tuple[str, ...], int, int, int] | None = None
     nodes = 0
-    line_no = first_line - 1
-    for line in raw.split("\n"):
-        line_no += 1
-        body = line.lstrip(" ")
-        if not body or body[0] == "#":
-            continue
-        if not line.isprintable():
-            return None  # tabs, control or format characters: let the full loader judge them
-        indent = len(line) - len(body)
+    fullmatch = _LINE.fullmatch
+    for offset, line in enumerate(raw.split("\n")):
+        match = fullmatch(line)
+        if match is None:
+            return None
+        spaces, item, key, written = match.groups()
+        if item is None and key is None:
+            continue  # blank or comment line
+        line_no = first_line + offset
+        indent = len(spaces)
         nodes += 1
         if nodes > max_nodes:
-            return None
-        is_item = body[0] == "-"
-        match = (_ITEM_LINE if is_item else _KEY_LINE).fullmatch(line)
-        if match is None:
             return None
         if pending is not None:
             p_indent, p_parent, p_key, p_path, p_line, p_col, p_vcol = pending
             pending = None
-            if indent > p_indent or (is_item and indent == p_indent):
+            if indent > p_indent or (item is not None and indent == p_indent):
                 if len(stack) >= max_depth:
                     return None
-                child: dict[str, Any] | list[Any] = [] if is_item else {}
+                child: dict[str, Any] | list[Any] = [] if item is not None else {}
                 p_parent[p_key] = child
                 positions[p_path] = Position(p_line, p_col, line_no, indent + 1)
-                stack.append(_Frame(indent, child, p_path))
+                stack.append((top_indent, top, top_path))
+                top_indent, top, top_path = indent, child, p_path
             else:
                 positions[p_path] = Position(p_line, p_col, p_line, p_vcol)
-        if not stack:
-            stack.append(_Frame(indent, root, ()))
-        while stack[-1].indent > indent:
-            stack.pop()
+        if top_indent < 0:
+            top_indent = indent  # the first key sets the indentation of the whole mapping
+        while top_indent > indent:
             if not stack:
                 return None  # less indented than the first key: not a block mapping any more
-        top = stack[-1]
-        if not is_item and isinstance(top.container, list) and top.indent == indent and len(stack) > 1:
-            stack.pop()  # a key at the indent of a compact list ("key:\n- a\nnext: b") closes the list
-            top = stack[-1]
-        if top.indent != indent:
+            top_indent, top, top_path = stack.pop()
+        if key is not None and top_indent == indent and stack and isinstance(top, list):
+            top_indent, top, top_path = stack.pop()  # a key at a compact list's indent ends the list
+        if top_indent != indent:
             return None
-        text = match.group(2)
-        if is_item:
-            if not isinstance(top.container, list):
+        if item is not None:
+            if not item or not isinstance(top, list):
                 return None
-            value = _scalar(text, top.path, line_no, match.start(2) + 1, on_scalar)
+            value = _scalar(item, top_path, line_no, match.start(2) + 1, on_scalar)
             if value is _NOT_PLAIN:
                 return None
-            top.container.append(value)
+            top.append(value)
             continue
-        if not isinstance(top.container, dict):
-            return None
-        key = text
-        if key in top.container:
-            return None  # the full path reports the duplicate with both lines
-        path = (*top.path, key)
-        written = match.group(3)
+        if not isinstance(top, dict) or key in top:
+            return None  # a duplicate key: the full path reports it with both lines
+        path = (*top_path, key)
         if not written:
-            top.container[key] = None
-            colon = match.end(2)
-            pending = (indent, top.container, key, path, line_no, indent + 1, colon + 2)
+            top[key] = None
+            pending = (indent, top, key, path, line_no, indent + 1, match.end(3) + 2)
             continue
-        column = match.start(3) + 1
+        column = match.start(4) + 1
         value = _scalar(written, path, line_no, column, on_scalar)
         if value is _NOT_PLAIN:
             return None
         positions[path] = Position(line_no, indent + 1, line_no, column)
-        top.container[key] = value
+        top[key] = value
     if pending is not None:
         _, _, _, p_path, p_line, p_col, p_vcol = pending
         positions[p_path] = Position(p_line, p_col, p_line, p_vcol)
-    if not stack:
+    if top_indent < 0:
         return None  # nothing but comments: the full path reports the empty frontmatter
     return root, positions
 

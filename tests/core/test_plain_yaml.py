@@ -75,7 +75,9 @@ def test_the_reader_accepts_typical_frontmatter_and_keeps_positions() -> None:
 
 
 def test_unusual_yaml_goes_to_the_loader_and_keeps_its_diagnostics() -> None:
-    for raw in ("a: x\n  b: y", "a: b\na: c", "a: &x 1\nb: *x", "a: |\n  text", "a: [1, 2]", "a: x # note"):
+    unusual = ("a: x\n  b: y", "a: b\na: c", "a:\n-   \n- b", "a:\n  - x\n   - y", "a: &x 1\nb: *x",
+               "a: |\n  text", "a: [1, 2]", "a: x # note")
+    for raw in unusual:
         assert _parse_plain(raw, 2) is None, raw
     _, _, diagnostics = parse_yaml_block("name: a\nname: b", first_line=2)
     assert [(d.code, d.line) for d in diagnostics] == [("duplicate-key", 3)]
