@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -82,6 +83,13 @@ class Frontmatter:
     def position(self, *path: str) -> Position | None:
         return self.positions.get(tuple(path))
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Packs loaded in worker processes travel back pickled. Positions go as one flat tuple of ints,
+        # which pickles about three times faster than a dict of small tuples.
+        flat = tuple(chain.from_iterable(self.positions.values()))
+        return _frontmatter_from_pickle, (self.data, tuple(self.positions), flat, self.start_line,
+                                          self.end_line, self.raw)
+
     def get(self, *path: str) -> Any:
         node: Any = self.data
         for key in path:
@@ -89,6 +97,13 @@ class Frontmatter:
                 return None
             node = node[key]
         return node
+
+
+def _frontmatter_from_pickle(data: dict[str, Any], keys: tuple[tuple[str, ...], ...], flat: tuple[int, ...],
+                             start_line: int, end_line: int, raw: str) -> Frontmatter:
+    make = tuple.__new__
+    positions = {key: make(Position, flat[i:i + 4]) for key, i in zip(keys, range(0, len(flat), 4), strict=True)}
+    return Frontmatter(data, positions, start_line, end_line, raw)
 
 
 @dataclass(slots=True)

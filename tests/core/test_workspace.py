@@ -348,3 +348,23 @@ def test_a_loader_crash_in_a_worker_process_is_reported_not_hung(tmp_path: Path,
     assert len(ws.packs) == 210
     crashed = [p for p in ws.packs if not p.loads]
     assert [(p.root.name, [d.code for d in p.diagnostics]) for p in crashed] == [("p007", ["internal-error"])]
+
+
+def test_worker_processes_return_the_same_packs_as_one_process(tmp_path: Path) -> None:
+    """The CLI loads big workspaces in worker processes; what comes back must be what one process sees."""
+    root = tmp_path / "many"
+    for i in range(210):
+        text = knowledge(f"p{i:03d}").replace("version: 1.0.0", f"version: 1.{i % 3}\nupdated: 2026-05-0{i % 9 + 1}"
+                                              "\nmetadata:\n  primaryDocument: documents/missing.md")
+        put(root / f"p{i:03d}", text)
+    one = open_workspace(WorkspaceOptions(explicit=[root], builtin=False, limits=ScanLimits(max_dirs=10_000)))
+    two = open_workspace(WorkspaceOptions(explicit=[root], builtin=False, processes=2,
+                                          limits=ScanLimits(max_dirs=10_000)))
+    assert [p.root for p in two.packs] == [p.root for p in one.packs]
+    for a, b in zip(one.packs, two.packs, strict=True):
+        assert b.diagnostics == a.diagnostics
+        assert b.frontmatter is not None and a.frontmatter is not None
+        assert b.frontmatter.data == a.frontmatter.data
+        assert b.frontmatter.positions == a.frontmatter.positions
+        assert b.frontmatter.position("metadata", "primaryDocument").value_column == 20
+    assert {d.code for d in two.packs[1].diagnostics} >= {"primary-document-missing", "yaml-coercion"}
