@@ -76,6 +76,12 @@ class Diagnostic:
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.file, self.line, self.column, self.severity.rank, self.code)
 
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[object, ...]]:
+        # Findings of packs loaded in worker processes travel back pickled; the state protocol that
+        # dataclasses give frozen slotted classes runs in Python and costs several times more.
+        return Diagnostic, (self.code, self.severity, self.message, self.file, self.line, self.column,
+                            self.hint, self.behavior, self.rule, self.pack)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "code": self.code,

@@ -90,7 +90,8 @@ def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False) 
     from studio.core.validate import validate_pack  # validate imports the checks, which import model
 
     diags.extend(validate_pack(pack, content=content))
-    pack.diagnostics = sort_diagnostics([_attach(d, pack.root) for d in diags])
+    owner = str(pack.root)
+    pack.diagnostics = sort_diagnostics([d if d.pack else _attach(d, owner) for d in diags])
     return pack
 
 
@@ -101,12 +102,9 @@ def reload_pack(pack: Pack, *, content: bool = False) -> Pack:
     return fresh
 
 
-def _attach(d: Diagnostic, root: Path) -> Diagnostic:
-    if d.pack:
-        return d
-    from dataclasses import replace
-
-    return replace(d, pack=str(root))
+def _attach(d: Diagnostic, owner: str) -> Diagnostic:
+    # Spelled out rather than dataclasses.replace, which costs several times more per finding.
+    return Diagnostic(d.code, d.severity, d.message, d.file, d.line, d.column, d.hint, d.behavior, d.rule, owner)
 
 
 def _pack_path_problem(root: Path) -> Diagnostic | None:
