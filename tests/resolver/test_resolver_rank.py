@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from studio.core.resolver.rank import raw_bag
 
-_MIXED = st.lists(st.sampled_from(list("ab_Z1 .\n-'") + ["咖", "啡", "カ", "・", "ü", "ǅ", "İ", "한", "\u0301"]),
-                  max_size=60).map("".join)
+# Underscores, CJK and its non-word punctuation, letters that lower-case to two characters, a lone
+# surrogate, Greek sigma (lower-cased by context), a dash glued between words.
+_PIECES = list("ab_Z1 .\n-'") + ["咖", "啡", "カ", "・", "ü", "ǅ", "İ", "한", "\u0301", "\ud800", "Σ", "—"]
+_MIXED = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
 
 
 def _reference_bag(text: str) -> Counter[str]:
@@ -27,4 +29,5 @@ def _reference_bag(text: str) -> Counter[str]:
 @settings(max_examples=300, deadline=None)
 @given(text=_MIXED | st.text(max_size=80))
 def test_raw_bag_finds_the_terms_of_the_plain_patterns(text: str) -> None:
-    assert raw_bag(text) == _reference_bag(text)
+    found = Counter({term.decode("utf-8", "surrogatepass"): n for term, n in raw_bag(text).items()})
+    assert found == _reference_bag(text)

@@ -40,7 +40,7 @@ class Coverage:
             if hit:
                 self._eager[c.key] = hit
         self._lazy: dict[str, str | None] = {}
-        self._postings: dict[str, dict[str, list[Candidate]]] | None = None
+        self._postings: dict[str, dict[bytes, list[Candidate]]] | None = None
 
     def by_map_or_name(self, c: Candidate) -> str | None:
         """The covering split found through the source map or a matching file name."""
@@ -61,11 +61,11 @@ class Coverage:
         self._lazy[c.key] = found
         return found
 
-    def _posting_lists(self) -> dict[str, dict[str, list[Candidate]]]:
+    def _posting_lists(self) -> dict[str, dict[bytes, list[Candidate]]]:
         if self._postings is None:
             self._postings = {}
             for stem, splits in self._splits.items():
-                index: dict[str, list[Candidate]] = {}
+                index: dict[bytes, list[Candidate]] = {}
                 for s in splits:
                     terms = self._terms.get(s)
                     for t in terms.content_terms() if terms else ():
@@ -73,7 +73,7 @@ class Coverage:
                 self._postings[stem] = index
         return self._postings
 
-    def _best_container(self, mine: set[str], postings: dict[str, list[Candidate]]) -> str | None:
+    def _best_container(self, mine: set[bytes], postings: dict[bytes, list[Candidate]]) -> str | None:
         # Only splits sharing one of the section's rarest terms are compared: a split that carries the
         # section almost surely carries its distinctive words, and this keeps the check to a few splits.
         rarest = sorted(mine, key=lambda t: (len(postings.get(t, ())), t))[:PROBE_TERMS]

@@ -8,6 +8,9 @@ standard trick for CJK retrieval without a segmenter; a single ideograph stays a
 lower-cased words with a light plural fold, minus a short stop list (both applied to the query: items are
 indexed raw, which is what keeps indexing cheap). Titles (path stem and heading) are counted twice because
 curators name files and headings after what they hold.
+
+Item terms are kept as UTF-8 ``bytes``: finding and counting them in the encoded text is the cheapest way
+Python has, and indexing is most of what a first resolve of a large pack costs besides reading it.
 """
 
 from __future__ import annotations
@@ -27,15 +30,16 @@ _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _CJK_START = re.compile(rf"[{_CJK}]")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W_{_CJK}]+")
-_RUN = re.compile(rf"[\w{_CJK}]+")
-"""Maximal runs of word and CJK characters: every word and every CJK run lies inside exactly one."""
+_RUN = re.compile(rb"[a-z0-9_\x80-\xff]+")
+"""In lower-cased UTF-8: maximal runs of ASCII word bytes and non-ASCII characters. Every word and CJK run
+lies inside exactly one, a run of ``[a-z0-9]`` alone is exactly one word, and runs never cut a character."""
 _STOP_TEXT = (
     "a an and are as at be but by can do does for from has have how i in is it its me my no not of on or our "
     "please so that the their them then there these this to us was we what when where which who why will with "
     "you your"
 )
 STOPWORDS = frozenset(_STOP_TEXT.split(" "))
-_NOT_CONTENT = STOPWORDS | frozenset("abcdefghijklmnopqrstuvwxyz")
+_NOT_CONTENT = frozenset(w.encode() for w in STOPWORDS | frozenset("abcdefghijklmnopqrstuvwxyz"))
 
 
 def fold(word: str) -> str:
@@ -74,26 +78,28 @@ def _bigrams(run: str) -> list[str]:
     return [run] if len(run) == 1 else list(map(operator.add, run[:-1], run[1:]))
 
 
-def raw_bag(text: str) -> Counter[str]:
-    """Every lower-cased word and CJK bigram of ``text`` with its count, unfolded and unfiltered.
+def raw_bag(text: str) -> Counter[bytes]:
+    """Every lower-cased word and CJK bigram of ``text`` (UTF-8 encoded) with its count, unfolded and unfiltered.
 
     Items are indexed raw because that takes one C-level ``findall`` and a ``Counter``; the fold and the stop
     list are applied on the query side (``surface_forms``), which has a handful of words. The ``findall``
-    takes whole runs of word and CJK characters, and only the few *distinct* runs that hold an underscore or
-    a non-ASCII character are cut into words and CJK bigrams afterwards (the same terms as applying the
-    word and CJK patterns to the whole text, at a fraction of the cost, since most runs are plain words).
+    takes whole runs of word bytes and non-ASCII characters, and only the few *distinct* runs that hold an
+    underscore or a non-ASCII character are cut into words and CJK bigrams afterwards (the same terms as
+    the word and CJK patterns find in the whole text, at a fraction of the cost: most runs are plain words).
     """
-    lower = text.lower()
-    out: Counter[str] = Counter(_RUN.findall(lower))
-    if lower.isascii() and "_" not in lower:
-        return out
-    for run in [r for r in out if "_" in r or not r.isascii()]:
+    data = text.lower().encode("utf-8", "surrogatepass")
+    out: Counter[bytes] = Counter(_RUN.findall(data))
+    odd = [] if data.isascii() else [r for r in out if not r.isascii()]
+    if b"_" in data:
+        odd += [r for r in out if b"_" in r and r.isascii()]
+    for run in odd:
         n = out.pop(run)
-        for word in _WORD.findall(run):
-            out[word] += n
-        for cjk in _CJK_RUN.findall(run):
+        decoded = run.decode("utf-8", "surrogatepass")
+        for word in _WORD.findall(decoded):
+            out[word.encode("utf-8", "surrogatepass")] += n
+        for cjk in _CJK_RUN.findall(decoded):
             for bigram in _bigrams(cjk):
-                out[bigram] += n
+                out[bigram.encode("utf-8", "surrogatepass")] += n
     return out
 
 
@@ -101,7 +107,8 @@ def raw_bag(text: str) -> Counter[str]:
 class DocTerms:
     """Raw term counts and length of one item (cacheable: depends on its text and title only)."""
 
-    freqs: Counter[str]
+    freqs: Counter[bytes]
+    """UTF-8 term -> count (see ``raw_bag``)."""
     length: int
 
     @classmethod
@@ -120,7 +127,7 @@ class DocTerms:
         freqs.update(more)
         return DocTerms(freqs, self.length + sum(more.values()))
 
-    def content_terms(self) -> set[str]:
+    def content_terms(self) -> set[bytes]:
         """Distinct terms without stop words (for comparing items with each other)."""
         return self.freqs.keys() - _NOT_CONTENT
 
@@ -141,7 +148,7 @@ class BM25Index:
             return out
         norms = self._norms
         for term in dict.fromkeys(query_terms):
-            forms = surface_forms(term)
+            forms = [f.encode("utf-8", "surrogatepass") for f in surface_forms(term)]
             tfs = [sum(d.freqs.get(f, 0) for f in forms) for d in self.docs]
             df = sum(1 for tf in tfs if tf)
             if not df:
