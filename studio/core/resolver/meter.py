@@ -66,13 +66,5 @@ class Meter:
         """How many candidates have not been counted yet."""
         return self._costs.count(None)
 
-    def count_pending(self, limit: int | None = None) -> int:
-        """Count up to ``limit`` uncounted candidates (all when None); returns how many are still uncounted."""
-        done = 0
-        for i, cost in enumerate(self._costs):
-            if limit is not None and done >= limit:
-                break
-            if cost is None:
-                self.exact(i)
-                done += 1
-        return self.pending()
+    def __len__(self) -> int:
+        return len(self._costs)

@@ -59,6 +59,8 @@ class ResolverSession:
 
     def __init__(self) -> None:
         self._packs: dict[str, _PackCache] = {}
+        self._last_order: list[tuple[Meter, int]] = []
+        """The last fill's candidates in fill order: what a nearby request will reach first."""
 
     def prepare(self, plan: PackPlan, tokenizer: Tokenizer | None = None) -> PreparedPack:
         """Walk the pack (cheaply when unchanged) and return its request-independent data.
@@ -99,20 +101,25 @@ class ResolverSession:
     def count_pending(self, encoding: str = DEFAULT_ENCODING, limit: int | None = None) -> int:
         """Count up to ``limit`` candidates the last resolves left uncounted (all when None).
 
-        Returns how many are still uncounted. Call it when there is time, e.g. after showing a result; a
-        re-run of the same request then reports every token count exactly (and chooses the same items).
+        Returns how many are still uncounted. Call it when there is time, e.g. after showing a result (in
+        small steps, so that a new request need not wait); a re-run of the same request then reports every
+        token count exactly and chooses the same items. The last fill's candidates come first, in fill
+        order: a slider move reaches those before any other.
         """
         name = get_tokenizer(encoding).name
-        counted = left = 0
-        for cache in self._packs.values():
-            meter = cache.prepared.meters.get(name) if cache.prepared else None
-            if meter is None:
-                continue
-            before = meter.pending()
-            after = meter.count_pending(None if limit is None else max(limit - counted, 0))
-            counted += before - after
-            left += after
-        return left
+        meters = [c.prepared.meters[name] for c in self._packs.values()
+                  if c.prepared is not None and name in c.prepared.meters]
+        current = {id(m) for m in meters}
+        todo = [(m, i) for m, i in self._last_order if id(m) in current]
+        todo += [(m, i) for m in meters for i in range(len(m))]
+        counted = 0
+        for meter, i in todo:
+            if limit is not None and counted >= limit:
+                break
+            if meter.known(i) is None:
+                meter.exact(i)
+                counted += 1
+        return sum(m.pending() for m in meters)
 
 
 def _stat_key(path: Path) -> tuple[int, int]:
@@ -148,10 +155,12 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
         entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res))
     if not tokenizer.available:
         return _unavailable(request, tokenizer, resolutions, entries)
-    chosen = _fill(plans, entries, request.budget, tokenizer, variant, resolutions)
+    ordered = fill_order(entries)
+    chosen = _fill(plans, ordered, request.budget, tokenizer, variant, resolutions)
+    session._last_order = [(e.meter, e.index) for e in ordered]
     text, used = fit_exactly(plans, chosen, request.budget, tokenizer.count,
                              lambda i: [w.message for w in resolutions[i].warnings if w.severity != "info"], variant)
-    _record(plans, entries, resolutions)
+    _record(plans, ordered, resolutions)
     result = ResolveResult(request.task, resolutions, [], [], [], used, request.budget, text, tokenizer.name, True,
                            uncounted=_uncounted(plans, prepared, tokenizer))
     add_findings(result, prepared, request, evidence)
@@ -213,7 +222,7 @@ def _with_source_links(cands: list[Candidate], scores: list[float], source_map: 
     return out
 
 
-def _fill(plans: list[PackPlan], entries: list[Entry], budget: int, tokenizer: Tokenizer, variant: FenceVariant,
+def _fill(plans: list[PackPlan], ordered: list[Entry], budget: int, tokenizer: Tokenizer, variant: FenceVariant,
           resolutions: list[PackResolution]) -> list[Entry]:
     from studio.core.render.fence import FencePack, render_pack_fence
 
@@ -223,11 +232,11 @@ def _fill(plans: list[PackPlan], entries: list[Entry], budget: int, tokenizer: T
         + 8  # the <selected_files> open/close lines appear once a pack has items
         for p, r in zip(plans, resolutions, strict=True)
     ]
-    return greedy_fill(fill_order(entries), wrapper_costs, budget, join_cost=1)
+    return greedy_fill(ordered, wrapper_costs, budget, join_cost=1)
 
 
-def _record(plans: list[PackPlan], entries: list[Entry], resolutions: list[PackResolution]) -> None:
-    for e in fill_order(entries):
+def _record(plans: list[PackPlan], ordered: list[Entry], resolutions: list[PackResolution]) -> None:
+    for e in ordered:
         res = resolutions[e.plan_index]
         reason = e.placement.reason if e.selected else (e.skip_reason or "over-budget")
         detail = e.placement.detail if e.selected else e.skip_detail
