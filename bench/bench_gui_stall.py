@@ -13,11 +13,14 @@ and the last pack appear in the Workspace tree, and stalls while browsing packs 
 from __future__ import annotations
 
 import argparse
+import collections
 import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -32,17 +35,26 @@ MAKE_CORPUS = Path("/work/shared/bench/make_corpus.py")
 PERIOD_MS = 10
 
 
+REPORT_MS = 50
+"""Stalls longer than this are listed one by one (the goal)."""
+
+
 class Heartbeat:
-    """Ticks every 10 ms on the GUI thread and remembers the longest gap between ticks."""
+    """Ticks every 10 ms on the GUI thread and remembers the gaps between ticks, per phase."""
 
     def __init__(self) -> None:
         self.clock = QElapsedTimer()
         self.clock.start()
         self.last = 0
+        self.last_wall = time.perf_counter()
+        """The same tick on Python's clock, read by the stack sampler's thread."""
         self.longest = 0
         self.longest_at = 0
         self.phase = "start"
         self.longest_phase = ""
+        self.longest_by_phase: dict[str, int] = {}
+        self.stalls: list[tuple[str, int, int]] = []
+        """(phase, ms since start at the end of the gap, stall in ms) for every stall over REPORT_MS."""
         self.timer = QTimer()
         self.timer.setInterval(PERIOD_MS)
         self.timer.timeout.connect(self.tick)
@@ -50,13 +62,58 @@ class Heartbeat:
 
     def tick(self) -> None:
         now = self.clock.elapsed()
+        self.last_wall = time.perf_counter()
         gap = now - self.last
         if gap > self.longest:
             self.longest, self.longest_at, self.longest_phase = gap, now, self.phase
+        self.longest_by_phase[self.phase] = max(self.longest_by_phase.get(self.phase, 0), gap)
+        if gap - PERIOD_MS > REPORT_MS:
+            self.stalls.append((self.phase, now, gap - PERIOD_MS))
         self.last = now
 
     def reset(self, phase: str) -> None:
         self.phase = phase
+
+
+class StackSampler:
+    """Samples the GUI thread's Python stack from another thread while the heartbeat is late.
+
+    A cheap way to name the code behind each stall: when no tick has come for 30 ms, the GUI thread's
+    innermost project frames are recorded every 5 ms, grouped by the tick the stall started after.
+    Sampling needs the interpreter lock, so a stall inside one long C call shows up as the Python line
+    that made the call.
+    """
+
+    def __init__(self, beat: Heartbeat) -> None:
+        self.beat = beat
+        self.gui_thread = threading.get_ident()
+        self.samples: dict[float, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.stop.wait(0.005):
+            since = self.beat.last_wall
+            if time.perf_counter() - since < 0.030:
+                continue
+            frame = sys._current_frames().get(self.gui_thread)
+            if frame is None:
+                continue
+            stack = [f for f in traceback.extract_stack(frame) if "/studio/" in f.filename]
+            where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack[-4:]))
+            self.samples[since][where or "(Qt / event loop)"] += 1
+
+    def report(self) -> None:
+        self.stop.set()
+        start = min(self.samples, default=0.0)
+        for since, counter in sorted(self.samples.items()):
+            total = sum(counter.values())
+            if total * 5 < REPORT_MS - 30:
+                continue  # too few samples for a stall worth naming
+            print(f"  stall after t={1000 * (since - start):.0f} ms, ~{30 + 5 * total} ms:")
+            for where, n in counter.most_common(3):
+                print(f"    {n:3d} x {where}")
 
 
 def knowledge_roots(corpus: Path) -> list[Path]:
@@ -75,6 +132,7 @@ def main() -> int:
     parser.add_argument("--packs", type=int, default=1000)
     parser.add_argument("--files-per-pack", type=int, default=40)
     parser.add_argument("--corpus", type=Path, help="an existing corpus directory (skips generation)")
+    parser.add_argument("--trace", action="store_true", help="sample the GUI thread's stack during each stall")
     args = parser.parse_args()
     tmp = tempfile.TemporaryDirectory(prefix="studio-bench-")
     corpus = args.corpus
@@ -89,6 +147,7 @@ def main() -> int:
     window.resize(1400, 900)
     window.show()
     beat = Heartbeat()
+    sampler = StackSampler(beat) if args.trace else None
     marks: dict[str, float] = {}
     started = time.perf_counter()
 
@@ -118,11 +177,18 @@ def main() -> int:
     app.exec()
 
     stall = max(beat.longest - PERIOD_MS, 0)
+    if sampler is not None:
+        print("where the GUI thread was during stalls (innermost first):")
+        sampler.report()
     print(f"corpus: {corpus} ({len(roots)} scan roots)")
     print(f"packs shown: {window.tree_model.rowCount() and len(window.tree_model.pack_nodes)}")
     print(f"problems listed: {window.diag_model.rowCount()}")
     for name, seconds in marks.items():
         print(f"time to {name}: {seconds:.2f} s")
+    for phase in ("opening", "browsing"):
+        print(f"longest stall while {phase}: {max(beat.longest_by_phase.get(phase, 0) - PERIOD_MS, 0)} ms")
+    over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase})" for phase, at, ms in beat.stalls)
+    print(f"stalls over {REPORT_MS} ms: {over or 'none'}")
     print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}; goal < 50 ms)")
     tmp.cleanup()
     return 0 if stall < 50 else 1
