@@ -1,8 +1,15 @@
-"""DiagnosticsTableModel: every diagnostic of the workspace as table rows, plus a severity/text filter proxy."""
+"""DiagnosticsTableModel: every diagnostic of the workspace as table rows, plus a severity/text filter proxy.
+
+The model sorts its own rows. A QSortFilterProxyModel would sort by calling the Python ``data()`` twice per
+comparison, which takes a tenth of a second for a large workspace every time a scan batch arrives or the
+user clicks a column; a Python key sort over precomputed keys takes about a millisecond. The proxy in this
+module only filters.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,36 +30,66 @@ _NO_PARENT = QModelIndex()  # shared default: Qt treats an invalid index as "the
 COLUMNS = ("Severity", "Code", "Pack", "File", "Line", "Message", "Behavior")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
 SORT_ROLE = Qt.ItemDataRole.UserRole + 11
+UNSORTED = -1
+"""Sort column meaning "in the order the packs arrived" (as Qt's models use -1)."""
 
 
 @dataclass(frozen=True, slots=True)
 class _Row:
-    """One table row with its cells and sort keys worked out once (views ask for them thousands of times)."""
+    """One table row with its cells, sort keys and filter text worked out once (views ask thousands of times)."""
 
     diagnostic: Diagnostic
     root: str
     cells: tuple[Any, ...]
     keys: tuple[Any, ...]
+    arrival: tuple[int, int]
+    """(when its pack first arrived, position among the pack's findings): the order ties keep."""
+    haystack: str
+    """Lower-case text the filter box searches."""
 
     @classmethod
-    def of(cls, d: Diagnostic, root: str, pack_name: str) -> _Row:
+    def of(cls, d: Diagnostic, root: str, pack_name: str, arrival: tuple[int, int]) -> _Row:
         cells = (d.severity.value, d.code, pack_name, d.file, d.line, d.message, d.behavior.value)
         keys = (d.severity.rank, d.code, pack_name, d.file, d.line, d.message, d.behavior.gravity)
-        return cls(d, root, cells, keys)
+        haystack = f"{d.code} {d.message} {d.file} {pack_name} {Path(d.pack).name}".lower()
+        return cls(d, root, cells, keys, arrival, haystack)
+
+    def matches(self, severities: set[Severity], needle: str) -> bool:
+        return self.diagnostic.severity in severities and needle in self.haystack
+
+
+@dataclass(slots=True)
+class _Block:
+    """The findings of one pack as last set, and when the pack first arrived."""
+
+    name: str
+    diagnostics: list[Diagnostic]
+    arrival: int
+    counts: DiagnosticCounts = field(default_factory=DiagnosticCounts)
 
 
 class DiagnosticsTableModel(QAbstractTableModel):
-    """Rows of one pack stay contiguous, so a reloaded pack swaps its block without a model reset."""
+    """All findings, kept sorted by the chosen column; a batch of pack updates is one layout change.
+
+    A scan delivers packs in batches and a reload replaces one pack's findings. Either way the rows are
+    re-sorted in Python and the views are told once (layoutChanged), with the selection carried over to
+    where its rows went, instead of once per inserted or removed run of rows.
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self._by_pack: dict[str, tuple[str, list[Diagnostic]]] = {}
+        self._blocks: dict[str, _Block] = {}
         self._rows: list[_Row] = []
+        self._arrivals = itertools.count()
+        self._totals = DiagnosticCounts()
+        self.sort_column = UNSORTED
+        self.sort_order = Qt.SortOrder.AscendingOrder
 
     def clear(self) -> None:
         self.beginResetModel()
-        self._by_pack.clear()
+        self._blocks.clear()
         self._rows = []
+        self._totals = DiagnosticCounts()
         self.endResetModel()
 
     def set_pack(self, pack_root: str, pack_name: str, diagnostics: list[Diagnostic]) -> None:
@@ -61,39 +98,66 @@ class DiagnosticsTableModel(QAbstractTableModel):
 
     def set_packs(self, items: list[tuple[str, str, list[Diagnostic]]]) -> None:
         """Add or replace the rows of several packs; unchanged packs are left alone."""
-        appended: list[_Row] = []
+        fresh: list[_Row] = []
+        replaced: set[str] = set()
         for root, name, diags in items:
-            old = self._by_pack.get(root)
-            if old is not None and old[0] == name and old[1] == diags:
-                continue
-            self._by_pack[root] = (name, list(diags))
-            rows = [_Row.of(d, root, name) for d in diags]
-            if old is None:
-                appended.extend(rows)
-            else:
-                self._swap_block(root, len(old[1]), rows)
-        if appended:  # a scan batch: one insertion at the end
-            start = len(self._rows)
-            self.beginInsertRows(QModelIndex(), start, start + len(appended) - 1)
-            self._rows.extend(appended)
-            self.endInsertRows()
+            old = self._blocks.get(root)
+            if old is not None and old.name == name and old.diagnostics == diags:
+                continue  # re-settled but unchanged: the common case after a scan
+            arrival = old.arrival if old is not None else next(self._arrivals)
+            block = _Block(name, list(diags), arrival, DiagnosticCounts.of(diags))
+            self._blocks[root] = block
+            if old is not None:
+                replaced.add(root)
+                _tally(self._totals, old.counts, -1)
+            _tally(self._totals, block.counts, +1)
+            fresh.extend(_Row.of(d, root, name, (arrival, i)) for i, d in enumerate(diags))
+        if not fresh and not replaced:
+            return
+        kept = [r for r in self._rows if r.root not in replaced] if replaced else self._rows
+        self._relayout(kept + fresh)
 
-    def _swap_block(self, root: str, old_count: int, rows: list[_Row]) -> None:
-        start = next((i for i, r in enumerate(self._rows) if r.root == root), len(self._rows))
-        if old_count:
-            self.beginRemoveRows(QModelIndex(), start, start + old_count - 1)
-            del self._rows[start:start + old_count]
-            self.endRemoveRows()
-        if rows:
-            self.beginInsertRows(QModelIndex(), start, start + len(rows) - 1)
-            self._rows[start:start] = rows
-            self.endInsertRows()
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sort by a column (``UNSORTED`` for arrival order); ties stay in arrival order either way."""
+        self.sort_column, self.sort_order = column, order
+        self._relayout(list(self._rows))
+
+    def _sorted(self, rows: list[_Row]) -> list[_Row]:
+        rows.sort(key=lambda r: r.arrival)
+        column = self.sort_column
+        if 0 <= column < len(COLUMNS):
+            # Python's sort is stable also with reverse=True, so ties keep arrival order when descending.
+            rows.sort(key=lambda r: r.keys[column], reverse=self.sort_order == Qt.SortOrder.DescendingOrder)
+        return rows
+
+    def _relayout(self, rows: list[_Row]) -> None:
+        """Show ``rows`` (sorted here) in place of the current ones, moving persistent indexes along.
+
+        Row counts may change inside a layout change, as in QSortFilterProxyModel.invalidate(). A
+        persistent index (the selection, the current row) follows its row; if the row's pack was
+        replaced, it follows an equal finding of the same pack, else it becomes invalid.
+        """
+        rows = self._sorted(rows)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        targets = _new_rows_of(persistent, self._rows, rows)
+        self._rows = rows
+        moved = [self.index(row, index.column()) if row >= 0 else QModelIndex()
+                 for index, row in zip(persistent, targets, strict=True)]
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
 
     def diagnostic(self, row: int) -> Diagnostic:
         return self._rows[row].diagnostic
 
+    def row_matches(self, row: int, severities: set[Severity], needle: str) -> bool:
+        """Whether a row passes the Problems filter (``needle`` already lower-case)."""
+        return self._rows[row].matches(severities, needle)
+
     def counts(self) -> DiagnosticCounts:
-        return DiagnosticCounts.of([r.diagnostic for r in self._rows])
+        """Totals over every row (kept up to date as packs change, not recounted)."""
+        t = self._totals
+        return DiagnosticCounts(t.errors, t.warnings, t.infos, dict(t.by_code))
 
     def rowCount(self, parent: ModelIndex = _NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._rows)
@@ -127,14 +191,48 @@ class DiagnosticsTableModel(QAbstractTableModel):
         return None
 
 
+def _tally(totals: DiagnosticCounts, counts: DiagnosticCounts, sign: int) -> None:
+    """Add (``sign=1``) or take away (``-1``) one pack's counts from the running totals."""
+    totals.errors += sign * counts.errors
+    totals.warnings += sign * counts.warnings
+    totals.infos += sign * counts.infos
+    for code, n in counts.by_code.items():
+        left = totals.by_code.get(code, 0) + sign * n
+        if left:
+            totals.by_code[code] = left
+        else:
+            totals.by_code.pop(code, None)
+
+
+def _new_rows_of(persistent: list[QModelIndex], old: list[_Row], new: list[_Row]) -> list[int]:
+    """Where each persistent index's row went (-1 when it is gone)."""
+    if not persistent:
+        return []
+    position = {id(r): i for i, r in enumerate(new)}
+    by_finding: dict[tuple[str, Diagnostic], int] = {}
+    targets = []
+    for index in persistent:
+        row = old[index.row()] if 0 <= index.row() < len(old) else None
+        target = position.get(id(row), -1) if row is not None else -1
+        if row is not None and target < 0:
+            if not by_finding:  # only when a selected row's pack was replaced
+                by_finding = {(r.root, r.diagnostic): i for i, r in enumerate(new)}
+            target = by_finding.get((row.root, row.diagnostic), -1)
+        targets.append(target)
+    return targets
+
+
 class DiagnosticsFilterProxy(QSortFilterProxyModel):
-    """Shows the severities that are switched on and rows whose text contains the filter string."""
+    """Shows the severities that are switched on and rows whose text contains the filter string.
+
+    Sorting is passed on to the DiagnosticsTableModel (see the module docstring); the proxy keeps the
+    source's order.
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.severities = {Severity.ERROR, Severity.WARNING, Severity.INFO}
         self.needle = ""
-        self.setSortRole(SORT_ROLE)
 
     def set_severity(self, severity: Severity, shown: bool) -> None:
         change_filter(self, lambda: (self.severities.add if shown else self.severities.discard)(severity))
@@ -142,18 +240,16 @@ class DiagnosticsFilterProxy(QSortFilterProxyModel):
     def set_needle(self, text: str) -> None:
         change_filter(self, lambda: setattr(self, "needle", text.strip().lower()))
 
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        model = self.sourceModel()
+        if isinstance(model, DiagnosticsTableModel):
+            model.sort(column, order)
+
     def filterAcceptsRow(self, row: int, parent: ModelIndex) -> bool:
         model = self.sourceModel()
         if not isinstance(model, DiagnosticsTableModel) or parent.isValid():
             return False
-        diag = model.diagnostic(row)
-        if diag.severity not in self.severities:
-            return False
-        if not self.needle:
-            return True
-        pack = str(model.index(row, 2, parent).data())
-        hay = f"{diag.code} {diag.message} {diag.file} {pack} {Path(diag.pack).name}".lower()
-        return self.needle in hay
+        return model.row_matches(row, self.severities, self.needle)
 
 
 def counts_text(counts: DiagnosticCounts) -> str:

@@ -1,0 +1,122 @@
+"""The Problems table sorts in its own model: what a user sees must hold across incremental pack updates."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+
+from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
+from studio.ui.models.diagnostics_table import (
+    COLUMNS,
+    DIAGNOSTIC_ROLE,
+    DiagnosticsFilterProxy,
+    DiagnosticsTableModel,
+)
+
+SEVERITY, CODE, PACK, FILE, LINE = (COLUMNS.index(c) for c in ("Severity", "Code", "Pack", "File", "Line"))
+ASC, DESC = Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder
+
+
+def finding(code: str, severity: Severity = Severity.WARNING, file: str = "KNOWLEDGE.md", line: int = 1,
+            pack: str = "/w/a") -> Diagnostic:
+    return Diagnostic(code, severity, f"message of {code}", file=file, line=line, pack=pack)
+
+
+def shown(proxy: DiagnosticsFilterProxy, column: int = CODE) -> list[object]:
+    """One column of the rows in the order the table shows them."""
+    return [proxy.index(r, column).data() for r in range(proxy.rowCount())]
+
+
+def table(qtmodeltester) -> tuple[DiagnosticsTableModel, DiagnosticsFilterProxy]:  # type: ignore[no-untyped-def]
+    model = DiagnosticsTableModel()
+    qtmodeltester.check(model, force_py=True)  # stays attached: every later change is checked too
+    proxy = DiagnosticsFilterProxy()
+    proxy.setSourceModel(model)
+    return model, proxy
+
+
+def test_sorting_by_line_holds_after_packs_arrive_and_reload(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    proxy.sort(LINE, ASC)
+    model.set_packs([("/w/a", "a", [finding("a9", line=9, pack="/w/a"), finding("a2", line=2, pack="/w/a")]),
+                     ("/w/b", "b", [finding("b5", line=5, pack="/w/b")])])
+    assert shown(proxy) == ["a2", "b5", "a9"]
+    model.set_packs([("/w/c", "c", [finding("c1", line=1, pack="/w/c"), finding("c7", line=7, pack="/w/c")])])
+    assert shown(proxy) == ["c1", "a2", "b5", "c7", "a9"]
+    model.set_pack("/w/a", "a", [finding("a6", line=6, pack="/w/a")])  # a reload replaces a's rows
+    assert shown(proxy) == ["c1", "b5", "a6", "c7"]
+    assert shown(proxy, LINE) == [1, 5, 6, 7]
+    proxy.sort(LINE, DESC)
+    assert shown(proxy, LINE) == [7, 6, 5, 1]
+
+
+def test_sorting_by_severity_puts_a_new_error_first_and_ties_keep_arrival_order(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    proxy.sort(SEVERITY, ASC)
+    model.set_pack("/w/a", "a", [finding("a-info", Severity.INFO, pack="/w/a"), finding("a-warn", pack="/w/a")])
+    model.set_pack("/w/b", "b", [finding("b-warn", pack="/w/b")])
+    assert shown(proxy) == ["a-warn", "b-warn", "a-info"]
+    model.set_pack("/w/b", "b", [finding("b-warn", pack="/w/b"), finding("b-err", Severity.ERROR, pack="/w/b")])
+    assert shown(proxy) == ["b-err", "a-warn", "b-warn", "a-info"]
+    proxy.sort(SEVERITY, DESC)
+    # Descending reverses the severities, not the order of equal ones (as Qt's stable sort does).
+    assert shown(proxy) == ["a-info", "a-warn", "b-warn", "b-err"]
+
+
+def test_sorting_by_file_and_pack_with_the_filter_on(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    model.set_packs([("/w/b", "beta", [finding("x1", file="wiki/z.md", pack="/w/b"),
+                                       finding("x2", Severity.ERROR, file="compiled/a.md", pack="/w/b")]),
+                     ("/w/a", "alpha", [finding("x3", file="KNOWLEDGE.md", pack="/w/a")])])
+    assert shown(proxy) == ["x1", "x2", "x3"]  # unsorted: the order the packs arrived
+    proxy.sort(FILE, ASC)
+    assert shown(proxy, FILE) == ["KNOWLEDGE.md", "compiled/a.md", "wiki/z.md"]
+    proxy.sort(PACK, ASC)
+    assert shown(proxy, PACK) == ["alpha", "beta", "beta"]
+    proxy.set_severity(Severity.ERROR, False)
+    assert shown(proxy) == ["x3", "x1"]
+    model.set_pack("/w/c", "gamma", [finding("x4", Severity.ERROR, pack="/w/c"), finding("x5", pack="/w/c")])
+    assert shown(proxy) == ["x3", "x1", "x5"]  # the new error stays hidden, sorting still by pack
+    proxy.set_needle("X5")
+    assert shown(proxy) == ["x5"]
+
+
+def test_the_selected_problem_stays_selected_when_rows_move(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    proxy.sort(LINE, ASC)
+    model.set_pack("/w/a", "a", [finding("a3", line=3, pack="/w/a"), finding("a8", line=8, pack="/w/a")])
+    selection = QItemSelectionModel(proxy)
+    whole_row = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+    selection.setCurrentIndex(proxy.index(1, 0), whole_row)  # as the Problems table selects
+    assert selection.currentIndex().data(DIAGNOSTIC_ROLE).code == "a8"
+
+    model.set_pack("/w/b", "b", [finding("b1", line=1, pack="/w/b")])  # arrives above the selection
+    assert selection.currentIndex().row() == 2
+    proxy.sort(LINE, DESC)
+    assert selection.currentIndex().row() == 0
+    # A reload of the selected row's pack that keeps the finding keeps it selected...
+    model.set_pack("/w/a", "a", [finding("a8", line=8, pack="/w/a"), finding("a5", line=5, pack="/w/a")])
+    assert selection.currentIndex().data(DIAGNOSTIC_ROLE).code == "a8"
+    assert [i.data(DIAGNOSTIC_ROLE).code for i in selection.selectedRows()] == ["a8"]
+    # ...and one that fixes it leaves nothing selected rather than some other problem.
+    model.set_pack("/w/a", "a", [finding("a5", line=5, pack="/w/a")])
+    assert not selection.currentIndex().isValid()
+    assert shown(proxy) == ["a5", "b1"]
+
+
+def test_counts_follow_reloads_without_recounting(qtmodeltester) -> None:
+    model, _proxy = table(qtmodeltester)
+    model.set_packs([("/w/a", "a", [finding("dup", Severity.ERROR, pack="/w/a"), finding("w", pack="/w/a")]),
+                     ("/w/b", "b", [finding("dup", Severity.ERROR, pack="/w/b")]),
+                     ("", "(workspace)", [finding("ws", Severity.INFO, pack="")])])
+    model.set_pack("/w/a", "a", [finding("w", pack="/w/a")])
+    model.set_pack("/w/b", "b", [finding("dup", Severity.ERROR, pack="/w/b")])  # unchanged: nothing happens
+    every = [model.index(r, 0).data(DIAGNOSTIC_ROLE) for r in range(model.rowCount())]
+    expected = DiagnosticCounts.of(every)
+    counts = model.counts()
+    assert (counts.errors, counts.warnings, counts.infos) == (1, 1, 1)
+    assert (counts.errors, counts.warnings, counts.infos, counts.by_code) == (
+        expected.errors, expected.warnings, expected.infos, expected.by_code)
+    model.set_pack("/w/b", "b", [])
+    assert "dup" not in model.counts().by_code
+    model.clear()
+    assert model.rowCount() == 0 and model.counts().errors == 0
