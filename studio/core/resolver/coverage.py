@@ -11,6 +11,9 @@ Sections no split covers stay available as fallback reads (digest 6.3 step 4).
 
 from __future__ import annotations
 
+from collections import defaultdict
+from dataclasses import dataclass
+
 from studio.core.resolver.candidates import Candidate, PackFiles
 from studio.core.resolver.rank import DocTerms
 from studio.core.resolver.sections import slugify
@@ -40,7 +43,7 @@ class Coverage:
             if hit:
                 self._eager[c.key] = hit
         self._lazy: dict[str, str | None] = {}
-        self._postings: dict[str, dict[bytes, list[Candidate]]] | None = None
+        self._postings: dict[str, _SplitTerms] | None = None
 
     def by_map_or_name(self, c: Candidate) -> str | None:
         """The covering split found through the source map or a matching file name."""
@@ -57,36 +60,51 @@ class Coverage:
         own = self._terms.get(c)
         mine = own.content_terms() if own is not None else set()
         if mine and c.doc_stem in self._splits:
-            found = self._best_container(mine, self._posting_lists()[c.doc_stem])
+            found = self._best_container(mine, self._split_terms()[c.doc_stem])
         self._lazy[c.key] = found
         return found
 
-    def _posting_lists(self) -> dict[str, dict[bytes, list[Candidate]]]:
+    def _split_terms(self) -> dict[str, _SplitTerms]:
         if self._postings is None:
             self._postings = {}
             for stem, splits in self._splits.items():
-                index: dict[bytes, list[Candidate]] = {}
+                index: defaultdict[bytes, list[str]] = defaultdict(list)
+                sets: dict[str, set[bytes]] = {}
                 for s in splits:
                     terms = self._terms.get(s)
-                    for t in terms.content_terms() if terms else ():
-                        index.setdefault(t, []).append(s)
-                self._postings[stem] = index
+                    sets[s.path] = terms.content_terms() if terms else set()
+                    for t in sets[s.path]:
+                        index[t].append(s.path)
+                self._postings[stem] = _SplitTerms(dict(index), {t: len(p) for t, p in index.items()}, sets)
         return self._postings
 
-    def _best_container(self, mine: set[bytes], postings: dict[bytes, list[Candidate]]) -> str | None:
+    @staticmethod
+    def _best_container(mine: set[bytes], splits: _SplitTerms) -> str | None:
         # Only splits sharing one of the section's rarest terms are compared: a split that carries the
         # section almost surely carries its distinctive words, and this keeps the check to a few splits.
-        rarest = sorted(mine, key=lambda t: (len(postings.get(t, ())), t))[:PROBE_TERMS]
-        shortlist = {s.path: s for t in rarest for s in postings.get(t, ())}
+        # Rarest means fewest splits, then the term itself; terms in no split come first and point nowhere.
+        unseen = sum(1 for t in mine if t not in splits.df)
+        if unseen >= PROBE_TERMS:
+            return None
+        seen = sorted(t for t in mine if t in splits.df)
+        rarest = sorted(seen, key=splits.df.__getitem__)[:PROBE_TERMS - unseen]  # stable: ties stay in term order
+        shortlist = sorted({path for t in rarest for path in splits.postings[t]})
         best, best_share = None, 0.0
-        for path in sorted(shortlist):
-            theirs = self._terms.get(shortlist[path])
-            if theirs is None:
-                continue
-            share = len(mine & theirs.freqs.keys()) / len(mine)  # mine has no stop words
+        for path in shortlist:
+            share = len(mine & splits.sets[path]) / len(mine)  # neither side has stop words
             if share > best_share:
                 best, best_share = path, share
         return best if best_share >= CONTAINMENT else None
+
+
+@dataclass(frozen=True, slots=True)
+class _SplitTerms:
+    """The content terms of one document's splits, inverted: which splits hold a term, and how many."""
+
+    postings: dict[bytes, list[str]]
+    df: dict[bytes, int]
+    sets: dict[str, set[bytes]]
+    """Split path -> its content terms."""
 
 
 def _split_name(path: str) -> str:

@@ -30,9 +30,11 @@ _TOKEN = re.compile(rf"[{_CJK}]+|[^\W_{_CJK}]+")
 _CJK_START = re.compile(rf"[{_CJK}]")
 _CJK_RUN = re.compile(rf"[{_CJK}]+")
 _WORD = re.compile(rf"[^\W_{_CJK}]+")
-_RUN = re.compile(rb"[a-z0-9_\x80-\xff]+")
-"""In lower-cased UTF-8: maximal runs of ASCII word bytes and non-ASCII characters. Every word and CJK run
-lies inside exactly one, a run of ``[a-z0-9]`` alone is exactly one word, and runs never cut a character."""
+_RUN_BYTES = bytes(b if b >= 0x80 or chr(b) in "abcdefghijklmnopqrstuvwxyz0123456789_" else 0x20 for b in range(256))
+"""A ``bytes.translate`` table that blanks every ASCII byte but ``[a-z0-9_]``. Splitting lower-cased UTF-8
+after it gives the maximal runs of ASCII word bytes and non-ASCII characters: every word and CJK run lies
+inside exactly one, a run of ``[a-z0-9]`` alone is exactly one word, and runs never cut a character.
+(``translate`` + ``split`` is about three times faster than ``findall`` of the same runs.)"""
 _STOP_TEXT = (
     "a an and are as at be but by can do does for from has have how i in is it its me my no not of on or our "
     "please so that the their them then there these this to us was we what when where which who why will with "
@@ -81,14 +83,14 @@ def _bigrams(run: str) -> list[str]:
 def raw_bag(text: str) -> Counter[bytes]:
     """Every lower-cased word and CJK bigram of ``text`` (UTF-8 encoded) with its count, unfolded and unfiltered.
 
-    Items are indexed raw because that takes one C-level ``findall`` and a ``Counter``; the fold and the stop
-    list are applied on the query side (``surface_forms``), which has a handful of words. The ``findall``
-    takes whole runs of word bytes and non-ASCII characters, and only the few *distinct* runs that hold an
+    Items are indexed raw because that takes a few C-level passes and a ``Counter``; the fold and the stop
+    list are applied on the query side (``surface_forms``), which has a handful of words. The passes cut
+    whole runs of word bytes and non-ASCII characters, and only the few *distinct* runs that hold an
     underscore or a non-ASCII character are cut into words and CJK bigrams afterwards (the same terms as
     the word and CJK patterns find in the whole text, at a fraction of the cost: most runs are plain words).
     """
     data = text.lower().encode("utf-8", "surrogatepass")
-    out: Counter[bytes] = Counter(_RUN.findall(data))
+    out: Counter[bytes] = Counter(data.translate(_RUN_BYTES).split())
     odd = [] if data.isascii() else [r for r in out if not r.isascii()]
     if b"_" in data:
         odd += [r for r in out if b"_" in r and r.isascii()]
