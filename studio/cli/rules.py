@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.core.checks import CHECK_MODULES, CONTENT_CHECK_MODULES
+from studio.core.checks import CHECK_MODULES, content_check_modules
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    for module in CHECK_MODULES + CONTENT_CHECK_MODULES:
+    for module in [*CHECK_MODULES, *content_check_modules()]:
         doc = (module.__doc__ or "").strip()
         sys.stdout.write(f"{module.__name__.rsplit('.', 1)[-1]}\n    " + doc.replace("\n", "\n    ") + "\n\n")
     return 0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studio.core.checks import ALL_CHECKS, CONTENT_CHECKS, CheckContext
+from studio.core.checks import ALL_CHECKS, CheckContext, content_checks
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 
@@ -14,6 +14,6 @@ def validate_pack(pack: Pack, *, content: bool = False) -> list[Diagnostic]:
     """
     ctx = CheckContext.for_pack(pack)
     out: list[Diagnostic] = []
-    for check in ALL_CHECKS + (CONTENT_CHECKS if content else []):
+    for check in ALL_CHECKS + (content_checks() if content else []):
         out.extend(check(ctx))
     return out

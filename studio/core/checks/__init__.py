@@ -5,24 +5,21 @@ The module docstring of each check is its user documentation (``pack-studio rule
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
+from functools import cache
 from types import ModuleType
 
 from studio.core.checks import (
-    answers_json,
     answers_layout,
     compatibility_length,
     description_length,
     document_first_layout,
     enum_fields,
-    executable_files,
     hybrid_primary,
-    index_json,
-    injection_text,
     metadata_shape,
     name_format,
     name_matches_directory,
-    ontology_json,
     ontology_layout,
     persona_boundaries,
     primary_pointers,
@@ -32,10 +29,8 @@ from studio.core.checks import (
     required_name,
     required_status,
     required_type,
-    run_records,
     runtime_mode,
     scripts_in_pack,
-    source_map_schema,
     status_gate,
     type_value,
     unknown_keys,
@@ -82,9 +77,22 @@ ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 # Content checks read beyond KNOWLEDGE.md and the pack's layout: ontology/ and answers/ JSON, source maps
 # and eval suites (JSON syntax and shape), runs/ records, the executable bit of every file, every text file
 # for injection. They run when asked: for the pack open in the app, and with ``validate --content``.
-CONTENT_CHECK_MODULES: list[ModuleType] = [
-    ontology_json, answers_json, index_json, source_map_schema, run_records, executable_files, injection_text,
-]
-CONTENT_CHECKS: list[Check] = [m.check for m in CONTENT_CHECK_MODULES]
+# Imported on first use: they pull in the fence escaper and jsonschema (~150 ms), which a plain
+# ``validate`` run and every worker process would otherwise pay for nothing.
+CONTENT_CHECK_NAMES = (
+    "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records", "executable_files",
+    "injection_text",
+)
 
-__all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECKS", "CONTENT_CHECK_MODULES", "Check", "CheckContext"]
+
+@cache
+def content_check_modules() -> tuple[ModuleType, ...]:
+    return tuple(importlib.import_module(f"{__name__}.{name}") for name in CONTENT_CHECK_NAMES)
+
+
+def content_checks() -> list[Check]:
+    return [m.check for m in content_check_modules()]
+
+
+__all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECK_NAMES", "Check", "CheckContext", "content_check_modules",
+           "content_checks"]
