@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
@@ -296,6 +297,12 @@ def _load_in_processes(found: list[_Found], processes: int, content: bool) -> li
     if "fork" not in multiprocessing.get_all_start_methods():
         return _load_all(found, None, None, None, content)[0]
     ctx = multiprocessing.get_context("fork")
+    # Import the checks before forking, so that no worker (nor a crash retry) imports them again.
+    from studio.core.checks import content_check_modules
+    from studio.core.validate import validate_pack  # noqa: F401
+
+    if content:
+        content_check_modules()
     size = max(8, len(found) // (processes * 8))
     batches = [found[i:i + size] for i in range(0, len(found), size)]
     packs: list[Pack] = []
@@ -307,14 +314,28 @@ def _load_in_processes(found: list[_Found], processes: int, content: bool) -> li
                 packs.extend(future.result())
             except BrokenProcessPool:
                 retry.extend(batch)
-    for item in retry:
-        with ProcessPoolExecutor(1, mp_context=ctx) as alone:
-            try:
-                packs.extend(alone.submit(_load_batch, [item], content).result())
-            except BrokenProcessPool:
-                packs.append(_crashed(item))
+    # A crash breaks the whole pool, so every unfinished batch failed with the guilty one: run each again
+    # on its own, and split only a batch that kills its worker again.
+    for start in range(0, len(retry), size):
+        packs.extend(_load_isolated(retry[start:start + size], ctx, content))
     packs.sort(key=_pack_order)
     return packs
+
+
+def _load_isolated(batch: list[_Found], ctx: BaseContext, content: bool) -> list[Pack]:
+    """Load ``batch`` in a worker of its own; when it kills the worker, halve it until the culprit is alone."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(1, mp_context=ctx) as alone:
+        try:
+            return alone.submit(_load_batch, batch, content).result()
+        except BrokenProcessPool:
+            pass
+    if len(batch) == 1:
+        return [_crashed(batch[0])]
+    middle = len(batch) // 2
+    return _load_isolated(batch[:middle], ctx, content) + _load_isolated(batch[middle:], ctx, content)
 
 
 def _load_batch(batch: list[_Found], content: bool) -> list[Pack]:
