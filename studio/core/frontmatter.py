@@ -33,6 +33,7 @@ STRING_FIELDS = frozenset(
      "updated", "grounding", "profile", "compatibility"}
 )
 _FENCE = re.compile(r"---[ \t]*")
+_CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 _STR_TAG = "tag:yaml.org,2002:str"
 
 
@@ -96,24 +97,25 @@ def _decode(data: bytes, truncated: bool, diags: list[Diagnostic]) -> str:
 
 def split_and_parse(text: str, kf: KnowledgeFile) -> tuple[Frontmatter | None, list[Diagnostic]]:
     """Find the ``---`` fences in LF text, parse the YAML between them and set the body on ``kf``."""
-    lines = text.split("\n")
-    if not lines or not _FENCE.fullmatch(lines[0]):
+    first_break = text.find("\n")
+    if not _FENCE.fullmatch(text if first_break < 0 else text[:first_break]):
         return None, [_diag(
             "missing-frontmatter", Severity.ERROR,
             "KNOWLEDGE.md does not start with a '---' frontmatter block",
             rule="V03", behavior=Behavior.QUARANTINE,
             hint="Start the file with '---', the YAML fields, and a closing '---' line.",
         )]
-    end = next((i for i in range(1, len(lines)) if _FENCE.fullmatch(lines[i])), None)
-    if end is None:
+    closing = _CLOSING_FENCE.search(text, first_break) if first_break >= 0 else None
+    if closing is None:
         return None, [_diag(
             "unclosed-frontmatter", Severity.ERROR,
             "The frontmatter block opened on line 1 is never closed with '---'",
             rule="V03", behavior=Behavior.QUARANTINE,
             hint="Add a line containing only '---' after the last YAML field.",
         )]
-    raw = "\n".join(lines[1:end])
-    kf.body = "\n".join(lines[end + 1:])
+    end = text.count("\n", 0, closing.start() + 1)  # 0-based line of the closing fence
+    raw = text[first_break + 1:closing.start()]
+    kf.body = text[closing.end() + 1:]
     kf.body_start_line = end + 2
     data, positions, diags = parse_yaml_block(raw, first_line=2)
     if data is None:
@@ -185,6 +187,8 @@ def parse_with_loader(
 
 
 def _tab_diagnostics(raw: str, first_line: int) -> list[Diagnostic]:
+    if "\t" not in raw:
+        return []
     out = []
     for i, line in enumerate(raw.split("\n")):
         stripped = line.lstrip(" ")

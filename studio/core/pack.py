@@ -20,7 +20,7 @@ def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None
     ``content`` also runs the checks that read every text file (see ``validate_pack``).
     Reads at most ``MAX_KNOWLEDGE_BYTES`` (+1) of ``KNOWLEDGE.md`` and nothing is written.
     """
-    root = Path(os.path.abspath(root))
+    root = _absolute(root)
     pack = Pack(root=root, scope=scope, scope_root=scope_root)
     plain = _read_plain_file(os.path.join(root, "KNOWLEDGE.md"), MAX_KNOWLEDGE_BYTES + 1)
     if plain is not None:
@@ -36,6 +36,13 @@ def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None
         return pack
     assert data is not None
     return _parse_and_check(pack, data, size, content)
+
+
+def _absolute(root: Path | str) -> Path:
+    # The scanner hands over absolute, normalised paths; building a second Path for each pack showed up.
+    if isinstance(root, Path) and root.is_absolute() and ".." not in root.parts:
+        return root
+    return Path(os.path.abspath(root))
 
 
 _PLAIN_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(

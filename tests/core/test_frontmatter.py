@@ -114,3 +114,22 @@ def test_deep_nesting_is_refused_before_the_composer_recurses() -> None:
 def test_complex_keys_are_named_by_position() -> None:
     kf, _ = read_knowledge_bytes(b"---\nname: a\n? [x, y]\n: 1\n---\n")
     assert kf.frontmatter is not None and "<complex key at line 3>" in kf.frontmatter.data
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(["---", "--- ", "----", "a: 1", "", "# T", "body", "b: [1"]), max_size=8),
+       st.booleans())
+def test_body_and_fence_lines_point_at_the_right_lines(lines: list[str], trailing_newline: bool) -> None:
+    """The editor maps diagnostics through these numbers: body and frontmatter must sit where they claim."""
+    text = "\n".join(lines) + ("\n" if trailing_newline else "")
+    kf, _ = read_knowledge_bytes(text.encode())
+    file_lines = text.split("\n")
+    if kf.body_start_line > 1:
+        assert kf.body == "\n".join(file_lines[kf.body_start_line - 1:])
+        assert file_lines[kf.body_start_line - 2].rstrip(" \t") == "---"
+    else:
+        assert kf.body == text
+    if kf.frontmatter is not None:
+        fm = kf.frontmatter
+        assert fm.raw == "\n".join(file_lines[1:fm.end_line - 1])
+        assert fm.end_line == kf.body_start_line - 1
