@@ -48,6 +48,7 @@ def _many_splits(pack_at: Callable[..., Pack]) -> Pack:
              + "The kettle warranty covers the heating element and the lid for two years. " * (3 + i % 5)
              for i in range(40)}
     files["compiled/splits/guide/900_tiny.md"] = "# Tiny\n\nkettle warranty.\n"
+    files["compiled/splits/guide/950_cleaning.md"] = "# Cleaning\n\nDescale the boiler every month.\n"
     files["documents/guide.md"] = "# Guide\n\n## Setup\n\nFill the kettle.\n"
     return pack_at("counting-pack", knowledge("counting-pack", primary="documents/guide.md"), files)
 
@@ -94,6 +95,19 @@ def test_count_pending_makes_the_next_run_exact_with_the_same_choices(pack_at: C
             exact = after[key][1]
             assert exact is not None and exact >= floor, "the bound shown was a true lower bound"
     assert ResolverSession().count_pending() == 0, "a session that resolved nothing has nothing to count"
+
+
+def test_a_short_background_step_counts_what_the_budget_decides_first(pack_at: Callable[..., Pack]) -> None:
+    pack = _many_splits(pack_at)
+    session = ResolverSession()
+    request = ResolveRequest("kettle warranty", [pack], budget=600)
+    first = session.resolve(request)
+    in_fill = [d for p in first.packs for d in p.skipped if d.reason == "over-budget" and d.tokens is None]
+    assert in_fill and first.uncounted > len(in_fill), "the cleaning split is not relevant"
+    session.count_pending(limit=len(in_fill))
+    second = session.resolve(request)
+    assert all(d.tokens is not None for p in second.packs for d in p.skipped if d.reason == "over-budget")
+    assert second.uncounted == first.uncounted - len(in_fill) > 0
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -83,11 +83,11 @@ class Coverage:
         # Only splits sharing one of the section's rarest terms are compared: a split that carries the
         # section almost surely carries its distinctive words, and this keeps the check to a few splits.
         # Rarest means fewest splits, then the term itself; terms in no split come first and point nowhere.
-        unseen = sum(1 for t in mine if t not in splits.df)
+        seen = splits.df.keys() & mine
+        unseen = len(mine) - len(seen)
         if unseen >= PROBE_TERMS:
             return None
-        seen = sorted(t for t in mine if t in splits.df)
-        rarest = sorted(seen, key=splits.df.__getitem__)[:PROBE_TERMS - unseen]  # stable: ties stay in term order
+        rarest = sorted(sorted(seen), key=splits.df.__getitem__)[:PROBE_TERMS - unseen]  # stable: ties by term
         shortlist = sorted({path for t in rarest for path in splits.postings[t]})
         best, best_share = None, 0.0
         for path in shortlist:
