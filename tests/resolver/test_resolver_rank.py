@@ -8,11 +8,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.core.resolver.rank import raw_bag
+from studio.core.resolver.rank import DocTerms, raw_bag
 
-# Underscores, CJK and its non-word punctuation, letters that lower-case to two characters, a lone
-# surrogate, Greek sigma (lower-cased by context), a dash glued between words.
-_PIECES = list("ab_Z1 .\n-'") + ["咖", "啡", "カ", "・", "ü", "ǅ", "İ", "한", "\u0301", "\ud800", "Σ", "—"]
+# Underscores, CJK and its non-word punctuation, letters that lower-case to two characters or to ASCII
+# (Kelvin sign), a lone surrogate, Greek sigma (lower-cased by context), a dash glued between words.
+_PIECES = list("ab_Z1 .\n-'") + ["咖", "啡", "カ", "・", "ü", "Ü", "ǅ", "İ", "\u212a", "한", "\u0301", "\ud800",
+                                 "Σ", "—"]
 _MIXED = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
 
 
@@ -31,3 +32,13 @@ def _reference_bag(text: str) -> Counter[str]:
 def test_raw_bag_finds_the_terms_of_the_plain_patterns(text: str) -> None:
     found = Counter({term.decode("utf-8", "surrogatepass"): n for term, n in raw_bag(text).items()})
     assert found == _reference_bag(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=_MIXED, title=_MIXED)
+def test_title_terms_count_twice(text: str, title: str) -> None:
+    terms = DocTerms.of(text, title)
+    expected = raw_bag(text)
+    for term, n in raw_bag(title).items():
+        expected[term] += 2 * n
+    assert +terms.freqs == +expected and terms.length == sum(expected.values())
