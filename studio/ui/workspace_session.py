@@ -138,10 +138,10 @@ class WorkspaceSession(QObject):
         fresh = [p for p in batch if p.root not in self.packs]
         for p in fresh:
             self.packs[p.root] = p
+        if self.scanning:  # first, so views know how large the workspace will be before packs arrive
+            self.progress.emit(done, total)
         if fresh:
             self.packs_added.emit(fresh)
-        if self.scanning:
-            self.progress.emit(done, total)
         if empty and self._result is not None:
             self._settle(self._result)
 

@@ -33,6 +33,9 @@ GROUPS: tuple[tuple[str, str], ...] = (
 )
 
 
+_ICONS = {"pack": "pack", "dir": "folder", "file": "file"}
+
+
 class Role(IntEnum):
     """Custom data roles the views and the delegate read."""
 
@@ -41,6 +44,8 @@ class Role(IntEnum):
     PATH = Qt.ItemDataRole.UserRole + 3
     REASON = Qt.ItemDataRole.UserRole + 4
     FILTER_TEXT = Qt.ItemDataRole.UserRole + 5
+    ROW_PACK = Qt.ItemDataRole.UserRole + 6
+    """The Pack when the row is a pack itself, else None (the delegate's one question per row)."""
 
 
 @dataclass(eq=False)
@@ -179,10 +184,16 @@ class PackTreeModel(QAbstractItemModel):
         return self.createIndex(node.row(), 0, node)
 
     def index(self, row: int, column: int, parent: ModelIndex = _NO_PARENT) -> QModelIndex:
-        # Bounds checked here rather than with hasIndex(): views call this tens of thousands of times.
-        if column != 0 or row < 0 or parent.column() > 0:
+        # Bounds checked here rather than with hasIndex(), and _node() inlined: views and the filter proxy
+        # call this for every row they lay out, so each Python call saved counts a thousand times.
+        if column != 0 or row < 0:
             return QModelIndex()
-        children = self._node(parent).children
+        if parent.isValid():
+            if parent.column() > 0:
+                return QModelIndex()
+            children = parent.internalPointer().children
+        else:
+            children = self.root.children
         if row >= len(children):
             return QModelIndex()
         return self.createIndex(row, 0, children[row])
@@ -245,10 +256,8 @@ class PackTreeModel(QAbstractItemModel):
             node = node.parent
         return node is self.root
 
-    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    # No flags() override: Qt's default (enabled and selectable, nothing for the root) is what every row
+    # needs, and QTreeView asks for the flags of each row twice when it lays out an expanded group.
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -258,8 +267,11 @@ class PackTreeModel(QAbstractItemModel):
             if node.kind == "group":
                 return f"{node.name} ({len(node.children)})"
             return node.name
+        if role == Role.ROW_PACK:
+            return node.pack if node.kind == "pack" else None
         if role == Qt.ItemDataRole.DecorationRole:
-            return {"pack": icon("pack"), "dir": icon("folder"), "file": icon("file")}.get(node.kind)
+            name = _ICONS.get(node.kind)
+            return icon(name) if name else None
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(node)
         if role == Role.KIND:
