@@ -157,7 +157,10 @@ def main() -> int:
     def finished(_cancelled: bool) -> None:
         marks["all packs shown"] = time.perf_counter() - started
         beat.reset("browsing")
-        browse(list(window.session.packs.values())[:25])
+        # The first click comes on a later turn of the event loop than the scan's end, as a user's would
+        # (and while the settled packs are still being re-read, the worst moment for it).
+        packs = list(window.session.packs.values())[:25]
+        QTimer.singleShot(0, lambda: browse(packs))
 
     def browse(packs: list) -> None:
         # Click through packs like a user: each selection renders previews and counts tokens in workers.
