@@ -184,7 +184,9 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
         prep.placements[key] = placements
     best = max((s for s, p in zip(scores, placements, strict=True) if p.ranked), default=0.0)
     floor = max(best * LOW_RELEVANCE_FRACTION, 1e-9)
-    meter = prep.meters.get(tokenizer.name) or Meter(tokenizer, cands)
+    meter = prep.meters.get(tokenizer.name)
+    if meter is None:  # the tokenizer is unavailable: nothing will be counted
+        meter = Meter(tokenizer, cands)
     out: list[Entry] = []
     for k, (c, p, s) in enumerate(zip(cands, placements, scores, strict=True)):
         cost = meter.known(k)
