@@ -83,13 +83,17 @@ class PackFiles:
     split_stems: set[str] = field(default_factory=set)
 
 
-# One alternation per role: a single search instead of a Python loop over the words (this runs per section).
+# One alternation per role instead of a Python loop over the words, and one for all roles first, since
+# most names carry none (this runs for every section).
 _ROLE_PATTERNS = [(role, re.compile("|".join(map(re.escape, words)))) for role, words in ROLE_WORDS.items()]
+_ANY_ROLE = re.compile("|".join(re.escape(w) for words in ROLE_WORDS.values() for w in words))
 
 
 def roles_for(*names: str) -> frozenset[str]:
     """Roles whose marker words occur in any of ``names`` (file stems, heading titles)."""
     hay = " ".join(n.lower() for n in names if n)
+    if not _ANY_ROLE.search(hay):
+        return frozenset()
     return frozenset(role for role, pattern in _ROLE_PATTERNS if pattern.search(hay))
 
 
@@ -224,8 +228,10 @@ def _static_reason(top: str) -> tuple[str, str] | None:
 
 
 def _read_text(root: Path, full: str, rel: str, out: PackFiles, mode: int) -> str | None:
-    data, size, problem = _fast_read(full) if stat.S_ISREG(mode) else (None, 0, None)
-    if data is None:
+    fast = _fast_read(full) if stat.S_ISREG(mode) else None
+    if fast is not None:
+        (data, size), problem = fast, None
+    else:
         data, size, problem = read_bounded(Path(full), MAX_FILE_BYTES + 1, root=root)
     if problem is not None or data is None:
         code = problem.code if problem is not None else "unreadable"
@@ -246,27 +252,39 @@ _FAST_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_
                     | getattr(os, "O_BINARY", 0))
 
 
-def _fast_read(full: str) -> tuple[bytes | None, int, None]:
-    """Read a file the walk found as a regular file, skipping ``read_bounded``'s containment check.
+def _fast_read(full: str) -> tuple[bytes, int] | None:
+    """(data, size) of a file the walk found as a regular file, or None to let ``read_bounded`` decide.
 
-    That check is a ``stat`` per path component, and for such a file it cannot fail: the walk never
-    follows symlinked directories and the file itself is not a link. Should the file have been swapped
-    since the walk, ``O_NOFOLLOW`` refuses a link, ``O_NONBLOCK`` keeps a FIFO from blocking and the
-    ``fstat`` refuses anything but a regular file. Any such case, and any error, hands over to
-    ``read_bounded``, which says what went wrong.
+    This skips ``read_bounded``'s containment check, a ``stat`` per path component, which for such a file
+    cannot fail: the walk never follows symlinked directories and the file itself is not a link. Should the
+    file have been swapped since the walk, ``O_NOFOLLOW`` refuses a link, ``O_NONBLOCK`` keeps a FIFO from
+    blocking and the ``fstat`` refuses anything but a regular file. It also reads only as many bytes as the
+    file has (plus one, to notice growth) instead of a buffer of the full limit, which for small files costs
+    more than the read itself. Anything unusual, and any error, is left to ``read_bounded``, which says
+    what went wrong.
     """
     try:
         fd = os.open(full, _FAST_READ_FLAGS)
     except OSError:
-        return None, 0, None
-    with os.fdopen(fd, "rb") as fh:
-        try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                return None, 0, None
-            return fh.read(MAX_FILE_BYTES + 1), st.st_size, None
-        except OSError:
-            return None, 0, None
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        want = min(st.st_size, MAX_FILE_BYTES) + 1
+        chunks = []
+        while want > 0:
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            want -= len(chunk)
+        data = b"".join(chunks)
+        return (data, st.st_size) if len(data) <= st.st_size else None  # it grew while being read
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def _first_heading(text: str) -> str:
