@@ -154,9 +154,13 @@ class BM25Index:
         if self.avgdl == 0:
             return out
         norms = self._norms
+        bags = [d.freqs for d in self.docs]
         for term in dict.fromkeys(query_terms):
-            forms = [f.encode("utf-8", "surrogatepass") for f in surface_forms(term)]
-            tfs = [sum(d.freqs.get(f, 0) for f in forms) for d in self.docs]
+            # One flat pass per surface form: this runs on every re-run, for every item.
+            tfs = [0] * self.n
+            for form in surface_forms(term):
+                key = form.encode("utf-8", "surrogatepass")
+                tfs = [tf + bag.get(key, 0) for tf, bag in zip(tfs, bags, strict=True)]
             df = sum(1 for tf in tfs if tf)
             if not df:
                 continue
