@@ -97,6 +97,16 @@ def test_count_pending_makes_the_next_run_exact_with_the_same_choices(pack_at: C
     assert ResolverSession().count_pending() == 0, "a session that resolved nothing has nothing to count"
 
 
+def test_count_all_gives_every_decision_an_exact_count(pack_at: Callable[..., Pack]) -> None:
+    pack = _many_splits(pack_at)
+    lazy = ResolverSession().resolve(ResolveRequest("kettle warranty", [pack], budget=600))
+    full = ResolverSession().resolve(ResolveRequest("kettle warranty", [pack], budget=600, count_all=True))
+    assert lazy.uncounted > 0 and full.uncounted == 0
+    assert all(d.tokens is not None and d.tokens_at_least is None for p in full.packs for d in p.selected + p.skipped
+               if d.path.endswith(".md"))
+    assert full.fenced_text == lazy.fenced_text
+
+
 def test_a_short_background_step_counts_what_the_budget_decides_first(pack_at: Callable[..., Pack]) -> None:
     pack = _many_splits(pack_at)
     session = ResolverSession()

@@ -97,6 +97,10 @@ class ResolveRequest:
     """Fence variant (see ``studio.core.render.fence.FenceVariant``)."""
     reference: bool = False
     """Also compute the reference CLI's dry run for side-by-side comparison."""
+    count_all: bool = False
+    """Count every candidate's tokens, not only those the budget reaches, so that every decision shows an exact
+    count (``ResolveResult.uncounted`` is 0). The same items are chosen; on a large pack it costs about as much
+    as tokenizing the whole pack once per session."""
 
 
 @dataclass(slots=True)

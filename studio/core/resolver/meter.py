@@ -4,8 +4,8 @@ Counting every candidate of a large pack costs as much as tokenizing the whole p
 a handful of items. The fill therefore asks for an item's exact cost only when the item could still fit; for
 the rest, ``Tokenizer.at_least`` (one token per word at least) proves that it cannot, and the item is reported
 with that lower bound and marked as not counted. Costs are remembered for the session, and ``count_pending``
-counts the rest when there is time (the GUI does it after showing a result), so later runs report an exact
-count for every item. The selection never depends on whether an item was counted: a skip decided by the
+counts the rest when there is time (a GUI after showing a result, a CLI before printing), so later runs report
+an exact count for every item. The selection never depends on whether an item was counted: a skip decided by the
 bound is a skip the exact count would also decide.
 """
 
@@ -61,6 +61,11 @@ class Meter:
             return cost
         c = self._candidates[i]
         return self.tokenizer.at_least(c.text) + self.tokenizer.at_least(framing_text(c))
+
+    def count_all(self) -> None:
+        """Count every candidate now (``ResolveRequest.count_all``)."""
+        for i in range(len(self._costs)):
+            self.exact(i)
 
     def pending(self) -> int:
         """How many candidates have not been counted yet."""

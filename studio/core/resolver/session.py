@@ -150,6 +150,8 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
             continue  # not a usable pack (maybe not a pack at all): do not walk it
         prep = session.prepare(plan, tokenizer)
         prepared.append(prep)
+        if request.count_all and plan.gate is None and tokenizer.name in prep.meters:
+            prep.meters[tokenizer.name].count_all()
         res.skipped.extend(Decision(s.path, None, None, None, s.reason, None, plan.name, s.detail)
                            for s in prep.files.skipped)
         entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res))
