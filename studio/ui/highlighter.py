@@ -7,6 +7,7 @@ its line up. After each re-lex, only the lines whose spans changed are re-highli
 
 from __future__ import annotations
 
+import time
 from bisect import bisect_right
 from functools import cache
 from pathlib import PurePath
@@ -24,8 +25,9 @@ from studio.ui import workers
 
 Span = tuple[int, int, Any]
 """(start column, length, pygments token type) within one line."""
-LINES_PER_SLICE = 120
-"""Lines re-highlighted per event-loop turn (each costs Python work in highlightBlock)."""
+SLICE_SECONDS = 0.006
+"""Time spent re-highlighting lines per event-loop turn (each line costs Python work in highlightBlock);
+a fixed line count took 15-25 ms per turn on long lines and added up with the other work of a turn."""
 LEX_LIMIT = 1_000_000
 """Characters beyond this are left plain: highlighting is a comfort, not worth a long wait."""
 
@@ -157,20 +159,37 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._pending = changed
         self._apply_some()
 
+    def forget(self) -> None:
+        """Drop the spans of the current text before it is replaced wholesale.
+
+        Otherwise Qt re-highlights every block of the new text with the old text's spans while the new
+        text is being set (a Python call per line for nothing), and again when the new spans arrive.
+        """
+        self.lines = []
+        self._pending = []
+        self._latest = 0  # a lex of the old text still in flight is dropped
+
     def _apply_some(self) -> None:
         """Re-highlight the changed lines a slice at a time so a long file never blocks typing."""
         doc = self.document()
         if doc is None:
             return
-        todo, self._pending = self._pending[:LINES_PER_SLICE], self._pending[LINES_PER_SLICE:]
-        for number in todo:
+        deadline = time.perf_counter() + SLICE_SECONDS
+        done = 0
+        for number in self._pending:
             block = doc.findBlockByNumber(number)
             if block.isValid():
                 self.rehighlightBlock(block)
+            done += 1
+            if time.perf_counter() > deadline:
+                break
+        del self._pending[:done]
         if self._pending:
             QTimer.singleShot(0, self, self._apply_some)  # context: dropped if the highlighter is gone
 
     def highlightBlock(self, text: str) -> None:
+        if not self.lines:
+            return  # Qt calls this for every block of a new text: return before asking anything
         number = self.currentBlock().blockNumber()
         if number >= len(self.lines):
             return

@@ -31,6 +31,7 @@ class TextPreview(QWidget):
         self.view.setFont(editor_font())
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.highlighter = PygmentsHighlighter(self.view.document(), language, is_dark())
+        self._shown: str | None = None
         self.tokens = QLabel()
         self.note = QLabel(wordWrap=True)
         self.note.hide()
@@ -46,7 +47,12 @@ class TextPreview(QWidget):
         layout.addWidget(self.view)
 
     def show_preview(self, preview: Preview) -> None:
-        self.view.setPlainText(preview.text)
+        # A pack's previews are built twice when it is selected (before and after its content checks),
+        # usually with the same text: setting and re-highlighting a long fence again costs tens of ms.
+        if preview.text != self._shown:
+            self._shown = preview.text
+            self.highlighter.forget()
+            self.view.setPlainText(preview.text)  # the highlighter re-lexes it shortly after
         self.tokens.setText(preview.tokens)
         self.note.setText(preview.note)
         self.note.setVisible(bool(preview.note))
@@ -88,6 +94,7 @@ class PreviewPane(QTabWidget):
         self.pack = None
         self._latest = 0
         self.guide.pack_root = None
+        self._guide_shown: tuple[Path, str] | None = None
         self.guide.setHtml("<p style='color:gray'>Select a pack to preview what an agent sees.</p>")
         for tab in (self.catalog, self.activation, self.fence):
             tab.show_preview(Preview("", ""))
@@ -105,7 +112,10 @@ class PreviewPane(QTabWidget):
         if request_id != self._latest or self.pack is None:
             return
         self.guide.pack_root = self.pack.root
-        self.guide.setHtml(previews.guide_html)
+        shown = (self.pack.root, previews.guide_html)  # images resolve against the root
+        if shown != self._guide_shown:  # built twice per selection, usually the same
+            self._guide_shown = shown
+            self.guide.setHtml(previews.guide_html)
         self.catalog.show_preview(previews.catalog)
         self.activation.show_preview(previews.activation)
         self.fence.show_preview(previews.fence)
