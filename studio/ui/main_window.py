@@ -32,7 +32,7 @@ from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import MODES, JobModes
 from studio.ui.settings import StudioSettings, default_settings
-from studio.ui.status_line import StatusLine
+from studio.ui.status_line import PackTally, StatusLine
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.inspector import Inspector
@@ -65,6 +65,7 @@ class MainWindow(QMainWindow):
         self.tree_model = PackTreeModel(self)
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
+        self.tally = PackTally()
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -253,15 +254,18 @@ class MainWindow(QMainWindow):
         self.previews.clear_pack()
         self.current_pack = None
         self.status.set_workspace(self.session.request.label())
+        self.tally.clear()
         self._refresh_counts()
 
     def _packs_added(self, packs: list[Pack]) -> None:
         self.tree_model.add_packs(packs)
         self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in packs])
         self.watch.watch_packs([p.root for p in packs])
+        self.tally.update(packs)
         self._refresh_counts()
 
     def _settled(self, packs: list[Pack]) -> None:
+        self.tally.retain(set(self.session.packs))
         self.diag_model.set_pack("", "(workspace)", self.session.diagnostics)
         self._settle_slice(packs, self.session.scan_generation)
         self.modes.set_packs(list(self.session.packs.values()))
@@ -275,6 +279,7 @@ class MainWindow(QMainWindow):
             self.tree_model.replace_pack(pack)
         # Only packs whose findings changed (name collisions) are redrawn.
         self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in head])
+        self.tally.update(head)
         self._refresh_counts()
         if rest:
             QTimer.singleShot(0, self, lambda: self._settle_slice(rest, generation))
@@ -293,13 +298,12 @@ class MainWindow(QMainWindow):
         if self.current_pack is not None and self.current_pack.root == fresh.root:
             self._show_pack(fresh)
         self.modes.pack_replaced(fresh)
+        self.tally.update([fresh])
         self._refresh_counts()
 
     def _refresh_counts(self) -> None:
-        packs = list(self.session.packs.values())
-        self.status.set_counts(self.diag_model.counts(), len(packs),
-                               sum(1 for p in packs if not p.behavior.loads),
-                               sum(1 for p in packs if p.shadowed_by is not None))
+        self.status.set_counts(self.diag_model.counts(), len(self.session.packs),
+                               self.tally.quarantined, self.tally.shadowed)
         self.docks["problems"].setWindowTitle(f"Problems ({self.status.counts_label.text()})")
 
     # -- current pack -------------------------------------------------------------------------------

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
 
 from studio.core.diagnostics import DiagnosticCounts
+from studio.core.model import Pack
 from studio.ui.models.diagnostics_table import counts_text
 
 
@@ -59,3 +63,36 @@ class StatusLine(QObject):
                                        f"{shadowed} shadowed" if shadowed else "") if x)
         self.packs_label.setText(f"packs {packs}" + (f" ({extra})" if extra else ""))
         self.counts_label.setText(counts_text(counts))
+
+
+class PackTally:
+    """How many packs are quarantined and how many shadowed, kept up to date pack by pack.
+
+    Recounting asked every pack for its behaviour (a walk over its findings) on each scan batch and
+    each reload: about 8 ms for a thousand packs, every time.
+    """
+
+    def __init__(self) -> None:
+        self._flags: dict[Path, tuple[bool, bool]] = {}
+        self.quarantined = 0
+        self.shadowed = 0
+
+    def clear(self) -> None:
+        self._flags.clear()
+        self.quarantined = self.shadowed = 0
+
+    def update(self, packs: Iterable[Pack]) -> None:
+        """Count these packs as they are now (new ones are added, known ones re-counted)."""
+        for pack in packs:
+            flags = (not pack.behavior.loads, pack.shadowed_by is not None)
+            old = self._flags.get(pack.root, (False, False))
+            self._flags[pack.root] = flags
+            self.quarantined += flags[0] - old[0]
+            self.shadowed += flags[1] - old[1]
+
+    def retain(self, roots: set[Path]) -> None:
+        """Forget packs that are no longer in the workspace."""
+        for root in [r for r in self._flags if r not in roots]:
+            quarantined, shadowed = self._flags.pop(root)
+            self.quarantined -= quarantined
+            self.shadowed -= shadowed

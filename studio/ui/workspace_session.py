@@ -73,6 +73,9 @@ class WorkspaceSession(QObject):
         self.inspected: set[Path] = set()
         """Packs whose content checks have been asked for (kept across reloads, cleared by a new scan)."""
         self._core: Workspace | None = None
+        self._named: dict[str, set[Path]] | None = None
+        """Roots of the core's packs by name, built on the first reload (asking a thousand packs for
+        their name costs milliseconds every time)."""
         self._result: WorkspaceResult | None = None
         self._drain = QTimer(self)
         self._drain.setInterval(DRAIN_MS)
@@ -97,6 +100,7 @@ class WorkspaceSession(QObject):
         self.inspected.clear()
         self.diagnostics = []
         self._core = None
+        self._named = None
         self._result = None
         with self._lock:
             self._inbox.clear()
@@ -157,6 +161,7 @@ class WorkspaceSession(QObject):
     def _settle(self, result: WorkspaceResult) -> None:
         self._result = None
         self._core = result.core
+        self._named = None
         self.packs = {p.root: p for p in result.packs}
         self.diagnostics = list(result.diagnostics)
         # Shadowing is only known once every scope is scanned: the core settled it on the same Pack
@@ -220,8 +225,7 @@ class WorkspaceSession(QObject):
             self.pack_replaced.emit(old, fresh)
             return
         # Only packs sharing the old or the new name can change (the core re-settles just those).
-        names = {old.name, fresh.name}
-        peers = [p for p in self._core.packs if p.name in names and p.root != fresh.root]
+        peers = self._peers_of(old, fresh)
         before = {p.root: (p.shadowed_by, tuple(p.diagnostics)) for p in peers}
         self._core.replace_pack(fresh)
         self.pack_replaced.emit(old, fresh)
@@ -229,6 +233,20 @@ class WorkspaceSession(QObject):
         for pack in peers:
             if before[pack.root] != (pack.shadowed_by, tuple(pack.diagnostics)):
                 self.pack_replaced.emit(pack, pack)
+
+    def _peers_of(self, old: Pack, fresh: Pack) -> list[Pack]:
+        """The other packs named like ``old`` or ``fresh`` (by path); notes the rename for next time."""
+        assert self._core is not None
+        if self._named is None:
+            self._named = {}
+            for pack in self._core.packs:
+                self._named.setdefault(pack.name, set()).add(pack.root)
+        roots = set().union(*(self._named.get(name, ()) for name in {old.name, fresh.name}))
+        roots.discard(fresh.root)
+        self._named.get(old.name, set()).discard(old.root)
+        self._named.setdefault(fresh.name, set()).add(fresh.root)
+        # The session and the core hold the same Pack objects (every change goes through replace).
+        return [self.packs[root] for root in sorted(roots, key=str) if root in self.packs]
 
     def pack_for_path(self, path: Path) -> Pack | None:
         """The pack whose directory contains ``path`` (the deepest one if packs nest)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from studio.core.pack import reload_pack
 from studio.ui.main_window import MainWindow
 
 
@@ -34,3 +35,28 @@ def test_an_open_clean_tab_follows_the_file_on_disk(qtbot, open_and_wait, window
     target.write_text("# Rewritten by a Builder Skill\n", encoding="utf-8")
     qtbot.waitUntil(lambda: tab.text() == "# Rewritten by a Builder Skill\n", timeout=3000)
     assert not tab.dirty
+
+
+def test_renaming_a_pack_frees_and_shadows_its_namesakes(open_and_wait, window: MainWindow, make_pack,
+                                                          tmp_path: Path) -> None:
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
+    first = make_pack("a", text.format(name="alpha"), parent=tmp_path / "one").resolve()
+    second = make_pack("b", text.format(name="beta"), parent=tmp_path / "two").resolve()
+    open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
+
+    def group_of(root: Path) -> str:
+        return window.tree_model.index_for_pack(root).parent().data()
+
+    def rename(root: Path, name: str) -> None:
+        (root / "KNOWLEDGE.md").write_text(text.format(name=name), encoding="utf-8")
+        window.session.replace(reload_pack(window.session.packs[root]))
+
+    rename(second, "alpha")  # takes a name the first folder already uses: it loses
+    assert window.session.packs[second].shadowed_by == first
+    assert group_of(second).startswith("Shadowed")
+    assert window.status.packs_label.text() == "packs 2 (1 shadowed)"
+    rename(first, "gamma")  # the winner gives the name up: the pack renamed earlier loads again
+    assert window.session.packs[second].shadowed_by is None
+    assert group_of(second).startswith("Explicit")
+    rename(first, "alpha")
+    assert group_of(second).startswith("Shadowed")
