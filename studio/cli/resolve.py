@@ -40,6 +40,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--write-run", action="store_true", help="write runs/context-<UTC>.json into each pack")
     p.add_argument("--usage", action="store_true", help="include step-8 usage records in JSON output")
     p.add_argument("--confirm", nargs="+", default=[], metavar="NAME", help="load these disputed packs anyway")
+    p.add_argument("--count-all", action="store_true",
+                   help="tokenize every candidate, also those whose word count alone rules them out "
+                        "(exact counts everywhere; about twice the time on a large pack)")
     p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
     p.set_defaults(func=run)
 
@@ -53,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         task=args.task, packs=packs, profile_override=args.profile, mode_override=args.mode,
         grounding_override=args.grounding, budget=args.budget, encoding=args.encoding,
         confirmed=set(args.confirm), variant=args.variant, reference=args.reference,
+        # A record written into the pack is evidence for later review: every count in it is exact.
+        count_all=args.count_all or args.write_run,
     )
     result = resolve(request)
     written: list[str] = []
@@ -97,7 +102,8 @@ def render_text(result: ResolveResult) -> str:
         for d in p.selected:
             lines.append(f"  + {_label(d.path, d.section, d.lines)}  {d.tokens} tok  {d.reason}{_score(d.score)}")
         for d in p.skipped:
-            tok = f"  {d.tokens} tok" if d.tokens is not None else ""
+            tok = f"  {d.tokens} tok" if d.tokens is not None else (
+                f"  >={d.tokens_at_least} tok (not tokenized)" if d.tokens_at_least is not None else "")
             lines.append(f"  - {_label(d.path, d.section, d.lines)}{tok}  {d.reason}{_score(d.score)}")
         lines.append("")
     for w in result.warnings:

@@ -68,3 +68,24 @@ def test_resolve_context_prints_reference_json(doc_first: Pack, capsys: pytest.C
 def test_resolve_context_on_a_non_pack(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
     assert main(["resolve-context", str(tmp_path), "--query", "x"]) == 2
     assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_resolve_marks_untokenized_items_and_count_all_counts_them(
+        doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tight budget leaves items the word count alone rules out; the text says so, --count-all counts them."""
+    args = ["resolve", str(doc_first.root), "--task", "warranty", "--budget", "150"]
+    main([*args, "--format", "json"])
+    quick = json.loads(capsys.readouterr().out)
+    uncounted = [i for i in quick["packs"][0]["skipped"] if i["tokens"] is None and i["tokens_at_least"]]
+    assert uncounted and quick["uncounted"] >= len(uncounted)
+    main(args)
+    text = capsys.readouterr().out
+    first = uncounted[0]
+    assert f"{first['path']}  >={first['tokens_at_least']} tok (not tokenized)  over-budget" in text
+    main([*args, "--count-all", "--format", "json"])
+    exact = json.loads(capsys.readouterr().out)
+    assert exact["uncounted"] == 0
+    counted = {(i["path"], i["section"]): i["tokens"] for i in exact["packs"][0]["skipped"]}
+    for item in uncounted:
+        assert counted[(item["path"], item["section"])] >= item["tokens_at_least"]
+    assert [i["path"] for i in exact["packs"][0]["selected"]] == [i["path"] for i in quick["packs"][0]["selected"]]
