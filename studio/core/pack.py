@@ -162,7 +162,9 @@ def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> tuple[b
                 file=rel, behavior=Behavior.SKIP, hint="Replace it with a regular file.",
             )
         with open(path, "rb") as fh:
-            return fh.read(limit), st.st_size, None
+            # Asking for the whole limit makes Python reserve it (1 MiB) on every call; the size plus one
+            # byte is enough to see a file that grew since the stat.
+            return fh.read(min(limit, st.st_size + 1)), st.st_size, None
     except PermissionError:
         return None, 0, Diagnostic(
             "unreadable-file", Severity.ERROR, f"{rel} cannot be read: permission denied",
