@@ -18,6 +18,7 @@ from studio.ui.panels._table import ItemTableModel, ModelIndex
 
 COLUMNS = ("", "Pack", "Path", "Section", "Lines", "Tokens", "Score", "Reason")
 ROW_ROLE = Qt.ItemDataRole.UserRole + 40
+TOKENS_COLUMN = COLUMNS.index("Tokens")
 SKIPPED_COLOR = QColor("#8a8f98")
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 
@@ -37,12 +38,25 @@ class CandidateRow:
 def make_row(decision: Decision, selected: bool, order: int) -> CandidateRow:
     d = decision
     texts = ("selected" if selected else "skipped", d.pack, d.path, d.section or "",
-             f"{d.lines[0]}-{d.lines[1]}" if d.lines else "", "" if d.tokens is None else f"{d.tokens:,}",
+             f"{d.lines[0]}-{d.lines[1]}" if d.lines else "", _tokens_text(d),
              "" if d.score is None else f"{d.score:.2f}", d.reason)
+    tokens_key = d.tokens if d.tokens is not None else (d.tokens_at_least if d.tokens_at_least is not None else -1)
     keys = (0 if selected else 1, d.pack, d.path, d.section or "", d.lines[0] if d.lines else 0,
-            -1 if d.tokens is None else d.tokens, -1.0 if d.score is None else d.score, d.reason)
+            tokens_key, -1.0 if d.score is None else d.score, d.reason)
     haystack = f"{d.pack} {d.path} {d.section or ''} {d.reason} {d.detail}".lower()
     return CandidateRow(d, selected, order, texts, keys, haystack)
+
+
+def _tokens_text(d: Decision) -> str:
+    if d.tokens is not None:
+        return f"{d.tokens:,}"
+    if d.tokens_at_least is not None:
+        return f"\u2265{d.tokens_at_least:,}"  # a lower bound: the item was ruled out before tokenizing
+    return ""
+
+
+UNCOUNTED_TIP = ("Not tokenized yet: its word count alone (at least {n:,} tokens) rules it out of what is left "
+                 "of the budget. The exact count follows in the background.")
 
 
 def rows_of(result: ResolveResult) -> list[CandidateRow]:
@@ -93,7 +107,10 @@ class CandidateTableModel(ItemTableModel[CandidateRow]):
         if role == Qt.ItemDataRole.ForegroundRole and not row.selected:
             return SKIPPED_COLOR
         if role == Qt.ItemDataRole.ToolTipRole:
-            return row.decision.detail or row.decision.reason
+            d = row.decision
+            if col == TOKENS_COLUMN and d.tokens is None and d.tokens_at_least is not None:
+                return UNCOUNTED_TIP.format(n=d.tokens_at_least)
+            return d.detail or d.reason
         if role == ROW_ROLE:
             return row
         return None

@@ -7,6 +7,7 @@ answer to the newest request is shown, and queued requests that were overtaken a
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
+from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidates_model import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
@@ -38,6 +40,8 @@ from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsVi
 from studio.ui.workers import next_request_id, submit
 
 DEBOUNCE_MS = 50
+COUNT_STEP = 32
+"""Candidates tokenized per background step: a few milliseconds, so a new request waits at most that long."""
 
 
 class ResolverPanel(QWidget):
@@ -56,6 +60,10 @@ class ResolverPanel(QWidget):
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = ResolverSession()
+        self._encoding = DEFAULT_ENCODING
+        self._refresh_id = -1
+        self.background_pending = False
+        """True from a result with uncounted candidates until the refreshed, fully counted one is shown."""
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)  # the session belongs to exactly one thread at a time
         self.result: ResolveResult | None = None
@@ -157,14 +165,20 @@ class ResolverPanel(QWidget):
         """Offer ``packs`` for activation (a re-run follows)."""
         self.inputs.set_packs(packs, checked)
 
-    def run_now(self) -> int:
-        """Send the current form to the worker now; returns the request id."""
+    def run_now(self, *, refresh: bool = False) -> int:
+        """Send the current form to the worker now; returns the request id.
+
+        ``refresh`` re-runs the same form to show counts made in the background (the status keeps its text).
+        """
         self._debounce.stop()
         request = self.inputs.request()
+        self._encoding = request.encoding
         self._latest = request_id = next_request_id()
+        self._refresh_id = request_id if refresh else -1
         self._sent_at = time.perf_counter()
-        self.pool.clear()  # queued requests that have not started are already out of date
-        self.status.setText("Resolving ...")
+        self.pool.clear()  # queued requests and counting steps that have not started are out of date
+        if not refresh:
+            self.status.setText("Resolving ...")
         submit(self.session.resolve, request, on_done=self._done, on_error=self._failed, request_id=request_id,
                pool=self.pool)
         return request_id
@@ -175,10 +189,30 @@ class ResolverPanel(QWidget):
             return
         self.show_result(result)
         self.last_latency_ms = (time.perf_counter() - self._sent_at) * 1000
+        self.background_pending = bool(result.uncounted) and request_id != self._refresh_id
+        if self.background_pending:  # (a refresh never starts another round)
+            self._count_some(request_id)
+
+    # -- background counting -------------------------------------------------------------------------
+    # The first resolve tokenizes only what the budget can reach; the rest is counted here in small steps
+    # on the session's thread while the user is idle, so that the next slider move finds every count
+    # cached and the table can show exact numbers. A new request clears the queued steps (run_now).
+    def _count_some(self, request_id: int) -> None:
+        step = functools.partial(self.session.count_pending, self._encoding, limit=COUNT_STEP)
+        submit(step, on_done=self._counted, on_error=self._failed, request_id=request_id, pool=self.pool)
+
+    def _counted(self, request_id: int, remaining: object) -> None:
+        if request_id != self._latest:
+            return  # a newer request is on its way; its answer starts counting again if needed
+        if isinstance(remaining, int) and remaining > 0:
+            self._count_some(request_id)
+        else:
+            self.run_now(refresh=True)  # every count is cached now: show them all (about 10 ms)
 
     def _failed(self, request_id: int, trace: str) -> None:
         if request_id != self._latest:
             return
+        self.background_pending = False
         self.error = trace
         last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
         self.status.setText(f"The resolver failed: {last}")
@@ -196,8 +230,9 @@ class ResolverPanel(QWidget):
         self.reference.show_result(result)
         selected = sum(len(p.selected) for p in result.packs)
         skipped = sum(len(p.skipped) for p in result.packs)
+        pending = f"; counting {result.uncounted} more in the background" if result.uncounted else ""
         self.status.setText(f"{selected} selected, {skipped} skipped, {len(result.warnings)} warnings, "
-                            f"{len(result.citation_gaps)} citation gaps")
+                            f"{len(result.citation_gaps)} citation gaps{pending}")
         self._refresh_comparison()
         self._update_buttons()
         self.result_shown.emit(result)

@@ -31,6 +31,8 @@ def panel(qtbot, examples_copy: Path) -> Iterator[ResolverPanel]:
 
 
 def _shown_after(qtbot, panel: ResolverPanel, action) -> object:  # noqa: ANN001 - a callable
+    # Let background counting finish first: its refreshed result would otherwise answer the wait.
+    qtbot.waitUntil(lambda: not panel.background_pending, timeout=10000)
     with qtbot.waitSignal(panel.result_shown, timeout=10000) as shown:
         action()
     return shown.args[0]
@@ -176,3 +178,29 @@ def test_save_as_run_writes_a_context_record(panel: ResolverPanel) -> None:
 def test_skipped_rows_are_greyed(panel: ResolverPanel) -> None:
     row = next(r for r in range(panel.model.rowCount()) if not panel.model.item(r).selected)
     assert panel.model.index(row, 0).data(Qt.ItemDataRole.ForegroundRole) is not None
+
+
+def test_counts_the_budget_ruled_out_are_shown_as_bounds_then_made_exact(qtbot, examples_copy: Path) -> None:
+    """The first answer tokenizes only what fits; the table says so, and exact counts follow unasked."""
+    widget = ResolverPanel([load_pack(examples_copy / "northwind-espresso")])
+    qtbot.addWidget(widget)
+    widget.inputs.task.setPlainText(TASK)
+    with qtbot.waitSignal(widget.result_shown, timeout=10000) as shown:
+        widget.inputs.set_budget(700)
+    first = shown.args[0]
+    assert first.uncounted > 0 and "counting" in widget.status.text()
+    tokens_column = 5
+    bounds = [r for r in range(widget.model.rowCount())
+              if widget.model.index(r, tokens_column).data().startswith("\u2265")]
+    assert bounds, "rows ruled out by their word count show a lower bound"
+    tip = widget.model.index(bounds[0], tokens_column).data(Qt.ItemDataRole.ToolTipRole)
+    assert "Not tokenized yet" in tip
+    qtbot.waitUntil(lambda: not widget.background_pending, timeout=10000)
+    final = widget.result
+    assert final is not None and final is not first and final.uncounted == 0
+    assert "counting" not in widget.status.text()
+    cells = [widget.model.index(r, tokens_column).data() for r in range(widget.model.rowCount())]
+    assert not any(c.startswith("\u2265") for c in cells)
+    assert [d.path for p in final.packs for d in p.selected] == [d.path for p in first.packs for d in p.selected]
+    assert final.tokens_used == first.tokens_used
+    widget.shutdown()
