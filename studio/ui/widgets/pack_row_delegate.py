@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QStaticText
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
@@ -9,7 +11,7 @@ from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 from studio.core.model import Pack
 from studio.ui.icons import icon
 from studio.ui.models.pack_tree import Role
-from studio.ui.theme import is_dark, status_chip
+from studio.ui.theme import Chip, is_dark, status_chip
 
 
 def profile_tag(pack: Pack) -> str:
@@ -30,11 +32,35 @@ def short_profile_tag(pack: Pack) -> str:
     return f"{tag}*" if pack.profile_is_implied else tag
 
 
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """What a pack row shows, read from the pack once (its properties look into the frontmatter)."""
+
+    pack: Pack
+    name: str
+    status: str
+    chip: Chip
+    badges: tuple[tuple[str, str], ...]
+    """(text, icon name or "") after the status chip: trust, profile, error and warning counts."""
+
+    @classmethod
+    def of(cls, pack: Pack, dark: bool) -> _Look:
+        counts = pack.counts
+        badges = [(TRUST_GLYPHS.get(pack.trust or "", "·"), ""), (short_profile_tag(pack), "")]
+        if counts.errors:
+            badges.append((str(counts.errors), "error"))
+        if counts.warnings:
+            badges.append((str(counts.warnings), "warning"))
+        return cls(pack, pack.name, pack.status or "no status", status_chip(pack.status, dark), tuple(badges))
+
+
 class PackRowDelegate(QStyledItemDelegate):
     """Draws badges for pack rows; every other row is drawn the standard way.
 
-    Text is drawn from cached QStaticText: laying out the same name, status and badge strings again on
-    every repaint made a pack row cost about a millisecond, and a tree shows dozens of them.
+    A tree shows dozens of pack rows and repaints them often, so a row costs as little Python as possible:
+    what it shows is read from the pack once per Pack object, its strings are drawn from cached
+    QStaticText (laying the same strings out again made a row cost about a millisecond), and the item
+    background is set up here instead of by ``initStyleOption``, which asks the model ten questions.
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
@@ -43,6 +69,7 @@ class PackRowDelegate(QStyledItemDelegate):
         self._font_key = ""
         self._texts: dict[str, tuple[QStaticText, int]] = {}
         self._elided: dict[tuple[str, int], str] = {}
+        self._looks: dict[int, _Look] = {}
 
     def _text(self, text: str, fm: QFontMetrics) -> tuple[QStaticText, int]:
         """The prepared text and its width in the current font."""
@@ -64,19 +91,29 @@ class PackRowDelegate(QStyledItemDelegate):
             elided = self._elided[key] = fm.elidedText(name, Qt.TextElideMode.ElideRight, width)
         return elided
 
+    def _look(self, pack: Pack) -> _Look:
+        look = self._looks.get(id(pack))
+        if look is None or look.pack is not pack:  # a reload brings a new Pack object
+            if len(self._looks) > TEXT_CACHE_LIMIT:
+                self._looks.clear()
+            look = self._looks[id(pack)] = _Look.of(pack, self.dark)
+        return look
+
     def paint(self, painter: QPainter, option: QStyleOptionViewItem,
               index: QModelIndex | QPersistentModelIndex) -> None:
         pack = index.data(Role.ROW_PACK)
         if not isinstance(pack, Pack):
             super().paint(painter, option, index)
             return
+        look = self._look(pack)
         opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
+        opt.index = QModelIndex(index)
+        opt.features |= QStyleOptionViewItem.ViewItemFeature.HasDecoration
+        opt.icon = icon("pack")
         if opt.font.key() != self._font_key:  # widths were measured in another font
             self._font_key = opt.font.key()
             self._texts.clear()
             self._elided.clear()
-        opt.text = ""
         widget = opt.widget
         style = widget.style() if widget else None
         if style:
@@ -89,21 +126,20 @@ class PackRowDelegate(QStyledItemDelegate):
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         text_color = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
         painter.setPen(text_color)
-        name, width = self._text(self._elide(pack.name, max(rect.width() // 2, 60), fm), fm)
+        name, width = self._text(self._elide(look.name, max(rect.width() // 2, 60), fm), fm)
         painter.drawStaticText(QPoint(x, top), name)
         x += width + 10
-        chip = status_chip(pack.status, self.dark)
-        status, width = self._text(pack.status or "no status", fm)
+        status, width = self._text(look.status, fm)
         w = width + 12
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(chip.background)
+        painter.setBrush(look.chip.background)
         painter.drawRoundedRect(QRect(x, rect.top() + 3, w, rect.height() - 6), 6, 6)
-        painter.setPen(chip.foreground)
+        painter.setPen(look.chip.foreground)
         painter.drawStaticText(QPoint(x + 6, top), status)
         x += w + 8
         painter.setPen(opt.palette.placeholderText().color() if not selected else text_color)
-        for text, icon_name in self._badges(pack):
+        for text, icon_name in look.badges:
             if icon_name:
                 icon(icon_name).paint(painter, QRect(x, rect.center().y() - 6, 12, 12))
                 x += 14
@@ -111,17 +147,6 @@ class PackRowDelegate(QStyledItemDelegate):
             painter.drawStaticText(QPoint(x, top), badge)
             x += width + 10
         painter.restore()
-
-    @staticmethod
-    def _badges(pack: Pack) -> list[tuple[str, str]]:
-        counts = pack.counts
-        trust = TRUST_GLYPHS.get(pack.trust or "", "·")
-        out: list[tuple[str, str]] = [(trust, ""), (short_profile_tag(pack), "")]
-        if counts.errors:
-            out.append((str(counts.errors), "error"))
-        if counts.warnings:
-            out.append((str(counts.warnings), "warning"))
-        return out
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         size = super().sizeHint(option, index)
