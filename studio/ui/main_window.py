@@ -44,7 +44,7 @@ from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
 
 APP_TITLE = "Knowledge Pack Studio"
-SETTLE_SLICE = 250
+SETTLE_SLICE = 200
 MODE_TIPS = {
     "Author": "Author: edit packs with live validation and previews",
     "Resolve": "Resolve: simulate the resolver and see why each file was picked or skipped",
@@ -266,23 +266,35 @@ class MainWindow(QMainWindow):
 
     def _settled(self, packs: list[Pack]) -> None:
         self.tally.retain(set(self.session.packs))
-        self.diag_model.set_pack("", "(workspace)", self.session.diagnostics)
-        self._settle_slice(packs, self.session.scan_generation)
         self.modes.set_packs(list(self.session.packs.values()))
+        generation = self.session.scan_generation
+        if len(packs) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
+            self._settle_slice(packs, generation, [])
+        else:  # not in this turn, which just added the scan's last batch: the next click should not wait
+            QTimer.singleShot(0, self, lambda: self._settle_slice(packs, generation, []))
 
-    def _settle_slice(self, packs: list[Pack], generation: int) -> None:
-        """Re-read settled packs a slice per event-loop turn, so a large workspace never blocks the window."""
+    def _settle_slice(self, packs: list[Pack], generation: int, findings: list[Pack]) -> None:
+        """Re-read settled packs a slice per event-loop turn, so a large workspace never blocks the window.
+
+        The tree is updated slice by slice; the Problems table once at the end (each update of it re-sorts
+        and re-filters every row), with the findings gathered on the way in ``findings``.
+        """
         if generation != self.session.scan_generation:
             return  # a new scan started meanwhile
-        head, rest = packs[:SETTLE_SLICE], packs[SETTLE_SLICE:]
+        # A pack reloaded meanwhile has already been shown as it is now: leave it be.
+        head = [p for p in packs[:SETTLE_SLICE] if self.session.packs.get(p.root) is p]
+        rest = packs[SETTLE_SLICE:]
         for pack in head:
             self.tree_model.replace_pack(pack)
-        # Only packs whose findings changed (name collisions) are redrawn.
-        self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in head])
         self.tally.update(head)
-        self._refresh_counts()
+        findings.extend(head)
         if rest:
-            QTimer.singleShot(0, self, lambda: self._settle_slice(rest, generation))
+            QTimer.singleShot(0, self, lambda: self._settle_slice(rest, generation, findings))
+            return
+        current = [p for p in findings if self.session.packs.get(p.root) is p]
+        self.diag_model.set_packs([("", "(workspace)", self.session.diagnostics)]
+                                  + [(str(p.root), p.name, p.diagnostics) for p in current])
+        self._refresh_counts()
 
     def _scan_finished(self, cancelled: bool) -> None:
         self.workspace_panel.scan_finished()
