@@ -53,8 +53,11 @@ class Heartbeat:
         self.phase = "start"
         self.longest_phase = ""
         self.longest_by_phase: dict[str, int] = {}
-        self.stalls: list[tuple[str, int, int]] = []
-        """(phase, ms since start at the end of the gap, stall in ms) for every stall over REPORT_MS."""
+        self.stalls: list[tuple[str, int, int, int]] = []
+        """(phase, ms since start at the end of the gap, stall in ms, GUI thread's CPU ms in the gap) for
+        every stall over REPORT_MS. CPU time well below the stall means the thread was waiting (for the
+        interpreter lock or for a core the machine gave to another process), not working."""
+        self.last_cpu = time.thread_time()
         self.timer = QTimer()
         self.timer.setInterval(PERIOD_MS)
         self.timer.timeout.connect(self.tick)
@@ -67,9 +70,10 @@ class Heartbeat:
         if gap > self.longest:
             self.longest, self.longest_at, self.longest_phase = gap, now, self.phase
         self.longest_by_phase[self.phase] = max(self.longest_by_phase.get(self.phase, 0), gap)
+        cpu = time.thread_time()
         if gap - PERIOD_MS > REPORT_MS:
-            self.stalls.append((self.phase, now, gap - PERIOD_MS))
-        self.last = now
+            self.stalls.append((self.phase, now, gap - PERIOD_MS, round(1000 * (cpu - self.last_cpu))))
+        self.last, self.last_cpu = now, cpu
 
     def reset(self, phase: str) -> None:
         self.phase = phase
@@ -190,7 +194,7 @@ def main() -> int:
         print(f"time to {name}: {seconds:.2f} s")
     for phase in ("opening", "browsing"):
         print(f"longest stall while {phase}: {max(beat.longest_by_phase.get(phase, 0) - PERIOD_MS, 0)} ms")
-    over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase})" for phase, at, ms in beat.stalls)
+    over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase}, {cpu} ms CPU)" for phase, at, ms, cpu in beat.stalls)
     print(f"stalls over {REPORT_MS} ms: {over or 'none'}")
     print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}; goal < 50 ms)")
     tmp.cleanup()
