@@ -8,6 +8,7 @@ from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QPoint, 
 from PySide6.QtGui import QFontMetrics, QPainter, QStaticText
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.ui.icons import icon
 from studio.ui.models.pack_tree import Role
@@ -37,6 +38,8 @@ class _Look:
     """What a pack row shows, read from the pack once (its properties look into the frontmatter)."""
 
     pack: Pack
+    diagnostics: list[Diagnostic]
+    """The findings list the counts were read from: settling a scan gives the same Pack a new list."""
     name: str
     status: str
     chip: Chip
@@ -51,7 +54,8 @@ class _Look:
             badges.append((str(counts.errors), "error"))
         if counts.warnings:
             badges.append((str(counts.warnings), "warning"))
-        return cls(pack, pack.name, pack.status or "no status", status_chip(pack.status, dark), tuple(badges))
+        return cls(pack, pack.diagnostics, pack.name, pack.status or "no status", status_chip(pack.status, dark),
+                   tuple(badges))
 
 
 class PackRowDelegate(QStyledItemDelegate):
@@ -93,7 +97,8 @@ class PackRowDelegate(QStyledItemDelegate):
 
     def _look(self, pack: Pack) -> _Look:
         look = self._looks.get(id(pack))
-        if look is None or look.pack is not pack:  # a reload brings a new Pack object
+        # A reload brings a new Pack object; the core never changes a findings list in place.
+        if look is None or look.pack is not pack or look.diagnostics is not pack.diagnostics:
             if len(self._looks) > TEXT_CACHE_LIMIT:
                 self._looks.clear()
             look = self._looks[id(pack)] = _Look.of(pack, self.dark)

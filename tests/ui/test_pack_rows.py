@@ -1,0 +1,41 @@
+"""Pack rows in the Workspace tree are painted from a cache: it must never show stale badges."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.pack import load_pack
+from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.widgets.workspace_panel import WorkspacePanel
+
+GOOD = "---\nname: alpha\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
+
+
+def _row_image(panel: WorkspacePanel, root: Path) -> QImage:
+    index = panel.proxy.mapFromSource(panel.model.index_for_pack(root))
+    return panel.tree.viewport().grab(panel.tree.visualRect(index)).toImage()
+
+
+def test_a_settled_pack_shows_its_new_error_count(qtbot, make_pack) -> None:
+    pack = load_pack(make_pack("alpha", GOOD))
+    model = PackTreeModel()
+    model.add_packs([pack])
+    panel = WorkspacePanel(model)
+    qtbot.addWidget(panel)
+    panel.resize(420, 300)
+    panel.show()
+    panel.tree.expandAll()
+    qtbot.waitExposed(panel)
+    before = _row_image(panel, pack.root)
+    clean = panel.tree.itemDelegate()._look(pack).badges  # type: ignore[attr-defined]
+    assert not any(icon == "error" for _text, icon in clean)
+
+    # Settling a scan hands the same Pack object a new findings list (a name collision, say).
+    pack.diagnostics = [*pack.diagnostics, Diagnostic("name-collision", Severity.ERROR, "taken", pack=str(pack.root))]
+    model.replace_pack(pack)
+    badges = panel.tree.itemDelegate()._look(pack).badges  # type: ignore[attr-defined]
+    assert ("1", "error") in badges
+    assert _row_image(panel, pack.root) != before  # the row was repainted with the badge
