@@ -7,7 +7,7 @@ in the gutter, and a tooltip when the mouse rests on its line.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QTextCharFormat, QTextCursor, QTextFormat
+from PySide6.QtGui import QColor, QPainter, QStaticText, QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from studio.core.diagnostics import Diagnostic, Severity
@@ -39,6 +39,8 @@ class CodeEditor(QPlainTextEdit):
         self.setTabStopDistance(self.fontMetrics().horizontalAdvance(" ") * 4)
         self.diagnostics: list[Diagnostic] = []
         self._by_line: dict[int, list[Diagnostic]] = {}
+        self._labels: dict[int, tuple[QStaticText, int]] = {}
+        self._labels_font = ""
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_margin)
         self.updateRequest.connect(self._scroll_gutter)
@@ -82,10 +84,25 @@ class CodeEditor(QPlainTextEdit):
                     severity_icon(worst.severity.value).paint(painter, QRect(3, top + (height - 12) // 2, 12, 12))
                 colour = palette.text().color() if number == current else palette.placeholderText().color()
                 painter.setPen(colour)
-                painter.drawText(0, top, gutter.width() - 6, height, Qt.AlignmentFlag.AlignRight, str(number + 1))
+                label, width = self._line_label(number + 1)
+                painter.drawStaticText(gutter.width() - 6 - width, top, label)
             block = block.next()
             top = bottom
         painter.end()
+
+    def _line_label(self, number: int) -> tuple[QStaticText, int]:
+        """A line number laid out once (drawText laid each one out again on every repaint)."""
+        font_key = self.font().key()
+        if font_key != self._labels_font:
+            self._labels_font = font_key
+            self._labels.clear()
+        label = self._labels.get(number)
+        if label is None:
+            text = str(number)
+            static = QStaticText(text)
+            static.setTextFormat(Qt.TextFormat.PlainText)
+            label = self._labels[number] = (static, self.fontMetrics().horizontalAdvance(text))
+        return label
 
     # -- diagnostics ------------------------------------------------------------------------------
     def set_diagnostics(self, diagnostics: list[Diagnostic]) -> None:
