@@ -35,6 +35,7 @@ STRING_FIELDS = frozenset(
 _FENCE = re.compile(r"---[ \t]*")
 _CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 _STR_TAG = "tag:yaml.org,2002:str"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 
 def read_knowledge_bytes(data: bytes, *, size: int | None = None) -> tuple[KnowledgeFile, list[Diagnostic]]:
@@ -273,6 +274,8 @@ def _typed_scalar(node: yaml.ScalarNode, path: tuple[str, ...], line: int, colum
     Dates stay as written (they are strings to the standard); a YAML-1.1 coercion of a top-level
     string field (``version: 1.10``, ``language: no``) keeps the written text and gets an info.
     """
+    if node.tag == _TIMESTAMP_TAG:
+        return node.value  # valid or not, a date stays as written (the updated_date check judges it)
     try:
         value = constructor.construct_object(node, deep=True)
     except (yaml.YAMLError, ValueError, OverflowError):

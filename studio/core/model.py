@@ -137,6 +137,8 @@ class Pack:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     shadowed_by: Path | None = None
     """Root of the pack that wins the name collision, when this one loses it."""
+    top_dirs: frozenset[str] | None = None
+    """Names of the top-level folders when the pack was loaded (symlinks not followed); None if unlisted."""
 
     # -- identity -------------------------------------------------------------------------
     @property

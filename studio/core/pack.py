@@ -13,15 +13,16 @@ from studio.core.paths import is_inside
 
 
 def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
-              content: bool = False) -> Pack:
+              content: bool = False, top_dirs: frozenset[str] | None = None) -> Pack:
     """Read and validate the pack at ``root``.
 
     Returns a Pack in every case; problems (including "this is not a pack") are in ``pack.diagnostics``.
     ``content`` also runs the checks that read every text file (see ``validate_pack``).
-    Reads at most ``MAX_KNOWLEDGE_BYTES`` (+1) of ``KNOWLEDGE.md`` and nothing is written.
+    Reads at most ``MAX_KNOWLEDGE_BYTES`` (+1) of ``KNOWLEDGE.md`` and nothing is written. ``top_dirs`` are
+    the pack's top-level folder names when the caller just listed them (the scanner does), else they are read.
     """
     root = _absolute(root)
-    pack = Pack(root=root, scope=scope, scope_root=scope_root)
+    pack = Pack(root=root, scope=scope, scope_root=scope_root, top_dirs=top_dirs)
     plain = _read_plain_file(os.path.join(root, "KNOWLEDGE.md"), MAX_KNOWLEDGE_BYTES + 1)
     if plain is not None:
         return _parse_and_check(pack, *plain, content)

@@ -48,6 +48,8 @@ class ScanResult:
     """True when the directory limit or a cancel request stopped the scan early."""
     cancelled: bool = False
     """True when ``cancelled()`` asked to stop (the caller reports it; no diagnostic is added here)."""
+    top_dirs: dict[Path, frozenset[str]] = field(default_factory=dict)
+    """Each pack's top-level folder names (symlinks not followed), from the listing the scan made anyway."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +116,9 @@ def find_pack_dirs(
             continue
         result.dirs_visited += 1
         if _is_pack(entries, item.path, result):
-            result.pack_dirs.append(Path(item.path))
+            pack_dir = Path(item.path)
+            result.pack_dirs.append(pack_dir)
+            result.top_dirs[pack_dir] = frozenset(e.name for e in entries if _is_dir(e, follow_symlinks=False))
             continue
         entries.sort(key=_entry_name)  # breadth-first in name order, so results and limits are stable
         ignores = item.ignores
@@ -199,9 +203,9 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _is_dir(entry: os.DirEntry[str]) -> bool:
+def _is_dir(entry: os.DirEntry[str], *, follow_symlinks: bool = True) -> bool:
     try:
-        return entry.is_dir()
+        return entry.is_dir(follow_symlinks=follow_symlinks)
     except OSError:
         return False
 

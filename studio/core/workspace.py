@@ -135,6 +135,7 @@ class _Found:
     root: Path
     scope: Scope
     scope_root: Path | None
+    top_dirs: frozenset[str] | None = None
 
 
 def open_workspace(
@@ -162,11 +163,11 @@ def open_workspace(
         location, dirs, diags, stopped = _scan_one(scope, path, options.limits, cancelled)
         locations.append(location)
         diagnostics.extend(diags)
-        for pack_dir, scope_root in dirs:
+        for pack_dir, scope_root, top_dirs in dirs:
             key = _identity(pack_dir)
             if key not in seen:  # the same folder reached from two locations keeps the first scope
                 seen.add(key)
-                found.append(_Found(pack_dir, scope, scope_root))
+                found.append(_Found(pack_dir, scope, scope_root, top_dirs))
         if stopped:
             break
     if options.processes > 1 and len(found) >= _MIN_PACKS_FOR_PROCESSES and on_pack is None and cancelled is None:
@@ -187,15 +188,15 @@ def open_workspace(
 
 def _scan_one(
     scope: Scope, path: Path, limits: ScanLimits, cancelled: Callable[[], bool] | None
-) -> tuple[ScanLocation, list[tuple[Path, Path | None]], list[Diagnostic], bool]:
-    """Scan one location: (location, [(pack dir, scope root)], diagnostics, cancelled)."""
+) -> tuple[ScanLocation, list[tuple[Path, Path | None, frozenset[str] | None]], list[Diagnostic], bool]:
+    """Scan one location: (location, [(pack dir, scope root, top-level folders)], diagnostics, cancelled)."""
     named = scope in (Scope.EXPLICIT, Scope.ORGANIZATION)
     if not os.path.exists(path):
         diags = [_missing_root(scope, path)] if named else []
         return ScanLocation(scope, path, exists=False), [], diags, False
     if scope is Scope.EXPLICIT and _opens_directly(path):
         root = path.parent if os.path.isfile(path) else path
-        return ScanLocation(scope, path, True, 1, 1), [(root, None)], [], False
+        return ScanLocation(scope, path, True, 1, 1), [(root, None, None)], [], False
     if not os.path.isdir(path):
         diag = Diagnostic(
             "not-a-directory", Severity.ERROR, f"{path} is not a directory", file=str(path), pack="",
@@ -211,7 +212,7 @@ def _scan_one(
             file=str(path), pack="", hint="Check the path, or raise --max-depth if packs live deeper.",
         ))
     location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)
-    return location, [(d, path) for d in result.pack_dirs], diags, result.cancelled
+    return location, [(d, path, result.top_dirs.get(d)) for d in result.pack_dirs], diags, result.cancelled
 
 
 def _identity(pack_dir: Path) -> object:
@@ -352,7 +353,7 @@ def _crashed(found: _Found) -> Pack:
 def _load_safely(found: _Found, content: bool = False) -> Pack:
     """``load_pack`` promises not to raise; if a bug breaks that, one pack fails, not the workspace."""
     try:
-        return load_pack(found.root, found.scope, found.scope_root, content=content)
+        return load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
     except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
         return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
             "internal-error", Severity.ERROR, f"The studio failed while loading this pack: {exc!r}",

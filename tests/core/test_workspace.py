@@ -11,7 +11,7 @@ import pytest
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
 from studio.core.examples import builtin_examples_dir
 from studio.core.model import Pack, Scope
-from studio.core.pack import reload_pack
+from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import (
     ScanLimits,
     Workspace,
@@ -368,3 +368,19 @@ def test_worker_processes_return_the_same_packs_as_one_process(tmp_path: Path) -
         assert b.frontmatter.positions == a.frontmatter.positions
         assert b.frontmatter.position("metadata", "primaryDocument").value_column == 20
     assert {d.code for d in two.packs[1].diagnostics} >= {"primary-document-missing", "yaml-coercion"}
+
+
+def test_folder_names_from_the_scan_match_a_fresh_listing(tmp_path: Path) -> None:
+    """Layout checks use the scanner's listing of each pack; it must see what loading the pack alone sees."""
+    root = tmp_path / "ws"
+    pack = put(root / "linked", knowledge("linked"))
+    (pack / "documents").mkdir()
+    (pack / "notes.md").write_text("# not a folder\n", encoding="utf-8")
+    outside = tmp_path / "outside-wiki"
+    outside.mkdir()
+    (pack / "compiled").symlink_to(outside, target_is_directory=True)
+    ws = open_workspace(WorkspaceOptions(explicit=[root], builtin=False))
+    scanned = ws.packs[0]
+    alone = load_pack(pack)
+    assert scanned.top_dirs == {"wiki", "documents"}
+    assert [d.code for d in scanned.diagnostics] == [d.code for d in alone.diagnostics]

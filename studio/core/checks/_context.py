@@ -20,12 +20,13 @@ class CheckContext:
 
     @classmethod
     def for_pack(cls, pack: Pack) -> CheckContext:
-        try:
-            with os.scandir(pack.root) as it:
-                dirs = frozenset(e.name for e in it if e.is_dir(follow_symlinks=False))
-        except OSError:
-            dirs = frozenset()
-        return cls(pack=pack, fm=pack.frontmatter, top_dirs=dirs)
+        if pack.top_dirs is None:
+            try:
+                with os.scandir(pack.root) as it:
+                    pack.top_dirs = frozenset(e.name for e in it if e.is_dir(follow_symlinks=False))
+            except OSError:
+                pack.top_dirs = frozenset()
+        return cls(pack=pack, fm=pack.frontmatter, top_dirs=pack.top_dirs)
 
     @property
     def data(self) -> dict[str, Any]:
