@@ -23,8 +23,10 @@ from yaml.resolver import Resolver
 from studio.core.model import Position
 
 # One pattern per line: indentation, then a list item, a ``key:`` with or without a value, a comment, or
-# nothing. Groups: indent, item text, key, value text.
-_LINE = re.compile(r"( *)(?:(?:- +(.*?)|([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):(?: +(.*?))?) *|#.*)?")
+# nothing. Groups: indent, item text, key, value when it is an escape-free double-quoted string (the most
+# common kind, taken here without a second look), any other value text.
+_LINE = re.compile(
+    r"( *)(?:(?:- +(.*?)|([A-Za-z0-9_][A-Za-z0-9_.\-]{0,127}):(?: +(?:\"([^\"\\]*)\"|(.*?)))?) *|#.*)?")
 _DOUBLE_QUOTED = re.compile(r'"[^"\\]*"')
 _SINGLE_QUOTED = re.compile(r"'(?:[^']|'')*'")
 # Characters that start something other than a plain scalar (YAML 1.1 indicators). '-', '?' and ':'
@@ -60,7 +62,7 @@ def parse_plain_block(
         match = fullmatch(line)
         if match is None:
             return None
-        spaces, item, key, written = match.groups()
+        spaces, item, key, quoted, written = match.groups()
         if item is None and key is None:
             continue  # blank or comment line
         line_no = first_line + offset
@@ -102,11 +104,15 @@ def parse_plain_block(
         if not isinstance(top, dict) or key in top:
             return None  # a duplicate key: the full path reports it with both lines
         path = (*top_path, key)
+        if quoted is not None:
+            positions[path] = Position(line_no, indent + 1, line_no, match.start(4))
+            top[key] = quoted
+            continue
         if not written:
             top[key] = None
             pending = (indent, top, key, path, line_no, indent + 1, match.end(3) + 2)
             continue
-        column = match.start(4) + 1
+        column = match.start(5) + 1
         value = _scalar(written, path, line_no, column, on_scalar)
         if value is _NOT_PLAIN:
             return None

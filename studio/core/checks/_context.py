@@ -33,7 +33,13 @@ class CheckContext:
         return self.fm.data if self.fm else {}
 
     def value(self, *path: str) -> Any:
-        return self.fm.get(*path) if self.fm else None
+        # Inlined Frontmatter.get: checks ask for values some twenty thousand times per 1,000 packs.
+        node: Any = self.fm.data if self.fm is not None else None
+        for key in path:
+            if not isinstance(node, dict):
+                return None
+            node = node.get(key)
+        return node
 
     def has(self, *path: str) -> bool:
         return self.fm is not None and tuple(path) in self.fm.positions
