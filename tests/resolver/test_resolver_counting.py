@@ -135,3 +135,26 @@ def test_lazy_and_fully_counted_sessions_choose_alike(pack_at: Callable[..., Pac
 
 _PACKS: dict[str, Pack] = {}
 _COUNTED = ResolverSession()
+
+
+def test_background_work_tests_split_coverage_without_changing_any_decision(pack_at: Callable[..., Pack]) -> None:
+    """Idle steps also test which sections the splits carry; a later task must decide exactly as without them."""
+    sections = "\n\n".join(f"## Part {i}\n\nThe kettle warranty covers the heating element and the lid "
+                            f"for two years. Topic {i} boiler descale." for i in range(12))
+    # Split names differ from the section titles, so only the term test can find which section each carries.
+    files = {f"compiled/splits/guide/{i:03d}_notes-{i}.md": f"# Notes {i}\n\nThe kettle warranty covers the "
+             f"heating element and the lid for two years. Topic {i} boiler descale.\n" for i in range(0, 12, 2)}
+    files["documents/guide.md"] = f"# Guide\n\n{sections}\n"
+    pack = pack_at("coverage-pack", knowledge("coverage-pack", primary="documents/guide.md"), files)
+    warmed = ResolverSession()
+    warmed.resolve(ResolveRequest("setup", [pack], budget=300))
+    assert warmed.count_pending(limit=0) > 0, "untested sections are background work too"
+    assert warmed.count_pending() == 0
+    for task in ("boiler descale topic 3", "kettle lid warranty", "topic 7"):
+        request = ResolveRequest(task, [pack], budget=900)
+        warm, cold = warmed.resolve(request), ResolverSession().resolve(request)
+        reasons = [{(d.path, d.section): d.reason for p in r.packs for d in p.selected + p.skipped}
+                   for r in (warm, cold)]
+        assert reasons[0] == reasons[1], task
+        assert "superseded-by-split" in reasons[0].values()
+        assert warm.fenced_text == cold.fenced_text

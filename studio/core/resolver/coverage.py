@@ -52,6 +52,18 @@ class Coverage:
     def has_splits(self, c: Candidate) -> bool:
         return c.doc_stem in self._splits
 
+    def fill(self, candidates: list[Candidate], limit: int | None = None) -> int:
+        """Run the term test ahead of time for up to ``limit`` sections not tested yet; returns how many remain.
+
+        The resolver asks only about sections a task ranks high, so a new task meets untested ones (3-8 ms
+        on a 300-section document); the session fills them in while the user is idle.
+        """
+        todo = [c for c in candidates
+                if c.layer == "document" and c.doc_stem in self._splits and c.key not in self._lazy]
+        for c in todo[:limit]:
+            self.by_terms(c)
+        return max(0, len(todo) - (len(todo) if limit is None else limit))
+
     def by_terms(self, c: Candidate) -> str | None:
         """The split holding at least ``CONTAINMENT`` of the section's distinct terms, if any."""
         if c.key in self._lazy:

@@ -101,10 +101,12 @@ class ResolverSession:
     def count_pending(self, encoding: str = DEFAULT_ENCODING, limit: int | None = None) -> int:
         """Count up to ``limit`` candidates the last resolves left uncounted (all when None).
 
-        Returns how many are still uncounted. Call it when there is time, e.g. after showing a result (in
-        small steps, so that a new request need not wait); a re-run of the same request then reports every
-        token count exactly and chooses the same items. The last fill's candidates come first, in fill
-        order: a slider move reaches those before any other.
+        Returns how much background work is left: uncounted candidates, then document sections whose split
+        coverage was not tested yet (a step with room to spare tests those, so a new task finds them ready).
+        Call it when there is time, e.g. after showing a result (in small steps, so that a new request need
+        not wait); a re-run of the same request then reports every token count exactly and chooses the same
+        items. The last fill's candidates come first, in fill order: a slider move reaches those before any
+        other.
         """
         name = get_tokenizer(encoding).name
         meters = [c.prepared.meters[name] for c in self._packs.values()
@@ -119,7 +121,13 @@ class ResolverSession:
             if meter.known(i) is None:
                 meter.exact(i)
                 counted += 1
-        return sum(m.pending() for m in meters)
+        uncounted = sum(m.pending() for m in meters)
+        untested = 0
+        for cached in self._packs.values():
+            if cached.prepared is not None:
+                room = None if limit is None else max(0, limit - counted)
+                untested += cached.prepared.coverage.fill(cached.prepared.files.candidates, room)
+        return uncounted + untested
 
 
 def _stat_key(path: Path) -> tuple[int, int]:
