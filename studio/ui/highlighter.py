@@ -22,6 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from studio.ui import workers
+from studio.ui.turns import next_turn
 
 Span = tuple[int, int, Any]
 """(start column, length, pygments token type) within one line."""
@@ -185,7 +186,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
                 break
         del self._pending[:done]
         if self._pending:
-            QTimer.singleShot(0, self, self._apply_some)  # context: dropped if the highlighter is gone
+            next_turn(self, self._apply_some)  # context: dropped if the highlighter is gone
 
     def highlightBlock(self, text: str) -> None:
         if not self.lines:

@@ -33,6 +33,7 @@ from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import MODES, JobModes
 from studio.ui.settings import StudioSettings, default_settings
 from studio.ui.status_line import PackTally, StatusLine
+from studio.ui.turns import next_turn
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.inspector import Inspector
@@ -271,7 +272,7 @@ class MainWindow(QMainWindow):
         if len(packs) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
             self._settle_slice(packs, generation, [])
         else:  # not in this turn, which just added the scan's last batch: the next click should not wait
-            QTimer.singleShot(0, self, lambda: self._settle_slice(packs, generation, []))
+            next_turn(self, lambda: self._settle_slice(packs, generation, []))
 
     def _settle_slice(self, packs: list[Pack], generation: int, findings: list[Pack]) -> None:
         """Re-read settled packs a slice per event-loop turn, so a large workspace never blocks the window.
@@ -289,7 +290,7 @@ class MainWindow(QMainWindow):
         self.tally.update(head)
         findings.extend(head)
         if rest:
-            QTimer.singleShot(0, self, lambda: self._settle_slice(rest, generation, findings))
+            next_turn(self, lambda: self._settle_slice(rest, generation, findings))
             return
         current = [p for p in findings if self.session.packs.get(p.root) is p]
         self.diag_model.set_packs([("", "(workspace)", self.session.diagnostics)]

@@ -1,0 +1,37 @@
+"""Work split with next_turn leaves room for timers between its slices (a zero-delay chain does not)."""
+
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import QObject, QTimer
+
+from studio.ui.turns import next_turn
+
+
+def _busy(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def test_a_timer_runs_between_slices(qtbot) -> None:
+    log: list[str] = []
+    owner = QObject()
+    ticker = QTimer()
+    ticker.setInterval(5)
+    ticker.timeout.connect(lambda: log.append("tick"))
+    ticker.start()
+
+    def slice_(left: int) -> None:
+        _busy(0.02)
+        log.append("slice")
+        if left:
+            next_turn(owner, lambda: slice_(left - 1))
+
+    next_turn(owner, lambda: slice_(3))
+    qtbot.waitUntil(lambda: log.count("slice") == 4, timeout=5000)
+    ticker.stop()
+    slices = [i for i, what in enumerate(log) if what == "slice"]
+    # Every slice after the first comes after a tick that came after the slice before it.
+    assert all("tick" in log[a + 1:b] for a, b in zip(slices, slices[1:], strict=False))
