@@ -51,6 +51,8 @@ class LiveWatch(QObject):
         self.roots: set[Path] = set()
         self._dirty: set[Path] = set()
         self._generation = 0
+        self._watched = 0
+        """Paths handed to the watcher (approximate: the OS drops watches of deleted files)."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(DEBOUNCE_MS)
@@ -61,6 +63,7 @@ class LiveWatch(QObject):
         if paths:
             self.watcher.removePaths(paths)
         self.roots.clear()
+        self._watched = 0
         self._generation += 1
 
     def watch_packs(self, roots: list[Path]) -> None:
@@ -74,14 +77,17 @@ class LiveWatch(QObject):
     def _add_paths(self, generation: int, paths: list[str]) -> None:
         if generation != self._generation:
             return  # listed for a workspace that has been closed since
-        room = MAX_WATCHED - len(self.watcher.files()) - len(self.watcher.directories())
+        # Counted here rather than asked of the watcher: files() and directories() copy every watched
+        # path into Python lists, thousands of strings per scan batch.
+        room = MAX_WATCHED - self._watched
         if room > 0 and paths:
-            self.watcher.addPaths(paths[:room])
+            chosen = paths[:room]
+            self._watched += len(chosen) - len(self.watcher.addPaths(chosen))
 
     def watch_file(self, path: Path) -> None:
         """Also watch a file opened in the editor (it may sit deeper than the top-level folders)."""
-        if str(path) not in self.watcher.files():
-            self.watcher.addPath(str(path))
+        if str(path) not in self.watcher.files() and self.watcher.addPath(str(path)):
+            self._watched += 1
 
     def _root_of(self, path: Path) -> Path | None:
         for candidate in (path, *path.parents):
