@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
 from studio.core.examples import builtin_examples_dir
-from studio.core.model import Pack, Scope
+from studio.core.model import Frontmatter, Pack, Scope
 from studio.core.pack import load_pack
 from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
 from studio.core.shadowing import apply_collisions, apply_origin
@@ -50,6 +50,9 @@ class WorkspaceOptions:
     """Also run the content checks (source maps, executables, injection lint) on every pack."""
     processes: int = 1
     """Worker processes for loading (the CLI uses one per core; the app loads in its own worker instead)."""
+    findings_only: bool = False
+    """Drop each pack's text, body and key positions once it is validated, keeping its frontmatter values and
+    findings: all that a ``validate`` run prints. Worker processes then send back a fraction of the data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,9 +174,11 @@ def open_workspace(
         if stopped:
             break
     if options.processes > 1 and len(found) >= _MIN_PACKS_FOR_PROCESSES and on_pack is None and cancelled is None:
-        packs, load_stopped = _load_in_processes(found, options.processes, options.content_checks), False
+        packs, load_stopped = _load_in_processes(found, options.processes, options.content_checks,
+                                                 options.findings_only), False
     else:
-        packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks)
+        packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks,
+                                        options.findings_only)
     if stopped or load_stopped:
         diagnostics.append(Diagnostic(
             "scan-cancelled", Severity.INFO,
@@ -255,6 +260,7 @@ def _load_all(
     on_progress: Callable[[int, int], None] | None,
     cancelled: Callable[[], bool] | None,
     content: bool = False,
+    findings_only: bool = False,
 ) -> tuple[list[Pack], bool]:
     """Load packs one after another, checking for cancel between packs.
 
@@ -270,7 +276,7 @@ def _load_all(
         if cancelled is not None and cancelled():
             stopped = True
             break
-        pack = _load_safely(item, content)
+        pack = _load_safely(item, content, findings_only)
         packs.append(pack)
         if on_pack is not None:
             on_pack(pack)
@@ -284,7 +290,7 @@ _MIN_PACKS_FOR_PROCESSES = 200
 """Below this, starting workers costs more than it saves."""
 
 
-def _load_in_processes(found: list[_Found], processes: int, content: bool) -> list[Pack]:
+def _load_in_processes(found: list[_Found], processes: int, content: bool, findings_only: bool) -> list[Pack]:
     """Load packs in forked worker processes: parsing and checks are CPU-bound Python, so threads do not help.
 
     Fork keeps start-up cheap (no re-import); where fork is unavailable, load in this process. If a worker
@@ -296,7 +302,7 @@ def _load_in_processes(found: list[_Found], processes: int, content: bool) -> li
     from concurrent.futures.process import BrokenProcessPool
 
     if "fork" not in multiprocessing.get_all_start_methods():
-        return _load_all(found, None, None, None, content)[0]
+        return _load_all(found, None, None, None, content, findings_only)[0]
     ctx = multiprocessing.get_context("fork")
     # Import the checks before forking, so that no worker (nor a crash retry) imports them again.
     from studio.core.checks import content_check_modules
@@ -309,7 +315,7 @@ def _load_in_processes(found: list[_Found], processes: int, content: bool) -> li
     packs: list[Pack] = []
     retry: list[_Found] = []
     with ProcessPoolExecutor(processes, mp_context=ctx) as pool:
-        futures = [(batch, pool.submit(_load_batch, batch, content)) for batch in batches]
+        futures = [(batch, pool.submit(_load_batch, batch, content, findings_only)) for batch in batches]
         for batch, future in futures:
             try:
                 packs.extend(future.result())
@@ -318,29 +324,40 @@ def _load_in_processes(found: list[_Found], processes: int, content: bool) -> li
     # A crash breaks the whole pool, so every unfinished batch failed with the guilty one: run each again
     # on its own, and split only a batch that kills its worker again.
     for start in range(0, len(retry), size):
-        packs.extend(_load_isolated(retry[start:start + size], ctx, content))
+        packs.extend(_load_isolated(retry[start:start + size], ctx, content, findings_only))
     packs.sort(key=_pack_order)
     return packs
 
 
-def _load_isolated(batch: list[_Found], ctx: BaseContext, content: bool) -> list[Pack]:
+def _load_isolated(batch: list[_Found], ctx: BaseContext, content: bool, findings_only: bool) -> list[Pack]:
     """Load ``batch`` in a worker of its own; when it kills the worker, halve it until the culprit is alone."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     with ProcessPoolExecutor(1, mp_context=ctx) as alone:
         try:
-            return alone.submit(_load_batch, batch, content).result()
+            return alone.submit(_load_batch, batch, content, findings_only).result()
         except BrokenProcessPool:
             pass
     if len(batch) == 1:
         return [_crashed(batch[0])]
     middle = len(batch) // 2
-    return _load_isolated(batch[:middle], ctx, content) + _load_isolated(batch[middle:], ctx, content)
+    return (_load_isolated(batch[:middle], ctx, content, findings_only)
+            + _load_isolated(batch[middle:], ctx, content, findings_only))
 
 
-def _load_batch(batch: list[_Found], content: bool) -> list[Pack]:
-    return [_load_safely(item, content) for item in batch]
+def _load_batch(batch: list[_Found], content: bool, findings_only: bool = False) -> list[Pack]:
+    return [_load_safely(item, content, findings_only) for item in batch]
+
+
+def _findings_only(pack: Pack) -> Pack:
+    """The pack without its text, body and key positions (see ``WorkspaceOptions.findings_only``)."""
+    kf = pack.knowledge
+    if kf is not None:
+        fm = kf.frontmatter
+        lean = Frontmatter(fm.data, {}, fm.start_line, fm.end_line, "") if fm is not None else None
+        pack.knowledge = replace(kf, frontmatter=lean, body="", text="")
+    return pack
 
 
 def _crashed(found: _Found) -> Pack:
@@ -350,10 +367,11 @@ def _crashed(found: _Found) -> Pack:
     )])
 
 
-def _load_safely(found: _Found, content: bool = False) -> Pack:
+def _load_safely(found: _Found, content: bool = False, findings_only: bool = False) -> Pack:
     """``load_pack`` promises not to raise; if a bug breaks that, one pack fails, not the workspace."""
     try:
-        return load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
+        pack = load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
+        return _findings_only(pack) if findings_only else pack
     except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
         return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
             "internal-error", Severity.ERROR, f"The studio failed while loading this pack: {exc!r}",

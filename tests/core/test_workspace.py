@@ -337,10 +337,10 @@ def test_a_loader_crash_in_a_worker_process_is_reported_not_hung(tmp_path: Path,
         put(root / f"p{i:03d}", knowledge(f"p{i:03d}"))
     real = ws_module._load_safely
 
-    def crash_on_p007(found, content=False):  # type: ignore[no-untyped-def]
+    def crash_on_p007(found, content=False, findings_only=False):  # type: ignore[no-untyped-def]
         if found.root.name == "p007":
             _os._exit(139)  # what a segfault looks like to the pool
-        return real(found, content)
+        return real(found, content, findings_only)
 
     monkeypatch.setattr(ws_module, "_load_safely", crash_on_p007)
     opts = WorkspaceOptions(explicit=[root], builtin=False, processes=2, limits=ScanLimits(max_dirs=10_000))
@@ -384,3 +384,19 @@ def test_folder_names_from_the_scan_match_a_fresh_listing(tmp_path: Path) -> Non
     alone = load_pack(pack)
     assert scanned.top_dirs == {"wiki", "documents"}
     assert [d.code for d in scanned.diagnostics] == [d.code for d in alone.diagnostics]
+
+
+def test_findings_only_keeps_every_finding_and_value_but_no_text(tmp_path: Path) -> None:
+    """``validate`` loads packs findings-only; what it prints must equal a full load's."""
+    root = tmp_path / "ws"
+    put(root / "alpha", knowledge("alpha", trust="official"))
+    put(root / "beta", knowledge("beta").replace("status: ready", "status: disputed"))
+    put(root / "gamma", "---\nname: gamma\n---\nno type, no description\n")
+    full = open_workspace(WorkspaceOptions(explicit=[root], builtin=False))
+    lean = open_workspace(WorkspaceOptions(explicit=[root], builtin=False, findings_only=True))
+    for a, b in zip(full.packs, lean.packs, strict=True):
+        assert (b.name, b.status, b.trust, b.profile, b.loads, b.in_catalog, b.behavior) == (
+            a.name, a.status, a.trust, a.profile, a.loads, a.in_catalog, a.behavior)
+        assert b.diagnostics == a.diagnostics
+        assert b.knowledge is not None and b.knowledge.text == "" and b.knowledge.body == ""
+    assert {p.name for p in lean.packs} == {"alpha", "beta", "gamma"}
