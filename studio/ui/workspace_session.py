@@ -107,7 +107,8 @@ class WorkspaceSession(QObject):
             self._progress = (0, 0)
         self.scanning = True
         self.started.emit()
-        gc.unfreeze()  # the previous workspace may now be collected
+        if self.scan_generation:  # the first scan keeps what the app froze at start (app.make_app)
+            gc.unfreeze()  # the previous workspace may now be collected
         self._scan_id = scan_id = workers.next_request_id()
         self.scan_generation += 1
         workers.submit(
