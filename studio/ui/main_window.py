@@ -271,8 +271,19 @@ class MainWindow(QMainWindow):
         generation = self.session.scan_generation
         if len(packs) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
             self._settle_slice(packs, generation, [])
-        else:  # not in this turn, which just added the scan's last batch: the next click should not wait
-            next_turn(self, lambda: self._settle_slice(packs, generation, []))
+            return
+        # Packs that change group (shadowed, quarantined) move now, while the big groups are still
+        # collapsed: once the user has expanded one, every move re-lays out all of its rows.
+        movers: list[Pack] = []
+        staying: list[Pack] = []
+        for pack in packs:
+            (movers if self.tree_model.changes_group(pack) else staying).append(pack)
+        now, later = movers[:SETTLE_SLICE], movers[SETTLE_SLICE:] + staying
+        for pack in now:
+            self.tree_model.replace_pack(pack)
+        self.tally.update(now)
+        # The rest waits for the next turn, as this one just added the scan's last batch.
+        next_turn(self, lambda: self._settle_slice(later, generation, list(now)))
 
     def _settle_slice(self, packs: list[Pack], generation: int, findings: list[Pack]) -> None:
         """Re-read settled packs a slice per event-loop turn, so a large workspace never blocks the window.

@@ -94,3 +94,17 @@ def test_replacing_one_packs_rows_keeps_the_others(make_pack) -> None:
     model.set_pack(str(a.root), a.name, [])
     assert model.rowCount() == before - len(a.diagnostics)
     assert {model.index(r, 2).data() for r in range(model.rowCount())} == {"b"}
+
+
+def test_changes_group_tells_which_packs_a_replace_would_move(make_pack, tmp_path: Path) -> None:
+    pack = load_pack(make_pack("alpha", GOOD.format(name="alpha")))
+    model = PackTreeModel()
+    model.add_packs([pack])
+    assert not model.changes_group(pack)
+    pack.shadowed_by = tmp_path / "winner"  # settling the scan found a namesake that wins
+    assert model.changes_group(pack)
+    model.replace_pack(pack)
+    assert not model.changes_group(pack)
+    assert model.index_for_pack(pack.root).parent().data() == "Shadowed (1)"
+    other = load_pack(make_pack("beta", GOOD.format(name="beta")))
+    assert model.changes_group(other)  # not in the tree yet: replacing adds it

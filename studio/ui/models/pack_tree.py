@@ -157,6 +157,11 @@ class PackTreeModel(QAbstractItemModel):
         self.remove_pack(fresh.root)
         self.add_packs([fresh])
 
+    def changes_group(self, pack: Pack) -> bool:
+        """Whether ``replace_pack(pack)`` would move its row to another group (or add it)."""
+        node = self.pack_nodes.get(pack.root)
+        return node is None or node.parent is not self.groups[group_key(pack)]
+
     def remove_pack(self, root: Path) -> None:
         node = self.pack_nodes.pop(root, None)
         if node is None or node.parent is None:
