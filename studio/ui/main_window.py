@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         self.tree_model = PackTreeModel(self)
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
+        self._pack_views_pending = False
         self.tally = PackTally()
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
@@ -337,6 +338,18 @@ class MainWindow(QMainWindow):
 
     def _show_pack(self, pack: Pack) -> None:
         self.current_pack = pack
+        # The Inspector, previews and job panels follow on the next turn of the event loop: the click (or
+        # the tab it opens) is painted first, and running through packs with the arrow keys renders only
+        # the pack the user stops at.
+        if not self._pack_views_pending:
+            self._pack_views_pending = True
+            next_turn(self, self._show_pack_views)
+
+    def _show_pack_views(self) -> None:
+        self._pack_views_pending = False
+        pack = self.current_pack
+        if pack is None:
+            return
         self.inspector.show_pack(pack)
         self.previews.show_pack(pack)
         self.modes.pack_selected(pack)

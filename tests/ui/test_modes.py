@@ -11,6 +11,7 @@ def _select(window: MainWindow, name: str) -> None:
     pack = next(p for p in window.session.packs.values() if p.name == name)
     window.workspace_panel.select_pack(pack.root)
     window._show_pack(pack)
+    window._show_pack_views()  # what the next event-loop turn would do
 
 
 def test_modes_are_disabled_until_a_workspace_is_open(window: MainWindow) -> None:
@@ -68,3 +69,16 @@ def test_the_pack_in_view_gets_its_content_checks(qtbot, open_and_wait, window: 
     qtbot.waitUntil(lambda: "prompt-injection-text" in codes(), timeout=20_000)
     rows = [window.problems.proxy.index(r, 1).data() for r in range(window.problems.proxy.rowCount())]
     assert "prompt-injection-text" in rows
+
+
+def test_running_through_packs_renders_only_the_one_the_user_stops_at(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path, monkeypatch) -> None:  # noqa: ANN001
+    open_and_wait(window, [examples_copy])
+    shown: list[str] = []
+    real = window.inspector.show_pack
+    monkeypatch.setattr(window.inspector, "show_pack", lambda pack: (shown.append(pack.name), real(pack)))
+    names = sorted(p.name for p in window.session.packs.values())
+    for name in names:  # as fast as arrow keys: all within one turn of the event loop
+        window.workspace_panel.select_pack(next(p.root for p in window.session.packs.values() if p.name == name))
+    assert window.current_pack is not None and window.current_pack.name == names[-1]
+    qtbot.waitUntil(lambda: shown == [names[-1]], timeout=5000)
