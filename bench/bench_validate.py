@@ -7,7 +7,7 @@ PyYAML's C loader. Studio = ``open_workspace`` (scan, parse with positions, ever
     python bench/bench_validate.py --packs 1000 --files-per-pack 40      # generate one first
 
 Prints both times, the ratio and the per-pack cost, and the time with one worker process per core
-(findings only, as ``pack-studio validate`` loads on machines with four or more cores). Also checks the
+(findings only, as ``pack-studio validate`` loads). Also checks the
 validator against the corpus manifest's planted defects (``expect`` codes) and reports recall.
 """
 
@@ -124,7 +124,7 @@ def main() -> int:
     print(f"studio (open_workspace):       {s * 1000:8.1f} ms  = {s / f:.2f}x floor [{paired:.2f}x], "
           f"{s / n * 1e6:.0f} us/pack")
     print(f"{cores} worker processes, findings only: {p * 1000:6.1f} ms  = {p / f:.2f}x floor [{paired_p:.2f}x]  "
-          f"(validate CLI uses workers from 4 cores on)")
+          f"(what validate does)")
     print(f"CPU time, one process: floor {min(cpu_f) * 1000:.1f} ms, studio {min(cpu_s) * 1000:.1f} ms "
           f"= {min(cpu_s) / min(cpu_f):.2f}x")
     print(recall(root, ws))
