@@ -74,7 +74,9 @@ def parse_plain_block(
             p_indent, p_parent, p_key, p_path, p_line, p_col, p_vcol = pending
             pending = None
             if indent > p_indent or (item is not None and indent == p_indent):
-                if len(stack) >= max_depth:
+                # A collection opened now holds values one level below it: the loader's builder puts
+                # root values at depth 1 and refuses depth max_depth + 1.
+                if len(stack) + 1 >= max_depth:
                     return None
                 child: dict[str, Any] | list[Any] = [] if item is not None else {}
                 p_parent[p_key] = child

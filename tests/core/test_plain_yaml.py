@@ -79,5 +79,10 @@ def test_unusual_yaml_goes_to_the_loader_and_keeps_its_diagnostics() -> None:
                "a: |\n  text", "a: [1, 2]", "a: x # note")
     for raw in unusual:
         assert _parse_plain(raw, 2) is None, raw
+    for depth in (32, 33, 40):  # the loader's nesting limit applies to both readers alike
+        nested = "\n".join(" " * i + "k:" for i in range(depth))
+        fast = _parse_plain(nested, 2)
+        assert fast is None or _comparable(fast) == _comparable(parse_with_loader(nested, first_line=2)), depth
+    assert _parse_plain("\n".join(" " * i + "k:" for i in range(33)), 2) is None
     _, _, diagnostics = parse_yaml_block("name: a\nname: b", first_line=2)
     assert [(d.code, d.line) for d in diagnostics] == [("duplicate-key", 3)]
