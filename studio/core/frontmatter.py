@@ -6,7 +6,6 @@ the bytes or the YAML becomes a Diagnostic; nothing here raises on bad input.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 from typing import Any
 
@@ -281,9 +280,7 @@ def _typed_scalar(node: yaml.ScalarNode, path: tuple[str, ...], line: int, colum
     except (yaml.YAMLError, ValueError, OverflowError):
         value = node.value
     top_string_field = len(path) == 1 and path[0] in STRING_FIELDS
-    if isinstance(value, _dt.date | _dt.datetime):
-        value = node.value
-    elif top_string_field and not isinstance(value, str) and value is not None:
+    if top_string_field and not isinstance(value, str) and value is not None:
         written = node.value
         diagnostics.append(_diag(
             "yaml-coercion", Severity.INFO,
