@@ -9,7 +9,7 @@ from pathlib import Path
 from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.model import Pack, Scope
-from studio.core.paths import is_inside
+from studio.core.paths import is_inside, read_regular_file
 
 
 def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
@@ -23,7 +23,7 @@ def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None
     """
     root = _absolute(root)
     pack = Pack(root=root, scope=scope, scope_root=scope_root, top_dirs=top_dirs)
-    plain = _read_plain_file(os.path.join(root, "KNOWLEDGE.md"), MAX_KNOWLEDGE_BYTES + 1)
+    plain = read_regular_file(os.path.join(root, "KNOWLEDGE.md"), MAX_KNOWLEDGE_BYTES + 1)
     if plain is not None:
         return _parse_and_check(pack, *plain, content)
     # Not a plain regular file: a symlink, a directory, missing, unreadable... the careful path names it.
@@ -44,42 +44,6 @@ def _absolute(root: Path | str) -> Path:
     if isinstance(root, Path) and root.is_absolute() and ".." not in root.parts:
         return root
     return Path(os.path.abspath(root))
-
-
-_PLAIN_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(
-    os, "O_CLOEXEC", 0)
-
-
-def _read_plain_file(path: str, limit: int) -> tuple[bytes, int] | None:
-    """Read a regular, non-symlink file in one open + fstat; None when it is anything else or fails.
-
-    This is the common case of every scan, so it avoids the separate stat calls of the careful path.
-    ``O_NOFOLLOW`` makes a symlink fail to open (the careful path then checks where it leads) and
-    ``O_NONBLOCK`` keeps a FIFO from blocking the open; neither changes how a regular file reads.
-    """
-    if not hasattr(os, "O_NOFOLLOW"):
-        return None  # no way to refuse a symlink in the open itself: use the careful path
-    try:
-        fd = os.open(path, _PLAIN_OPEN_FLAGS)
-    except (OSError, ValueError):
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        chunks: list[bytes] = []
-        remaining = limit
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, max(st.st_size + 1, 65536)))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-        return b"".join(chunks), st.st_size
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,

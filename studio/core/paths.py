@@ -68,3 +68,43 @@ def is_file(path: Path) -> bool:
         return path.is_file()
     except (OSError, ValueError):
         return False
+
+
+_PLAIN_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def read_regular_file(path: str, limit: int) -> tuple[bytes, int] | None:
+    """(first ``limit`` bytes, size) of a regular file that is not a symlink; None for anything else.
+
+    The fast read for files a walk just saw: one open and one ``fstat``, no containment check (the file is
+    not a link, so it cannot lead anywhere). ``O_NOFOLLOW`` refuses a link, ``O_NONBLOCK`` keeps a FIFO from
+    blocking the open, and the ``fstat`` refuses anything but a regular file. It reads the file's size plus
+    one byte (at most ``limit``) rather than a buffer of the whole limit, which for small files costs more
+    than the read. A file that grew while being read, and any error, give None: the caller's careful path
+    (``pack.read_bounded``) then says what is wrong.
+    """
+    if not hasattr(os, "O_NOFOLLOW"):
+        return None  # no way to refuse a symlink in the open itself
+    try:
+        fd = os.open(path, _PLAIN_OPEN_FLAGS)
+    except (OSError, ValueError):
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None
+        want = min(st.st_size + 1, limit)
+        chunks: list[bytes] = []
+        while want > 0:
+            chunk = os.read(fd, want)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            want -= len(chunk)
+        data = b"".join(chunks)
+        return (data, st.st_size) if len(data) <= st.st_size else None
+    except OSError:
+        return None
+    finally:
+        os.close(fd)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.pack import read_bounded
-from studio.core.paths import is_inside
+from studio.core.paths import is_inside, read_regular_file
 from studio.core.resolver.sections import split_sections
 from studio.core.textfiles import is_binary
 
@@ -228,7 +228,8 @@ def _static_reason(top: str) -> tuple[str, str] | None:
 
 
 def _read_text(root: Path, full: str, rel: str, out: PackFiles, mode: int) -> str | None:
-    fast = _fast_read(full) if stat.S_ISREG(mode) else None
+    # A file the walk saw as regular needs no containment check: the walk never follows symlinked folders.
+    fast = read_regular_file(full, MAX_FILE_BYTES + 1) if stat.S_ISREG(mode) else None
     if fast is not None:
         (data, size), problem = fast, None
     else:
@@ -246,45 +247,6 @@ def _read_text(root: Path, full: str, rel: str, out: PackFiles, mode: int) -> st
         out.skipped.append(Skip(rel, "binary-file", "The file contains NUL bytes; it is not text."))
         return None
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n").lstrip("\ufeff")
-
-
-_FAST_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                    | getattr(os, "O_BINARY", 0))
-
-
-def _fast_read(full: str) -> tuple[bytes, int] | None:
-    """(data, size) of a file the walk found as a regular file, or None to let ``read_bounded`` decide.
-
-    This skips ``read_bounded``'s containment check, a ``stat`` per path component, which for such a file
-    cannot fail: the walk never follows symlinked directories and the file itself is not a link. Should the
-    file have been swapped since the walk, ``O_NOFOLLOW`` refuses a link, ``O_NONBLOCK`` keeps a FIFO from
-    blocking and the ``fstat`` refuses anything but a regular file. It also reads only as many bytes as the
-    file has (plus one, to notice growth) instead of a buffer of the full limit, which for small files costs
-    more than the read itself. Anything unusual, and any error, is left to ``read_bounded``, which says
-    what went wrong.
-    """
-    try:
-        fd = os.open(full, _FAST_READ_FLAGS)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        want = min(st.st_size, MAX_FILE_BYTES) + 1
-        chunks = []
-        while want > 0:
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            want -= len(chunk)
-        data = b"".join(chunks)
-        return (data, st.st_size) if len(data) <= st.st_size else None  # it grew while being read
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _first_heading(text: str) -> str:
