@@ -1,19 +1,109 @@
-"""What the window remembers between sessions (geometry, recent workspaces), stored with QSettings.
+"""What the app remembers between sessions (geometry, recent workspaces, preferences), stored with QSettings.
 
 The QSettings object is always passed in, so tests hand the window an INI file in a temp directory and
-never touch the real user's settings.
+never touch the real user's settings. Preferences are validated when read: a value that is missing,
+garbled or out of range reads as its default, so a hand-edited or old settings file can never crash the
+app, and a user who never opens the Preferences dialog gets exactly the built-in behaviour.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar
+
 from PySide6.QtCore import QByteArray, QSettings
 
+from studio.core.render.fence import FenceVariant
+from studio.core.tokens import DEFAULT_ENCODING, known_encodings
+from studio.core.workspace import ScanLimits, WorkspaceOptions
+
+if TYPE_CHECKING:
+    from studio.ui.workspace_source import WorkspaceRequest
+
 MAX_RECENT = 8
+MIN_BUDGET = 100
+MAX_BUDGET = 200_000
+DEFAULT_BUDGET = 4000
+DEFAULT_CLIENT_NATIVE: tuple[str, ...] = WorkspaceOptions().client_native
+MAX_SCAN_DEPTH = 32
+"""Deeper than any real layout; a bound keeps a typo (400) from walking a whole disk."""
+MAX_SCAN_DIRS = 1_000_000
+
+_T = TypeVar("_T")
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    """Everything the Preferences dialog edits; the defaults are the app's built-in behaviour."""
+
+    encoding: str = DEFAULT_ENCODING
+    """Encoding for token counts in the previews and the resolver form's starting choice."""
+    budget: int = DEFAULT_BUDGET
+    """The resolver form's starting token budget."""
+    fence_variant: FenceVariant = FenceVariant.SUPERSET
+    """Attribute set of the ``<knowledge_pack>`` wrapper in the fence preview and the resolver."""
+    client_native: tuple[str, ...] = DEFAULT_CLIENT_NATIVE
+    """Client folder names scanned for ``<project>/<name>/knowledge`` and ``<home>/<name>/knowledge``."""
+    org_roots: tuple[Path, ...] = ()
+    """Organization pack roots, scanned in every workspace."""
+    limits: ScanLimits = field(default_factory=ScanLimits)
+
+    def apply_discovery(self, request: WorkspaceRequest) -> None:
+        """Copy the discovery settings into ``request`` (they take effect when it is next scanned)."""
+        request.org_roots = list(self.org_roots)
+        request.client_native = self.client_native
+        request.limits = self.limits
+
+
+def client_native_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a client folder name (one path segment), or None when it can."""
+    if not name:
+        return "a folder name cannot be empty"
+    if name in (".", ".."):
+        return f"{name!r} is not a folder name"
+    if "/" in name or "\\" in name or "\n" in name or "\0" in name:
+        return f"{name!r} must be a single folder name, without slashes"
+    return None
 
 
 def default_settings() -> QSettings:
     """The user's real settings store (INI format so it is readable and easy to reset)."""
     return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "KnowledgePackStudio", "studio")
+
+
+# -- reading stored values: INI hands back strings, lists or None, whatever was written ------------
+def _as_int(raw: object) -> int | None:
+    if isinstance(raw, bool):  # bool is an int subclass; True is not a budget
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str):
+        try:
+            return int(raw.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _as_bool(raw: object) -> bool | None:
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in ("true", "false"):
+        return raw.strip().lower() == "true"
+    return None
+
+
+def _as_lines(raw: object) -> list[str] | None:
+    """A stored list: written as one newline-joined string (an empty list then survives INI), but a
+    hand-edited ``a, b`` comes back from QSettings as a list, which is accepted too."""
+    if isinstance(raw, str):
+        return [line.strip() for line in raw.split("\n") if line.strip()]
+    if isinstance(raw, list) and all(isinstance(item, str) for item in raw):
+        return [item.strip() for item in raw if item.strip()]
+    return None
 
 
 class StudioSettings:
@@ -50,4 +140,85 @@ class StudioSettings:
     def save_window(self, geometry: QByteArray, state: QByteArray) -> None:
         self.store.setValue("window/geometry", geometry)
         self.store.setValue("window/state", state)
+        self.store.sync()
+
+    # -- preferences: each accessor returns the default for anything it cannot use ----------------
+    def _read(self, key: str, parse: Callable[[object], _T | None], default: _T) -> _T:
+        if not self.store.contains(f"preferences/{key}"):
+            return default
+        value = parse(self.store.value(f"preferences/{key}"))
+        return default if value is None else value
+
+    def encoding(self) -> str:
+        """A known encoding; one whose data is not installed is kept, and reported where counts appear."""
+        return self._read("encoding", lambda raw: raw if raw in known_encodings() else None, DEFAULT_ENCODING)
+
+    def budget(self) -> int:
+        def parse(raw: object) -> int | None:
+            value = _as_int(raw)
+            return value if value is not None and MIN_BUDGET <= value <= MAX_BUDGET else None
+
+        return self._read("budget", parse, DEFAULT_BUDGET)
+
+    def fence_variant(self) -> FenceVariant:
+        def parse(raw: object) -> FenceVariant | None:
+            return FenceVariant(raw) if isinstance(raw, str) and raw in set(FenceVariant) else None
+
+        return self._read("fence_variant", parse, FenceVariant.SUPERSET)
+
+    def client_native(self) -> tuple[str, ...]:
+        """An empty list is a choice (no client folders); a list with a bad name is garbled as a whole."""
+        def parse(raw: object) -> tuple[str, ...] | None:
+            names = _as_lines(raw)
+            if names is None or any(client_native_problem(n) for n in names):
+                return None
+            return tuple(dict.fromkeys(names))
+
+        return self._read("client_native", parse, DEFAULT_CLIENT_NATIVE)
+
+    def org_roots(self) -> tuple[Path, ...]:
+        """Absolute paths only: a relative one would depend on the directory the app was started in."""
+        def parse(raw: object) -> tuple[Path, ...] | None:
+            paths = _as_lines(raw)
+            if paths is None:
+                return None
+            return tuple(dict.fromkeys(Path(p) for p in paths if os.path.isabs(p) and "\0" not in p))
+
+        return self._read("org_roots", parse, ())
+
+    def scan_limits(self) -> ScanLimits:
+        """Each limit falls back on its own, so one bad value does not reset the others."""
+        defaults = ScanLimits()
+
+        def bounded(low: int, high: int) -> Callable[[object], int | None]:
+            def parse(raw: object) -> int | None:
+                value = _as_int(raw)
+                return value if value is not None and low <= value <= high else None
+            return parse
+
+        return ScanLimits(
+            max_depth=self._read("max_depth", bounded(0, MAX_SCAN_DEPTH), defaults.max_depth),
+            max_dirs=self._read("max_dirs", bounded(1, MAX_SCAN_DIRS), defaults.max_dirs),
+            honor_gitignore=self._read("honor_gitignore", _as_bool, defaults.honor_gitignore),
+        )
+
+    def preferences(self) -> Preferences:
+        return Preferences(
+            encoding=self.encoding(), budget=self.budget(), fence_variant=self.fence_variant(),
+            client_native=self.client_native(), org_roots=self.org_roots(), limits=self.scan_limits(),
+        )
+
+    def save_preferences(self, prefs: Preferences) -> None:
+        values: dict[str, object] = {
+            "encoding": prefs.encoding,
+            "budget": prefs.budget,
+            "fence_variant": prefs.fence_variant.value,
+            "client_native": "\n".join(prefs.client_native),
+            "org_roots": "\n".join(str(p) for p in prefs.org_roots),
+            "max_depth": prefs.limits.max_depth,
+            "max_dirs": prefs.limits.max_dirs,
+            "honor_gitignore": prefs.limits.honor_gitignore,
+        }
+        for key, value in values.items():
+            self.store.setValue(f"preferences/{key}", value)
         self.store.sync()

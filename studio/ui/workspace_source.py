@@ -2,6 +2,9 @@
 
 ``studio.core.workspace`` owns discovery, scopes and shadowing; this module only translates the
 window's request into ``WorkspaceOptions`` and keeps the core Workspace for later ``replace_pack`` calls.
+The discovery preferences (organization roots, client-native folders, scan limits) ride on the request
+(``Preferences.apply_discovery``) but are not part of its recent-list entry: they belong to the user, not
+to the workspace, so reopening a recent workspace uses the preferences of today.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from pathlib import Path
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.pack import reload_pack
-from studio.core.workspace import Workspace, WorkspaceOptions
+from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions
 from studio.core.workspace import open_workspace as core_open_workspace
 from studio.ui.scan_process import open_workspace_in_child
 
@@ -28,6 +31,11 @@ class WorkspaceRequest:
     home: Path | None = None
     builtin: bool = False
     """Include the bundled examples as the built-in scope."""
+    org_roots: list[Path] = field(default_factory=list)
+    """Organization pack roots (from the preferences)."""
+    client_native: tuple[str, ...] = WorkspaceOptions().client_native
+    """Client folder names scanned under the project and home (from the preferences)."""
+    limits: ScanLimits = field(default_factory=ScanLimits)
     in_child_process: bool = True
     """Scan in a child process (keeps the GUI responsive); False scans in the calling thread."""
 
@@ -66,6 +74,7 @@ def open_workspace(
     """Discover and load every pack of the request (runs in a worker; never raises for bad input)."""
     options = WorkspaceOptions(
         explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,
+        org_roots=list(request.org_roots), client_native=tuple(request.client_native), limits=request.limits,
     )
     opener = open_workspace_in_child if request.in_child_process else core_open_workspace
     ws = opener(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
