@@ -12,10 +12,11 @@ from studio.core.model import Pack
 from studio.core.pack import read_bounded
 from studio.core.render.catalog import render_catalog
 from studio.core.render.costs import count_tokens
-from studio.core.render.fence import FenceItem, FencePack, render_fence
+from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.render.guide import render_guide
 from studio.core.render.markdown import render_markdown_html
 from studio.core.render.resources import ResourceKind, scan_resources
+from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer
 
 FENCE_FILE_LIMIT = 256 * 1024
 FENCE_MAX_FILES = 40
@@ -53,8 +54,14 @@ def runtime_items(pack: Pack) -> list[FenceItem]:
     return items
 
 
-def build_previews(pack: Pack) -> PackPreviews:
-    """All four previews for ``pack`` (slow: walks the pack, reads runtime files, counts tokens)."""
+def build_previews(pack: Pack, encoding: str = DEFAULT_ENCODING,
+                   variant: FenceVariant = FenceVariant.SUPERSET) -> PackPreviews:
+    """All four previews for ``pack`` (slow: walks the pack, reads runtime files, counts tokens).
+
+    Tokens are counted with ``encoding`` (an unavailable one gives a reason instead of a number) and the
+    fence wrapper carries ``variant``'s attribute set.
+    """
+    tokenizer = get_tokenizer(encoding)
     html = render_markdown_html(pack.body, base=pack.root)
     catalog = render_catalog([pack])
     note = "" if catalog else (
@@ -62,11 +69,11 @@ def build_previews(pack: Pack) -> PackPreviews:
     )
     guide = render_guide(pack)
     items = runtime_items(pack)
-    fence = render_fence([FencePack(pack, items)])
+    fence = render_fence([FencePack(pack, items)], variant)
     fence_note = "" if items else "The pack has no runtime files (compiled/) to put in a fence."
     return PackPreviews(
         guide_html=html,
-        catalog=Preview(catalog, count_tokens(catalog).describe(), note),
-        activation=Preview(guide, count_tokens(guide).describe()),
-        fence=Preview(fence, count_tokens(fence).describe(), fence_note),
+        catalog=Preview(catalog, count_tokens(catalog, tokenizer).describe(), note),
+        activation=Preview(guide, count_tokens(guide, tokenizer).describe()),
+        fence=Preview(fence, count_tokens(fence, tokenizer).describe(), fence_note),
     )

@@ -1,7 +1,8 @@
 """ResolverInputs: the simulator's form (task, packs with activation, overrides, encoding, budget).
 
 Every edit emits ``changed``; ``request()`` turns the form into a core ``ResolveRequest``. Disputed
-packs carry a separate "confirm" tick: checking the pack alone does not load it.
+packs carry a separate "confirm" tick: checking the pack alone does not load it. The starting encoding
+and budget and the fence variant come from the preferences (``apply_preferences``).
 """
 
 from __future__ import annotations
@@ -25,12 +26,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES, Pack
+from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
+from studio.ui.settings import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 
-MIN_BUDGET = 100
-MAX_BUDGET = 200_000
-DEFAULT_BUDGET = 4000
 SLIDER_STEPS = 1000
 """The slider is logarithmic: equal moves multiply the budget by equal factors, so 100-2,000 is usable."""
 AS_DECLARED = "as declared"
@@ -68,6 +68,9 @@ class ResolverInputs(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.packs: list[Pack] = []
+        self.variant = FenceVariant.SUPERSET
+        self._default_encoding = DEFAULT_ENCODING
+        self._default_budget = DEFAULT_BUDGET
         self.task = QPlainTextEdit()
         self.task.setPlaceholderText("Describe the task the model is asked to do ...")
         self.task.setMaximumHeight(48)
@@ -142,6 +145,18 @@ class ResolverInputs(QWidget):
 
     def set_budget(self, budget: int) -> None:
         self.spin.setValue(budget)
+
+    def apply_preferences(self, encoding: str, budget: int, variant: FenceVariant) -> None:
+        """New defaults: the encoding and budget move to them unless the user has changed them in the form
+        (a value picked for this simulation outranks a default); the fence variant applies at once."""
+        if self.encoding.currentData() == self._default_encoding and self.encoding.findData(encoding) >= 0:
+            self.encoding.setCurrentIndex(self.encoding.findData(encoding))
+        if self.budget == self._default_budget:
+            self.set_budget(budget)
+        self._default_encoding, self._default_budget = encoding, budget
+        if variant != self.variant:
+            self.variant = variant
+            self.changed.emit()
 
     # -- packs -----------------------------------------------------------------------------------
     def set_packs(self, packs: list[Pack], checked: set[str] | None = None) -> None:
@@ -223,5 +238,5 @@ class ResolverInputs(QWidget):
             mode_override=self.mode.currentData(), grounding_override=self.grounding.currentData(),
             budget=self.budget, encoding=self.encoding.currentData() or DEFAULT_ENCODING,
             activation=activation,  # type: ignore[arg-type]  # values come from ACTIVATIONS
-            confirmed=confirmed, reference=self.reference.isChecked(),
+            confirmed=confirmed, variant=self.variant.value, reference=self.reference.isChecked(),
         )

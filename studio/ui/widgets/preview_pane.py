@@ -1,7 +1,8 @@
 """Preview tabs beside the editor: the rendered guide, the catalog XML, the activation guide and a fence.
 
 Each text tab is read-only, highlighted, has a Copy button and shows its token count. Previews are
-built by ``studio.ui.previews.build_previews`` in a worker; the newest request wins.
+built by ``studio.ui.previews.build_previews`` in a worker; the newest request wins. The encoding and
+the fence variant come from the preferences (``set_preferences``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTabWidget, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
+from studio.core.render.fence import FenceVariant
+from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.highlighter import PygmentsHighlighter
@@ -83,6 +86,8 @@ class PreviewPane(QTabWidget):
         self.addTab(self.activation, "Activation")
         self.addTab(self.fence, "Fence")
         self.pack: Pack | None = None
+        self.encoding = DEFAULT_ENCODING
+        self.variant = FenceVariant.SUPERSET
         self._latest = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -103,10 +108,19 @@ class PreviewPane(QTabWidget):
         self.pack = pack
         self._timer.start()
 
+    def set_preferences(self, encoding: str, variant: FenceVariant) -> None:
+        """Count tokens with ``encoding`` and fence with ``variant`` from now on (rebuilds what is shown)."""
+        if (encoding, variant) == (self.encoding, self.variant):
+            return
+        self.encoding, self.variant = encoding, variant
+        if self.pack is not None:
+            self._timer.start()
+
     def _build(self) -> None:
         if self.pack is not None:
             # Rendering and token counting run in the child process: in a thread they would hold the GIL.
-            self._latest = workers.submit(run_in_child, build_previews, self.pack, on_done=self._built)
+            self._latest = workers.submit(run_in_child, build_previews, self.pack, self.encoding, self.variant,
+                                         on_done=self._built)
 
     def _built(self, request_id: int, previews: PackPreviews) -> None:
         if request_id != self._latest or self.pack is None:
