@@ -31,7 +31,7 @@ from studio.ui.widgets.recovery_dialog import RecoveryChoice, offer_recovery
 DELAY_MS = 1500
 
 Ask = Callable[..., RecoveryChoice]
-"""``ask(parent, copies, problems, single=bool) -> RecoveryChoice``; ``offer_recovery`` in the app."""
+"""``ask(parent, copies, problems, single=bool, elsewhere=int) -> RecoveryChoice``; ``offer_recovery`` in the app."""
 
 
 def default_recovery_dir(settings: QSettings | None = None) -> Path:
@@ -262,20 +262,27 @@ class RecoveryKeeper(QObject):
         """Copies from earlier sessions not yet restored or discarded."""
         return sorted(self._older.values(), key=lambda c: (str(c.pack_root), str(c.path)))
 
-    def offer_pending(self, parent: QWidget | None,
-                      open_file: Callable[[Path], EditorTab | None]) -> list[RecoveryCopy]:
+    def offer_pending(self, parent: QWidget | None, open_file: Callable[[Path], EditorTab | None],
+                      can_open: Callable[[Path], bool] | None = None) -> list[RecoveryCopy]:
         """Ask about earlier sessions' copies; restore the chosen ones through ``open_file``.
 
-        Unreadable recovery files are reported and renamed out of the way. Returns the copies that
-        could not be opened (their pack is not in the workspace, the file is gone); they stay pending.
+        Copies ``can_open`` rejects (their pack is not in the workspace) are only counted in the dialog;
+        they stay pending and are asked about when their file is opened. Unreadable recovery files are
+        reported and renamed out of the way. Returns the chosen copies that could not be opened (the file
+        is gone, or ``open_file`` refused it); they stay pending too.
         """
         problems, self.problems = self.problems, []
         for problem in problems:
             self.store.set_aside(problem.file)
         copies = self.pending()
-        if not copies and not problems:
+        here = [c for c in copies if can_open is None or can_open(c.path)]
+        elsewhere = len(copies) - len(here)
+        if not here and not problems:
+            if elsewhere:
+                self.message.emit(f"{elsewhere} file(s) in packs outside this workspace have unsaved text from "
+                                  "an earlier session; it is offered when you open them.")
             return []
-        choice = self.ask(parent, copies, problems, single=False)
+        choice = self.ask(parent, here, problems, single=False, elsewhere=elsewhere)
         for copy in choice.discard:
             self._older.pop(copy.path, None)
             self.discard_copy(copy.path)

@@ -29,10 +29,12 @@ class Asker:
     def __init__(self, answer: str = "later") -> None:
         self.answer = answer
         self.calls: list[tuple[list[RecoveryCopy], list[RecoveryProblem], bool]] = []
+        self.elsewhere: list[int] = []
 
     def __call__(self, _parent: Any, copies: list[RecoveryCopy], problems: list[RecoveryProblem],
-                 single: bool = False) -> RecoveryChoice:
+                 single: bool = False, elsewhere: int = 0) -> RecoveryChoice:
         self.calls.append((list(copies), list(problems), single))
+        self.elsewhere.append(elsewhere)
         if self.answer == "restore":
             return RecoveryChoice(restore=list(copies))
         if self.answer == "discard":
@@ -299,3 +301,18 @@ def test_a_copy_the_file_already_holds_is_dropped_without_asking(pack: Path, sto
 
 def test_recovery_folder_follows_a_passed_in_settings_file(settings) -> None:  # type: ignore[no-untyped-def]
     assert default_recovery_dir(settings) == Path(settings.fileName()).parent / "recovery"
+
+
+def test_copies_from_packs_outside_the_workspace_wait_until_their_file_is_opened(
+        qtbot, pack: Path, store: RecoveryStore, tmp_path: Path, make_pack, make_tab, make_keeper) -> None:  # type: ignore[no-untyped-def]
+    other = make_pack("other", KNOWLEDGE, parent=tmp_path / "elsewhere")
+    here = store.write(pack / "KNOWLEDGE.md", pack, "here", None)
+    store.write(other / "KNOWLEDGE.md", other, "there", None)
+    ask = Asker("later")
+    keeper = make_keeper(ask=ask)
+    keeper.offer_pending(None, lambda _p: None, can_open=lambda p: p.is_relative_to(pack))
+    assert ask.calls[0][0] == [here] and ask.elsewhere == [1]
+    assert len(keeper.pending()) == 2 and len(store.pending()) == 2  # Later keeps both
+    with qtbot.waitSignal(keeper.message) as blocker:  # nothing openable: no dialog, a status message
+        keeper.offer_pending(None, lambda _p: None, can_open=lambda _p: False)
+    assert len(ask.calls) == 1 and "2 file(s)" in blocker.args[0]

@@ -72,7 +72,7 @@ class RecoveryDialog(QDialog):
     """
 
     def __init__(self, copies: Sequence[tuple[RecoveryCopy, DiskState]], problems: Sequence[RecoveryProblem] = (),
-                 parent: QWidget | None = None, *, single: bool = False) -> None:
+                 parent: QWidget | None = None, *, single: bool = False, elsewhere: int = 0) -> None:
         super().__init__(parent)
         self.setWindowTitle("Recover unsaved text")
         self.single = single
@@ -100,6 +100,11 @@ class RecoveryDialog(QDialog):
         self.preview = QPlainTextEdit(readOnly=True)
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.preview, 2)
+        self.elsewhere = QLabel(
+            f"{elsewhere} more file(s) in packs outside this workspace have unsaved text; each is offered "
+            "when you open it.", wordWrap=True)
+        self.elsewhere.setVisible(elsewhere > 0)
+        layout.addWidget(self.elsewhere)
         self.problems = QLabel(self._problem_text(problems), wordWrap=True)
         self.problems.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.problems.setVisible(bool(problems))
@@ -203,8 +208,8 @@ class RecoveryDialog(QDialog):
         super().reject()
 
 
-def offer_recovery(parent: QWidget | None, copies: Sequence[RecoveryCopy],
-                   problems: Sequence[RecoveryProblem] = (), *, single: bool = False) -> RecoveryChoice:
+def offer_recovery(parent: QWidget | None, copies: Sequence[RecoveryCopy], problems: Sequence[RecoveryProblem] = (),
+                   *, single: bool = False, elsewhere: int = 0) -> RecoveryChoice:
     """Show the dialog (modal) for ``copies`` and return the choice.
 
     Copies whose file already holds their text go straight to ``discard``; when that leaves nothing to
@@ -220,7 +225,7 @@ def offer_recovery(parent: QWidget | None, copies: Sequence[RecoveryCopy],
             shown.append((copy, state))
     if not shown and not problems:
         return RecoveryChoice(discard=already_saved)
-    dialog = RecoveryDialog(shown, problems, parent, single=single and bool(shown))
+    dialog = RecoveryDialog(shown, problems, parent, single=single and bool(shown), elsewhere=elsewhere)
     dialog.exec()
     dialog.choice.discard.extend(already_saved)
     dialog.deleteLater()
