@@ -11,6 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
 from PySide6.QtWidgets import (
+    QDialog,
     QDockWidget,
     QFileDialog,
     QMainWindow,
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.core.recovery import RecoveryStore
 from studio.ui import child_pool
 from studio.ui.about import show_about
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
@@ -31,12 +33,14 @@ from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import MODES, JobModes
+from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.settings import StudioSettings, default_settings
 from studio.ui.status_line import PackTally, StatusLine
 from studio.ui.turns import next_turn
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.inspector import Inspector
+from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.widgets.problems_panel import ProblemsPanel
 from studio.ui.widgets.welcome import WelcomePage
@@ -92,6 +96,11 @@ class MainWindow(QMainWindow):
         self._sized = False
         self.status = StatusLine(self.statusBar())
         self.status.cancel_requested.connect(self.session.cancel)
+        # Copies of unsaved buffers live outside every pack: the app's data folder, or beside a
+        # passed-in settings file (tests), so a test never writes into the real user's folders.
+        self.recovery = RecoveryKeeper(RecoveryStore(default_recovery_dir(settings)), self)
+        self.recovery.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self._recovery_offered = False
         self._build_actions()
         self._connect()
         self.welcome.set_recent(self.settings.recent_workspaces())
@@ -100,6 +109,7 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
+        self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
 
     # -- layout ---------------------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -131,6 +141,8 @@ class MainWindow(QMainWindow):
         self.act_redo = a("Redo", lambda: self._editor_call("redo"), "Ctrl+Shift+Z")
         self.act_next = a("Next problem", lambda: self.problems.step(1), "F8")
         self.act_prev = a("Previous problem", lambda: self.problems.step(-1), "Shift+F8")
+        self.act_preferences = a("Preferences…", self.open_preferences, "Ctrl+,")
+        self.act_preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
         self.act_about = a("About Knowledge Pack Studio", lambda: show_about(self))
         self.act_quit = a("Quit", self.close, QKeySequence.StandardKey.Quit)
         # Undo/redo belong to the focused editor's own shortcuts; the menu entries are for discovery.
@@ -174,6 +186,8 @@ class MainWindow(QMainWindow):
         edit = self.menuBar().addMenu("&Edit")
         for act in (self.act_undo, self.act_redo, self.act_find):
             edit.addAction(act)
+        edit.addSeparator()
+        edit.addAction(self.act_preferences)
         view = self.menuBar().addMenu("&View")
         for act in (self.act_next, self.act_prev):
             view.addAction(act)
@@ -225,6 +239,8 @@ class MainWindow(QMainWindow):
         self.open_request(WorkspaceRequest(builtin=True))
 
     def open_request(self, request: WorkspaceRequest) -> None:
+        # Org roots, client folders and scan limits come from the preferences, whoever asked to open.
+        self.settings.preferences().apply_discovery(request)
         self.session.open(request)
         self.settings.add_recent(request.to_settings())
         self._fill_recent_menu()
@@ -235,6 +251,14 @@ class MainWindow(QMainWindow):
             act.setEnabled(True)
         self.act_rescan.setEnabled(True)
         self.act_add_root.setEnabled(True)
+
+    def open_preferences(self) -> None:
+        if PreferencesDialog(self.settings, self).exec() == QDialog.DialogCode.Accepted:
+            self.apply_preferences()
+
+    def apply_preferences(self) -> None:
+        apply_preferences(self.settings.preferences(), previews=self.previews,
+                          resolver_inputs=self.modes.resolver.inputs, request=self.session.request)
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of packs")
@@ -313,6 +337,13 @@ class MainWindow(QMainWindow):
         self.workspace_panel.scan_finished()
         self.status.finish(cancelled)
         self._refresh_counts()
+        if not cancelled and not self._recovery_offered:
+            self._recovery_offered = True  # once per run; later copies are asked about when opened
+            QTimer.singleShot(0, self, self._offer_recovery)
+
+    def _offer_recovery(self) -> None:
+        self.recovery.offer_pending(self, self.open_file,
+                                    can_open=lambda path: self.session.pack_for_path(path) is not None)
 
     def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
         self.tree_model.replace_pack(fresh)
@@ -392,6 +423,7 @@ class MainWindow(QMainWindow):
                 return None
             tab = self.editors.add(document, pack)
             self.watch.watch_file(path)
+            self.recovery.track(tab)  # asks first when an earlier session left unsaved text for this file
         self.editors.setCurrentWidget(tab)
         if line is not None:
             tab.editor.go_to(line, column)
@@ -462,6 +494,7 @@ class MainWindow(QMainWindow):
     def close_tab(self, tab: EditorTab) -> None:
         if self.confirm_discard(tab):
             discarded = tab.dirty and tab.is_knowledge
+            self.recovery.forget(tab)  # saved or discarded: its recovery copy goes too
             self.editors.remove(tab)
             if discarded:  # the workspace showed the unsaved buffer's findings; go back to the disk
                 self.session.reload_pack(tab.document_state.pack_root)
@@ -488,6 +521,9 @@ class MainWindow(QMainWindow):
             if not self.confirm_discard(tab):
                 event.ignore()
                 return
+        for tab in self.editors.tabs():
+            self.recovery.forget(tab)  # each one was just saved, discarded or clean
+        self.recovery.finish()  # waits for the last removals: no copy of this session is left
         self.session.cancel()
         self.modes.shutdown()
         child_pool.shutdown()

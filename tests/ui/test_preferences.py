@@ -16,6 +16,7 @@ from studio.core.pack import load_pack
 from studio.core.render.fence import FenceVariant
 from studio.core.tokens import DEFAULT_ENCODING, UnavailableTokenizer
 from studio.core.workspace import ScanLimits, WorkspaceOptions
+from studio.ui.main_window import MainWindow
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.settings import DEFAULT_BUDGET, Preferences, StudioSettings
 from studio.ui.widgets.preferences_dialog import RESCAN_NOTE, PreferencesDialog, apply_preferences
@@ -287,3 +288,22 @@ def test_previews_count_with_the_chosen_encoding_and_fence_with_the_chosen_varia
     assert fence.startswith('<knowledge_pack name="hostile-notes" status="disputed"') and "trust=" not in fence
     assert pane.fence.tokens.text().endswith("(o200k_base)")
     assert pane.catalog.tokens.text().endswith("(o200k_base)")
+
+
+# -- in the window ---------------------------------------------------------------------------------
+def test_the_window_applies_stored_preferences_from_the_start(qtbot, settings: QSettings, tmp_path: Path) -> None:
+    """A user who set o200k_base and an org root last week sees both without opening the dialog again."""
+    _copy_pack(tmp_path / "org" / "hostile-notes")
+    StudioSettings(settings).save_preferences(
+        Preferences(encoding="o200k_base", budget=2500, org_roots=(tmp_path / "org",)))
+    win = MainWindow(settings)
+    qtbot.addWidget(win)
+    assert win.modes.resolver.inputs.request().encoding == "o200k_base"
+    assert win.modes.resolver.inputs.request().budget == 2500
+    edit_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&Edit")
+    assert win.act_preferences in edit_menu.actions()
+    assert win.act_preferences.shortcut().toString() == "Ctrl+,"
+    with qtbot.waitSignal(win.session.finished, timeout=20_000):
+        win.open_paths([tmp_path / "empty"])  # the org root joins whatever the user opens
+    assert [p.scope for p in win.session.packs.values()] == [Scope.ORGANIZATION]
+    win.session.cancel()
