@@ -11,6 +11,7 @@ from __future__ import annotations
 import heapq
 import os
 import re
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -105,19 +106,23 @@ class Search:
 
     query: str
     """The normalised query (see ``normalise_query``)."""
-    hits: tuple[int, ...]
-    """Indices into the searched entries of every entry containing the query as a subsequence, in order."""
+    hits: Sequence[int]
+    """Indices into the searched entries of every entry containing the query as a subsequence, in order.
+
+    An unsigned int array: a cache holds a few of these, each up to one number per entry."""
     results: list[Match]
     """The best ``limit`` hits, best first."""
 
 
 @dataclass(frozen=True, slots=True)
 class PackListing:
-    """A pack's entries for the index: the pack itself, then its files."""
+    """What the index needs of one pack: its root, its name and its files' relative paths."""
 
     root: Path
-    entries: list[Entry]
-    truncated: bool
+    name: str
+    files: list[str]
+    """``/``-separated paths relative to the root (see ``list_files``)."""
+    truncated: bool = False
     """True when the pack holds more than ``MAX_FILES_PER_PACK`` files and only the first were listed."""
 
 
@@ -187,12 +192,9 @@ def list_files(root: Path, limit: int = MAX_FILES_PER_PACK) -> tuple[list[str], 
 
 
 def list_pack(pack: Pack) -> PackListing:
-    """The pack's own entry followed by one entry per file (see ``list_files`` for what is listed)."""
-    name = pack.name
+    """The pack's name and files (see ``list_files`` for what is listed)."""
     files, truncated = list_files(pack.root)
-    entries = [Entry.for_pack(name, pack.root)]
-    entries.extend(Entry.for_file(name, pack.root, rel) for rel in files)
-    return PackListing(pack.root, entries, truncated)
+    return PackListing(pack.root, pack.name, files, truncated)
 
 
 def list_packs(packs: Iterable[Pack], cancelled: Callable[[], bool] | None = None) -> list[PackListing]:
@@ -207,7 +209,7 @@ def list_packs(packs: Iterable[Pack], cancelled: Callable[[], bool] | None = Non
 
 def build_index(packs: Iterable[Pack]) -> Index:
     """Every pack and every pack's files, in ``tie_order``: what ``search`` searches."""
-    return Index(e for listing in list_packs(packs) for e in listing.entries)
+    return Index(list_packs(packs))
 
 
 # -- matching --------------------------------------------------------------------------------------------
@@ -247,13 +249,17 @@ def _max_score(query: str) -> int:
 
 
 def score(query: str, entry: Entry) -> tuple[int, tuple[int, ...]] | None:
-    """The best-scoring alignment of a normalised query in ``entry``: (score, positions), or None if absent.
+    """The best-scoring alignment of a normalised query in ``entry``: (score, positions), or None if absent."""
+    return _align(query, entry.text, entry.key, entry.base)
+
+
+def _align(query: str, text: str, key: str, base: int) -> tuple[int, tuple[int, ...]] | None:
+    """``score`` on an entry's columns.
 
     Exact under the scoring rules above, by dynamic programming over the places each query character can
     go. The gap penalty is linear, so the best gap predecessor of a place is a running maximum over the
     previous layer and each layer costs time linear in its number of places.
     """
-    key, text = entry.key, entry.text
     m = len(query)
     if m == 0:
         return 0, ()
@@ -271,7 +277,6 @@ def score(query: str, entry: Entry) -> tuple[int, tuple[int, ...]] | None:
     for i in range(m - 1, -1, -1):
         at = key.rfind(query[i], 0, at)
         highs[i] = at
-    base = entry.base
     c, end = query[0], highs[0] + 1
     places: list[int] = []
     scores: list[int] = []
@@ -330,29 +335,116 @@ def tie_order(entry: Entry) -> tuple[int, int, str, str]:
 
 
 class Index(Sequence[Entry]):
-    """Entries kept in ``tie_order``, so a search can stop once nothing further down can enter the top.
+    """The entries a search runs over, in ``tie_order``, so a search can stop once nothing further down can
+    enter the top.
 
-    Immutable; safe to share with worker threads.
+    Held as columns of strings and ints, not as 40,000 ``Entry`` objects: the garbage collector does not
+    track strings and ints, while every long-lived object it does track makes its full collections longer
+    (building entries as objects in a worker set off one that held the GUI thread for 50-160 ms). ``Entry``
+    objects are made on demand, for the few results shown. Immutable; safe to share with worker threads.
     """
 
-    def __init__(self, entries: Iterable[Entry], *, ordered: bool = False) -> None:
-        """``ordered`` says the entries already are in ``tie_order`` (as ``build_index`` returns them)."""
-        self._entries: list[Entry] = list(entries) if ordered else sorted(entries, key=tie_order)
-        self.keys: list[str] = [e.key for e in self._entries]
+    texts: list[str]
+    keys: list[str]
+    bases: list[int]
+    splits: list[int]
+    """Where the relative path starts in the text; 0 for a pack."""
+    owners: list[int]
+    """Index into ``roots`` of each entry's pack."""
+    roots: list[Path]
+
+    def __init__(self, listings: Iterable[PackListing] = ()) -> None:
+        """The listed packs (each by name) and their files (each as ``<pack name>/<relative path>``)."""
+        texts: list[str] = []
+        splits: list[int] = []
+        owners: list[int] = []
+        roots: list[Path] = []
+        for listing in listings:
+            owner = len(roots)
+            roots.append(listing.root)
+            name = listing.name
+            texts.append(name)
+            splits.append(0)
+            owners.append(owner)
+            split = len(name) + 1
+            for rel in listing.files:
+                texts.append(f"{name}/{rel}")
+                splits.append(split)
+                owners.append(owner)
+        keys = [fold(text) for text in texts]
+        bases = [text.rfind("/") + 1 if split else 0 for text, split in zip(texts, splits, strict=True)]
+        self._set(texts, keys, bases, splits, owners, roots, _tie_sorted(texts, keys, splits))
+
+    @classmethod
+    def of(cls, entries: Iterable[Entry]) -> Index:
+        """An index of entries made one by one (``Entry.for_pack``, ``Entry.for_file``)."""
+        rows = list(entries)
+        roots: dict[Path, int] = {}
+        owners = [roots.setdefault(e.root, len(roots)) for e in rows]
+        texts, keys = [e.text for e in rows], [e.key for e in rows]
+        splits = [len(e.text) - len(e.rel) if e.rel else 0 for e in rows]
+        index = cls.__new__(cls)
+        index._set(texts, keys, [e.base for e in rows], splits, owners, list(roots), _tie_sorted(texts, keys, splits))
+        return index
+
+    def without(self, roots: Iterable[Path]) -> Index:
+        """This index minus the packs at ``roots`` (still in tie order; nothing is sorted again)."""
+        leaving = set(roots)
+        gone = {i for i, root in enumerate(self.roots) if root in leaving}
+        keep = [i for i, owner in enumerate(self.owners) if owner not in gone]
+        index = Index.__new__(Index)
+        index._set(self.texts, self.keys, self.bases, self.splits, self.owners, self.roots, keep)
+        return index
+
+    def _set(self, texts: list[str], keys: list[str], bases: list[int], splits: list[int], owners: list[int],
+             roots: list[Path], order: list[int]) -> None:
+        self.texts = [texts[i] for i in order]
+        self.keys = [keys[i] for i in order]
+        self.bases = [bases[i] for i in order]
+        self.splits = [splits[i] for i in order]
+        self.owners = [owners[i] for i in order]
+        self.roots = roots
+
+    def kind(self, i: int) -> EntryKind:
+        return EntryKind.FILE if self.splits[i] else EntryKind.PACK
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self.texts)
 
     @overload
-    def __getitem__(self, index: int) -> Entry: ...
+    def __getitem__(self, i: int) -> Entry: ...
     @overload
-    def __getitem__(self, index: slice) -> list[Entry]: ...
-    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
-        return self._entries[index]
+    def __getitem__(self, i: slice) -> list[Entry]: ...
+    def __getitem__(self, i: int | slice) -> Entry | list[Entry]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        split = self.splits[i]
+        text = self.texts[i]
+        return Entry(self.kind(i), text, self.roots[self.owners[i]], text[split:] if split else "", self.keys[i],
+                     self.bases[i])
 
 
-CHECK_EVERY = 256
-"""Entries scored between two looks at the ``cancelled`` callback."""
+def _tie_sorted(texts: list[str], keys: list[str], splits: list[int]) -> list[int]:
+    """Row numbers in ``tie_order``.
+
+    Sorted by length first, then one small sort per length, on string keys: one sort of 40,000 rows is a
+    single C call that keeps every other Python thread (the GUI's) waiting for tens of milliseconds, and
+    tuple keys would be 40,000 more objects for the garbage collector to walk.
+    """
+    by_length: dict[int, list[int]] = {}
+    for i, text in enumerate(texts):
+        by_length.setdefault(len(text), []).append(i)
+    order: list[int] = []
+    for length in sorted(by_length):
+        # Same length means same key length, so "kind, key, NUL, text" compares as (kind, key, text).
+        order.extend(sorted(by_length[length], key=lambda i: f"{1 if splits[i] else 0}{keys[i]}\0{texts[i]}"))
+    return order
+
+
+CHECK_EVERY = 64
+"""Entries scored between two calls of ``cancelled`` (a few milliseconds of work)."""
+FILTER_CHUNK = 1024
+"""Entries the subsequence filter runs over in one C call, between two calls of ``cancelled``."""
 
 
 def search(query: str, entries: Sequence[Entry], limit: int = DEFAULT_LIMIT, among: Sequence[int] | None = None,
@@ -362,30 +454,35 @@ def search(query: str, entries: Sequence[Entry], limit: int = DEFAULT_LIMIT, amo
     Ranking: score, then ``tie_order`` (shorter text, packs above files, by name). ``among`` restricts the
     search to those indices (the hits of a query this one extends, see ``HitCache``). An empty query lists
     the packs by name and no files. Pure and thread-safe; returns None only when ``cancelled()`` turned
-    true on the way (it is asked every ``CHECK_EVERY`` entries).
+    true on the way. ``cancelled`` is called every few milliseconds of work; in a worker thread it is also
+    the place to yield the GIL (``time.sleep(0)``), since the filter's C loops otherwise hold it.
 
     Pass an ``Index`` (anything else is sorted into one first): scanning hits in tie order, the search stops
     as soon as ``limit`` hits have the highest score any entry can reach, since no later entry can pass them.
     """
-    index = entries if isinstance(entries, Index) else Index(entries)
+    index = entries if isinstance(entries, Index) else Index.of(entries)
     q = normalise_query(query)
+    keys, texts, bases = index.keys, index.texts, index.bases
     if not q:
-        packs = tuple(i for i, e in enumerate(index) if e.kind is EntryKind.PACK)
-        ranked = sorted(packs, key=lambda i: (index[i].key, index[i].text))[:limit]
+        packs = array("I", (i for i, split in enumerate(index.splits) if not split))
+        ranked = sorted(packs, key=lambda i: (keys[i], texts[i]))[:limit]
         return Search(q, packs, [Match(index[i], 0, ()) for i in ranked])
     matches = _subsequence_pattern(q).match
-    if among is None:
-        hits = tuple(compress(range(len(index)), map(matches, index.keys)))
-    else:
-        keys = index.keys
-        hits = tuple(i for i in among if matches(keys[i]))
+    pool: Sequence[int] = range(len(index)) if among is None else among
+    found: list[int] = []
+    for start in range(0, len(pool), FILTER_CHUNK):
+        if cancelled is not None and cancelled():
+            return None
+        part = pool[start:start + FILTER_CHUNK]
+        found.extend(compress(part, map(matches, map(keys.__getitem__, part))))
+    hits = array("I", found)
     ceiling = _max_score(q)
     # A min-heap of the best so far: (score, -position in tie order, positions); its root is the weakest.
     best: list[tuple[int, int, tuple[int, ...]]] = []
     for n, i in enumerate(hits):
         if n % CHECK_EVERY == 0 and cancelled is not None and cancelled():
             return None
-        found = score(q, index[i])
+        found = _align(q, texts[i], keys[i], bases[i])
         if found is None:
             continue
         item = (found[0], -i, found[1])
@@ -436,10 +533,10 @@ class HitCache:
             self._searches.move_to_end(found.query)
         return found
 
-    def among(self, query: str) -> tuple[int, ...] | None:
+    def among(self, query: str) -> Sequence[int] | None:
         """The smallest cached hit list the query's hits must lie in; None means every entry."""
         q = normalise_query(query)
-        best: tuple[int, ...] | None = None
+        best: Sequence[int] | None = None
         for cached in self._searches.values():
             if not cached.query:
                 continue  # the empty query lists packs only; it says nothing about which files match

@@ -163,7 +163,7 @@ def test_packs_go_above_files_on_a_full_tie() -> None:
     pack, file = Entry.for_pack("ab-cd", ROOT), Entry.for_file("ab", ROOT, "cd")
     assert len(pack.text) == len(file.text)
     assert qo.tie_order(pack) < qo.tie_order(file)
-    assert list(Index([file, pack])) == [pack, file]
+    assert list(Index.of([file, pack])) == [pack, file]
 
 
 def test_a_query_can_span_pack_name_folders_and_file() -> None:
@@ -203,7 +203,7 @@ def test_search_can_be_cancelled() -> None:
 
 
 def test_hit_cache_narrows_to_earlier_hits_and_returns_repeated_queries() -> None:
-    index = Index(files("documents/faq.md", "wiki/index.md", "documents/fees.md"))
+    index = Index.of(files("documents/faq.md", "wiki/index.md", "documents/fees.md"))
     cache = HitCache(index, size=2)
     assert cache.among("faq") is None
     first = search("f", index)
