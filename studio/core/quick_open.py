@@ -390,10 +390,12 @@ class Index(Sequence[Entry]):
     def without(self, roots: Iterable[Path]) -> Index:
         """This index minus the packs at ``roots`` (still in tie order; nothing is sorted again)."""
         leaving = set(roots)
-        gone = {i for i, root in enumerate(self.roots) if root in leaving}
-        keep = [i for i, owner in enumerate(self.owners) if owner not in gone]
+        staying = [root for root in self.roots if root not in leaving]
+        renumber = {old: new for new, old in enumerate(i for i, root in enumerate(self.roots) if root not in leaving)}
+        keep = [i for i, owner in enumerate(self.owners) if owner in renumber]
         index = Index.__new__(Index)
-        index._set(self.texts, self.keys, self.bases, self.splits, self.owners, self.roots, keep)
+        index._set(self.texts, self.keys, self.bases, self.splits, [renumber.get(o, -1) for o in self.owners],
+                   staying, keep)
         return index
 
     def _set(self, texts: list[str], keys: list[str], bases: list[int], splits: list[int], owners: list[int],

@@ -109,6 +109,15 @@ def test_index_holds_packs_by_name_and_files_under_the_pack_name(tmp_path: Path,
     assert index[0].path == tmp_path / "acme-dir"
 
 
+def test_index_without_a_pack_keeps_the_rest_in_order() -> None:
+    other = Path("/ws/beta")
+    index = Index([qo.PackListing(ROOT, "acme", ["a.md", "b/c.md"]), qo.PackListing(other, "beta", ["a.md"])])
+    smaller = index.without([ROOT])
+    assert [e.text for e in smaller] == ["beta", "beta/a.md"]
+    assert smaller.roots == [other] and smaller[1].path == other / "a.md"
+    assert len(index) == 5  # the original is untouched
+
+
 def test_list_packs_stops_when_cancelled(tmp_path: Path, make_pack: Callable[..., Path]) -> None:
     packs = [load_pack(make_pack(f"p{i}", "---\nname: p\ndescription: d\n---\n")) for i in range(3)]
     calls = iter([False, True])

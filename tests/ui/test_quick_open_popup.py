@@ -49,9 +49,8 @@ def quick(qtbot, window: QMainWindow, workspace: Path) -> QuickOpen:  # type: ig
     """The popup over the copied packs, shown, its file listing done."""
     popup = QuickOpen(window)
     popup.set_packs(load(workspace))
-    with qtbot.waitSignal(popup.index_ready, timeout=10_000):
-        popup.popup()
-    assert not popup.indexing
+    popup.popup()
+    qtbot.waitUntil(lambda: not popup.indexing, timeout=10_000)
     return popup
 
 
@@ -144,8 +143,8 @@ def test_symlinks_out_of_a_pack_are_not_listed(qtbot, window: QMainWindow, works
     (workspace / "orbit-launch-notes" / "elsewhere").symlink_to(outside, target_is_directory=True)
     popup = QuickOpen(window)
     popup.set_packs(load(workspace))
-    with qtbot.waitSignal(popup.index_ready, timeout=10_000):
-        popup.popup()
+    popup.popup()
+    qtbot.waitUntil(lambda: not popup.indexing, timeout=10_000)
     qtbot.keyClicks(popup.field, "secret-plans")
     assert not any("secret-plans" in row for row in shown(popup))
     assert not any("secret" in e.text or "elsewhere" in e.text for e in popup.index)
@@ -199,8 +198,11 @@ def test_searches_in_a_worker_keep_only_the_latest_answer(qtbot, quick: QuickOpe
 def test_changed_and_removed_packs_update_the_index(qtbot, quick: QuickOpen, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     (workspace / "lin-yue-persona" / "documents" / "new-topic.md").write_text("x", encoding="utf-8")
     packs = load(workspace)
+    with qtbot.assertNotEmitted(quick.index_ready):
+        quick.update_pack(quick._packs[workspace / "orbit-launch-notes"])  # the same object: nothing to do
+    assert not quick.indexing
     with qtbot.waitSignal(quick.index_ready, timeout=10_000):
-        quick.set_packs(packs)  # new Pack objects: listed again, in a worker, since the popup is showing
+        quick.update_pack(packs[2])  # a reloaded pack: listed again, in a worker, since the popup is showing
     qtbot.keyClicks(quick.field, "newtopic")
     assert shown(quick) == ["lin-yue-persona/documents/new-topic.md"]
     quick.set_packs([p for p in packs if p.root.name != "lin-yue-persona"])  # gone at once, no worker needed
@@ -209,13 +211,20 @@ def test_changed_and_removed_packs_update_the_index(qtbot, quick: QuickOpen, wor
     qtbot.waitUntil(lambda: not quick.indexing)
 
 
-def test_pack_names_are_searchable_before_files_are_listed(qtbot, window: QMainWindow, workspace: Path) -> None:  # type: ignore[no-untyped-def]
+def test_hidden_popup_waits_and_pack_names_come_first(qtbot, window: QMainWindow, workspace: Path) -> None:  # type: ignore[no-untyped-def]
     popup = QuickOpen(window)
-    popup.set_packs(load(workspace))
-    assert [e.kind for e in popup.index] == [EntryKind.PACK] * 3  # hidden: nothing listed yet
-    with qtbot.waitSignal(popup.index_ready, timeout=10_000):
-        popup.popup()
+    with qtbot.assertNotEmitted(popup.index_ready):
+        popup.set_packs(load(workspace))  # hidden: nothing is listed or indexed yet
+    assert len(popup.index) == 0 and not popup.indexing
+    popup.popup()
+    assert popup.indexing
+    assert [e.kind for e in popup.index] == [EntryKind.PACK] * 3  # names are searchable while files are listed
+    qtbot.keyClicks(popup.field, "orbit")
+    assert shown(popup) == ["orbit-launch-notes"]
+    with qtbot.waitSignal(popup.results_shown, timeout=10_000):  # the listing lands; the query runs again
+        qtbot.waitUntil(lambda: not popup.indexing, timeout=10_000)
     assert isinstance(popup.index, Index) and len(popup.index) > 30
+    assert shown(popup)[0] == "orbit-launch-notes" and len(shown(popup)) > 1
 
 
 def test_popup_sits_at_the_top_centre_of_the_window(quick: QuickOpen, window: QMainWindow) -> None:

@@ -270,6 +270,8 @@ class QuickOpen(QFrame):
         self._listed: dict[Path, tuple[Pack, PackListing]] = {}
         """Root -> (the Pack object that was listed, its listing)."""
         self.index = Index([])
+        self._index_generation = 0
+        """The generation of the packs the index was made for (perhaps without all of their files)."""
         self._complete: int | None = None
         """The generation the index lists every file of; None while it lacks some (names only, or filtered)."""
         self._cache = HitCache(self.index)
@@ -284,21 +286,33 @@ class QuickOpen(QFrame):
 
     # -- packs and the index ---------------------------------------------------------------------------
     def set_packs(self, packs: Iterable[Pack]) -> None:
-        """The workspace's packs now. Changed packs are listed again in a worker (at once when showing)."""
-        fresh = {pack.root: pack for pack in packs}
-        gone = self._packs.keys() - fresh.keys()
-        self._packs = fresh
+        """The workspace's packs now. Cheap while hidden: changed packs are listed again when the popup opens
+        (or at once, in a worker, while it is showing)."""
+        self._packs = {pack.root: pack for pack in packs}
+        self._changed()
+
+    def update_pack(self, pack: Pack) -> None:
+        """One pack was reloaded (``set_packs`` with just that pack replaced)."""
+        if self._packs.get(pack.root) is not pack:
+            self._packs[pack.root] = pack
+            self._changed()
+
+    def _changed(self) -> None:
         self._generation += 1
-        self._listed = {root: held for root, held in self._listed.items() if root in fresh}
-        if not self._listed:
-            # Nothing listed yet: pack names alone make a small index, searchable at once.
-            self._use_index(Index(PackListing(pack.root, pack.name, []) for pack in fresh.values()), None)
-        elif gone:
-            self._use_index(self.index.without(gone), None)  # never offer what left the workspace
-        if self._walk is not None and any(fresh.get(p.root) is not p for p in self._walk[2]):
+        self._listed = {root: held for root, held in self._listed.items() if root in self._packs}
+        if self._walk is not None and any(self._packs.get(p.root) is not p for p in self._walk[2]):
             self._walk[1].set()  # what it lists is out of date: stop it, keep what it did, list again
         if self.isVisible():
+            self._prepare_index()
             self._start_walk()
+
+    def _prepare_index(self) -> None:
+        """Make the index usable now, until a listing completes it: names alone, or without departed packs."""
+        if not self._listed:
+            if self._index_generation != self._generation:
+                self._use_index(Index(PackListing(p.root, p.name, []) for p in self._packs.values()), None)
+        elif any(root not in self._packs for root in self.index.roots):
+            self._use_index(self.index.without(set(self.index.roots) - self._packs.keys()), None)
 
     def _stale(self) -> list[Pack]:
         if self._refresh_all:
@@ -344,6 +358,7 @@ class QuickOpen(QFrame):
 
     def _use_index(self, index: Index, complete: int | None) -> None:
         self.index = index
+        self._index_generation = self._generation
         self._complete = complete
         self._cache = HitCache(index)
         self.index_ready.emit(len(index))
@@ -371,6 +386,7 @@ class QuickOpen(QFrame):
         """Show at the top centre of the parent window with the last query selected, ready to type."""
         if self._walked_at is not None and time.monotonic() - self._walked_at > REFRESH_AFTER_S:
             self._refresh_all = True
+        self._prepare_index()
         self._style()
         self._place()
         self.show()
