@@ -199,7 +199,7 @@ def main() -> int:
         print("where the GUI thread was during stalls (innermost first):")
         sampler.report()
     print(f"corpus: {corpus} ({len(roots)} scan roots)")
-    print(f"packs shown: {window.tree_model.rowCount() and len(window.tree_model.pack_nodes)}")
+    print(f"packs shown: {window.tree_model.rowCount() and len(window.tree_model.pack_items)}")
     print(f"problems listed: {window.diag_model.rowCount()}")
     for name, seconds in marks.items():
         print(f"time to {name}: {seconds:.2f} s")

@@ -10,7 +10,7 @@ from studio.core.diagnostics import Severity
 from studio.core.model import Scope
 from studio.core.pack import load_pack
 from studio.ui.models.diagnostics_table import DiagnosticsFilterProxy, DiagnosticsTableModel, counts_text
-from studio.ui.models.pack_tree import PackTreeModel, Role, exclusion_reason, group_key
+from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role, exclusion_reason, group_key
 
 GOOD = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
 
@@ -44,13 +44,15 @@ def test_pack_tree_lists_files_lazily(qtbot, qtmodeltester, make_pack) -> None:
     model = PackTreeModel()
     model.add_packs([load_pack(root)])
     pack_index = model.index_for_pack(root)
-    assert model.canFetchMore(pack_index)
+    assert model.hasChildren(pack_index)  # the view draws an expander before anything is listed
+    assert _rows(model, pack_index) == [PLACEHOLDER]
     with qtbot.waitSignal(model.rowsInserted, timeout=5000):
-        model.fetchMore(pack_index)
+        assert model.list_children(pack_index)
     assert _rows(model, pack_index) == ["compiled", "wiki", "KNOWLEDGE.md"]
+    assert not model.list_children(pack_index)  # listed once
     compiled = model.index(0, 0, pack_index)
     with qtbot.waitSignal(model.rowsInserted, timeout=5000):
-        model.fetchMore(compiled)
+        model.list_children(compiled)
     assert _rows(model, compiled) == ["splits", "briefing.md"]
     assert model.index(1, 0, compiled).data(Role.PATH) == str(root / "compiled" / "briefing.md")
     qtmodeltester.check(model)

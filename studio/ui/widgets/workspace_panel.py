@@ -4,44 +4,45 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, QRegularExpression, QSortFilterProxyModel, Signal
 from PySide6.QtWidgets import QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
-from studio.ui.models.filtering import change_filter
 from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.widgets.pack_row_delegate import PackRowDelegate
 
 AUTO_EXPAND_LIMIT = 300
 """Groups up to this many packs are expanded automatically."""
-_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
 class PackFilterProxy(QSortFilterProxyModel):
-    """Matches packs by name/status/type/trust/description; groups stay only while they hold a match."""
+    """Matches packs by name/status/type/trust/description and files by name; a group shows only while it
+    holds a match, so empty groups stay hidden too.
+
+    Qt's own expression filter on ``Role.FILTER_TEXT`` does the matching, so filtering (and every insertion
+    while a scan runs) stays in C++ instead of calling Python once per row. Groups have an empty filter
+    text, which no expression here matches: they are accepted only through a matching child.
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setRecursiveFilteringEnabled(True)
+        self.setFilterRole(Role.FILTER_TEXT)
         self.needle = ""
+        self._apply()
 
     def set_needle(self, text: str) -> None:
-        change_filter(self, lambda: setattr(self, "needle", text.strip().lower()))
+        needle = text.strip().lower()
+        if needle != self.needle:
+            self.needle = needle
+            self._apply()
 
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        # Every row has the same flags (the tree model keeps Qt's default). Answering here saves mapping
-        # the index to the source (a Python call) for each of the two flags() calls per row that
-        # QTreeView makes when it expands a group of a thousand packs.
-        return _ROW_FLAGS if index.isValid() else Qt.ItemFlag.NoItemFlags
-
-    def filterAcceptsRow(self, row: int, parent: QModelIndex | QPersistentModelIndex) -> bool:
-        model = self.sourceModel()
-        if not isinstance(model, PackTreeModel):
-            return False
-        node = model.node_at(row, parent)  # direct access: this runs for every row on every insert
-        if node is None or node.kind == "group":
-            return False  # a group is shown only through a matching child (recursive filtering)
-        return not self.needle or self.needle in PackTreeModel.filter_text(node)
+    def _apply(self) -> None:
+        # No needle: any non-empty text (every pack and file row, and the placeholder of an unlisted folder
+        # so that its expander shows). A needle: its plain text, which the placeholder never contains.
+        pattern = QRegularExpression.escape(self.needle) if self.needle else "."
+        self.setFilterRegularExpression(
+            QRegularExpression(pattern, QRegularExpression.PatternOption.CaseInsensitiveOption))
 
 
 class WorkspacePanel(QWidget):
@@ -67,6 +68,7 @@ class WorkspacePanel(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setItemDelegate(PackRowDelegate(self.tree))
         self.tree.activated.connect(self._activated)
+        self.tree.expanded.connect(lambda index: self.model.list_children(self.proxy.mapToSource(index)))
         self.tree.doubleClicked.connect(self._activated)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.model.rowsInserted.connect(self._expand_groups)

@@ -1,0 +1,106 @@
+"""The Workspace dock as a user works it: groups that hold packs, the filter box, expanding a pack."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt
+
+from studio.core.model import Pack
+from studio.core.pack import load_pack
+from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role
+from studio.ui.widgets.workspace_panel import WorkspacePanel
+
+GOOD = "---\nname: {name}\ndescription: {description}\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
+
+
+def _visible(panel: WorkspacePanel, parent: QModelIndex | None = None) -> list[str]:
+    parent = parent or QModelIndex()
+    proxy = panel.proxy
+    return [proxy.index(r, 0, parent).data() for r in range(proxy.rowCount(parent))]
+
+
+def _panel(qtbot, packs: list[Pack]) -> WorkspacePanel:  # type: ignore[no-untyped-def]
+    model = PackTreeModel()
+    model.add_packs(packs)
+    panel = WorkspacePanel(model)
+    qtbot.addWidget(panel)
+    panel.resize(420, 400)
+    panel.show()
+    return panel
+
+
+def _pack(make_pack, name: str, description: str = "A pack for tests.", files: dict[str, str] | None = None) -> Pack:  # type: ignore[no-untyped-def]
+    return load_pack(make_pack(name, GOOD.format(name=name, description=description), files or {}))
+
+
+def test_only_groups_that_hold_packs_are_shown(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(qtbot, [_pack(make_pack, "alpha"), _pack(make_pack, "beta")])
+    assert _visible(panel) == ["Explicit (2)"]
+
+
+def test_the_filter_box_narrows_packs_and_hides_groups_without_a_match(qtbot, qtmodeltester, make_pack,
+                                                                      ) -> None:  # type: ignore[no-untyped-def]
+    alpha = _pack(make_pack, "alpha", "Espresso machine maintenance.")
+    beta = _pack(make_pack, "beta")
+    broken = load_pack(make_pack("gamma", GOOD.format(name="gamma", description="x").replace("ready", "bogus")))
+    panel = _panel(qtbot, [alpha, beta, broken])
+    assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
+    qtbot.keyClicks(panel.filter, "ESPRESSO")  # case does not matter; the description matches
+    explicit = panel.proxy.index(0, 0, QModelIndex())
+    assert _visible(panel) == ["Explicit (2)"]
+    assert _visible(panel, explicit) == ["alpha"]
+    qtmodeltester.check(panel.proxy)
+    panel.filter.setText("a.*")  # typed text is plain text, not a pattern
+    assert _visible(panel) == []
+    panel.filter.clear()
+    assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
+
+
+def test_expanding_a_pack_lists_its_files_and_a_file_can_be_opened(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    pack = _pack(make_pack, "alpha", files={"documents/guide.md": "# G\n"})
+    panel = _panel(qtbot, [pack])
+    panel.tree.expandAll()  # the group; the pack's files are listed when the pack itself expands
+    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    assert _visible(panel, pack_index) == [PLACEHOLDER]
+    with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
+        panel.tree.expand(pack_index)
+    assert _visible(panel, pack_index) == ["documents", "KNOWLEDGE.md"]
+    knowledge = panel.proxy.index(1, 0, pack_index)
+    with qtbot.waitSignal(panel.file_activated) as opened:
+        panel.tree.activated.emit(knowledge)
+    assert opened.args == [pack.root / "KNOWLEDGE.md"]
+    with qtbot.waitSignal(panel.pack_selected) as selected:
+        panel.tree.setCurrentIndex(knowledge)
+    assert selected.args == [pack]
+
+
+def test_an_empty_folder_loses_its_expander_once_listed(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    pack = _pack(make_pack, "alpha")
+    (pack.root / "assets").mkdir()
+    model = PackTreeModel()
+    model.add_packs([pack])
+    pack_index = model.index_for_pack(pack.root)
+    with qtbot.waitSignal(model.rowsInserted, timeout=5000):
+        model.list_children(pack_index)
+    assets = model.index(0, 0, pack_index)
+    assert assets.data() == "assets" and model.hasChildren(assets)
+    with qtbot.waitSignal(model.rowsRemoved, timeout=5000):
+        model.list_children(assets)
+    assert not model.hasChildren(assets)
+
+
+def test_a_pack_that_changes_group_keeps_its_listed_files(qtbot, make_pack, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pack = _pack(make_pack, "alpha")
+    model = PackTreeModel()
+    model.add_packs([pack])
+    with qtbot.waitSignal(model.rowsInserted, timeout=5000):
+        model.list_children(model.index_for_pack(pack.root))
+    pack.shadowed_by = tmp_path / "winner"
+    model.replace_pack(pack)
+    moved = model.index_for_pack(pack.root)
+    assert moved.parent().data() == "Shadowed (1)"
+    assert model.index(0, 0, QModelIndex()).data() == "Explicit (0)"
+    assert [model.index(r, 0, moved).data() for r in range(model.rowCount(moved))] == ["KNOWLEDGE.md"]
+    assert moved.data(Role.REASON) == f"shadowed by {tmp_path / 'winner'}"
+    assert "Reason: shadowed by" in moved.data(Qt.ItemDataRole.ToolTipRole)
