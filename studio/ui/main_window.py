@@ -37,12 +37,14 @@ from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.settings import StudioSettings, default_settings
 from studio.ui.status_line import PackTally, StatusLine
 from studio.ui.turns import next_turn
+from studio.ui.warm_up import warm_up_editor
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.inspector import Inspector
 from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.widgets.problems_panel import ProblemsPanel
+from studio.ui.widgets.quick_open import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 from studio.ui.workspace_session import WorkspaceSession
@@ -94,6 +96,7 @@ class MainWindow(QMainWindow):
             "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
         self._sized = False
+        self._warmed = False
         self.status = StatusLine(self.statusBar())
         self.status.cancel_requested.connect(self.session.cancel)
         # Copies of unsaved buffers live outside every pack: the app's data folder, or beside a
@@ -143,6 +146,10 @@ class MainWindow(QMainWindow):
         self.act_prev = a("Previous problem", lambda: self.problems.step(-1), "Shift+F8")
         self.act_preferences = a("Preferences…", self.open_preferences, "Ctrl+,")
         self.act_preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
+        self.quick_open = QuickOpen(self)
+        self.quick_open.file_chosen.connect(self._quick_open_file)
+        self.quick_open.pack_chosen.connect(self.workspace_panel.select_pack)
+        self.act_quick_open = a("Quick open…", self.quick_open.popup, "Ctrl+P")
         self.act_about = a("About Knowledge Pack Studio", lambda: show_about(self))
         self.act_quit = a("Quit", self.close, QKeySequence.StandardKey.Quit)
         # Undo/redo belong to the focused editor's own shortcuts; the menu entries are for discovery.
@@ -175,7 +182,7 @@ class MainWindow(QMainWindow):
                 button.setToolTip(act.toolTip())
             self.mode_actions[name] = act
 
-        for act in (self.act_open, self.act_add_root, self.act_examples):
+        for act in (self.act_open, self.act_add_root, self.act_examples, self.act_quick_open):
             file_menu.addAction(act)
         self.recent_submenu = file_menu.addMenu("Recent workspaces")
         file_menu.addSeparator()
@@ -293,6 +300,7 @@ class MainWindow(QMainWindow):
     def _settled(self, packs: list[Pack]) -> None:
         self.tally.retain(set(self.session.packs))
         self.modes.set_packs(list(self.session.packs.values()))
+        self.quick_open.set_packs(self.session.packs.values())
         generation = self.session.scan_generation
         if len(packs) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
             self._settle_slice(packs, generation, [])
@@ -354,6 +362,7 @@ class MainWindow(QMainWindow):
         if self.current_pack is not None and self.current_pack.root == fresh.root:
             self._show_pack(fresh)
         self.modes.pack_replaced(fresh)
+        self.quick_open.update_pack(fresh)
         self.tally.update([fresh])
         self._refresh_counts()
 
@@ -382,6 +391,13 @@ class MainWindow(QMainWindow):
         if pack is None:
             return
         self.inspector.show_pack(pack)
+        # The previews and job panels follow one turn later still, so that the Inspector's layout and
+        # paint and theirs each fit in a turn of their own instead of adding up to one long stall.
+        next_turn(self, lambda: self._show_pack_jobs(pack))
+
+    def _show_pack_jobs(self, pack: Pack) -> None:
+        if self.current_pack is not pack or self._pack_views_pending:
+            return  # the user moved on: the newer selection's own turns will show it
         self.previews.show_pack(pack)
         self.modes.pack_selected(pack)
         self.session.inspect_pack(pack.root)  # once per pack: its content findings join the Problems panel
@@ -428,6 +444,10 @@ class MainWindow(QMainWindow):
         if line is not None:
             tab.editor.go_to(line, column)
         return tab
+
+    def _quick_open_file(self, path: Path) -> None:
+        self.switch_mode("Author")
+        self.open_file(path)
 
     def open_diagnostic(self, diag: Diagnostic) -> None:
         base = Path(diag.pack) if diag.pack else None
@@ -506,6 +526,9 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if not self._warmed:
+            self._warmed = True
+            warm_up_editor(self)  # the first file opened then paints as fast as every later one
         if not self._sized and self.settings.window_state() is None:
             # Dock sizes only stick once the window has its real size: set the defaults on first show.
             self._sized = True

@@ -11,7 +11,8 @@ def _select(window: MainWindow, name: str) -> None:
     pack = next(p for p in window.session.packs.values() if p.name == name)
     window.workspace_panel.select_pack(pack.root)
     window._show_pack(pack)
-    window._show_pack_views()  # what the next event-loop turn would do
+    window._show_pack_views()  # what the next event-loop turns would do
+    window._show_pack_jobs(pack)
 
 
 def test_modes_are_disabled_until_a_workspace_is_open(window: MainWindow) -> None:

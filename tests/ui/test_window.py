@@ -132,3 +132,17 @@ def test_binary_files_are_refused_with_a_message(qtbot, open_and_wait, window: M
     monkeypatch.setattr("studio.ui.main_window.QMessageBox.information", lambda _p, _t, text: shown.append(text))
     assert window.open_file(root / "assets" / "logo.png") is None
     assert shown and "binary" in shown[0]
+
+
+def test_ctrl_p_finds_a_file_by_a_few_letters_and_opens_it(qtbot, open_and_wait, window: MainWindow,
+                                                          examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    window.activateWindow()
+    QTest.keyClick(window, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(window.quick_open.isVisible, timeout=5000)
+    qtbot.waitUntil(lambda: not window.quick_open.indexing, timeout=10_000)
+    qtbot.keyClicks(window.quick_open.field, "nw facts")
+    qtbot.keyClick(window.quick_open.field, Qt.Key.Key_Return)
+    tab = window.editors.current_tab()
+    assert tab is not None and tab.path == examples_copy / "northwind-espresso" / "compiled" / "facts.md"
+    assert not window.quick_open.isVisible()
