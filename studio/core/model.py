@@ -154,7 +154,16 @@ class Pack:
         return fm.get(*path) if fm else None
 
     def _str_field(self, *path: str) -> str | None:
-        value = self.field(*path)
+        # Written out rather than through field(): the UI reads name, status and the like for every pack
+        # row it builds, and each saved call counts a thousand times in a large workspace.
+        knowledge = self.knowledge
+        if knowledge is None or knowledge.frontmatter is None:
+            return None
+        value: Any = knowledge.frontmatter.data
+        for key in path:
+            if not isinstance(value, dict):
+                return None
+            value = value.get(key)
         return value if isinstance(value, str) and value.strip() else None
 
     @property

@@ -120,3 +120,20 @@ def test_counts_follow_reloads_without_recounting(qtmodeltester) -> None:
     assert "dup" not in model.counts().by_code
     model.clear()
     assert model.rowCount() == 0 and model.counts().errors == 0
+
+
+def test_filtering_keeps_the_selected_problem_and_the_totals(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    model.set_pack("/w/a", "a", [finding("a1", Severity.ERROR, pack="/w/a"), finding("a2", pack="/w/a"),
+                                 finding("a3", Severity.INFO, pack="/w/a")])
+    selection = QItemSelectionModel(proxy)
+    selection.setCurrentIndex(proxy.index(1, 0), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+    proxy.set_severity(Severity.ERROR, False)
+    assert shown(proxy) == ["a2", "a3"]
+    assert selection.currentIndex().data(DIAGNOSTIC_ROLE).code == "a2"  # it moved up a row with its finding
+    proxy.set_needle("A3")
+    assert shown(proxy) == ["a3"] and not selection.currentIndex().isValid()  # hidden, so not selected
+    assert (model.counts().errors, model.counts().warnings, model.counts().infos) == (1, 1, 1)
+    proxy.set_needle("")
+    proxy.set_severity(Severity.ERROR, True)
+    assert shown(proxy) == ["a1", "a2", "a3"]

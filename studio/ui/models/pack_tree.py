@@ -14,6 +14,7 @@ asking Python whether there is more to fetch.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,13 @@ class Role(IntEnum):
     """The Pack when the row is a pack itself, else None (the delegate's one question per row)."""
 
 
+# The roles as plain ints: building rows converts no enums (a thousand rows, six roles each).
+_KIND, _PACK, _PATH, _REASON, _FILTER_TEXT, _ROW_PACK = (int(r) for r in Role)
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+
+
 def group_key(pack: Pack) -> str:
     """Which group the pack belongs in, by the core's verdict."""
     if not pack.behavior.loads:
@@ -66,36 +74,61 @@ def group_key(pack: Pack) -> str:
     return pack.scope.value
 
 
-def _signature(pack: Pack) -> tuple[object, ...]:
-    counts = pack.counts
-    return (pack.name, pack.status, pack.trust, pack.profile, counts.errors, counts.warnings, counts.infos,
-            pack.description, pack.type, pack.shadowed_by, pack.behavior)
-
-
 def exclusion_reason(pack: Pack) -> str:
     """Why a pack is in the Shadowed or Quarantined group, from its own findings."""
-    if not pack.behavior.loads:
-        worst = [d for d in pack.diagnostics if d.behavior is pack.behavior]
-        return worst[0].message if worst else pack.behavior.value
+    behavior = pack.behavior
+    if not behavior.loads:
+        worst = [d for d in pack.diagnostics if d.behavior is behavior]
+        return worst[0].message if worst else behavior.value
     if pack.shadowed_by is not None:
         return f"shadowed by {pack.shadowed_by}"
     return ""
 
 
+@dataclass(frozen=True, slots=True)
+class PackRow:
+    """What a pack's row shows, read from the Pack once (its accessors re-read the frontmatter each time)."""
+
+    name: str
+    status: str | None
+    trust: str | None
+    type: str | None
+    description: str | None
+    profile: str
+    """The effective profile, marked when implied."""
+    counts: tuple[int, int, int]
+    reason: str
+    group: str
+
+    @classmethod
+    def of(cls, pack: Pack) -> PackRow:
+        behavior = pack.behavior
+        if not behavior.loads:
+            group = "quarantined"
+        elif pack.shadowed_by is not None:
+            group = "shadowed"
+        else:
+            group = pack.scope.value
+        counts = pack.counts
+        profile = pack.effective_profile + (" (implied: not declared)" if pack.profile_is_implied else "")
+        return cls(pack.name, pack.status, pack.trust, pack.type, pack.description, profile,
+                   (counts.errors, counts.warnings, counts.infos), exclusion_reason(pack), group)
+
+    def tooltip(self, root: Path) -> str:
+        lines = [self.name, str(root),
+                 f"status: {self.status or 'none'} · trust: {self.trust or 'none'} · profile: {self.profile}"]
+        if self.description:
+            lines.append(self.description)
+        if self.reason:
+            lines.append(f"Reason: {self.reason}")
+        return "\n".join(lines)
+
+    def filter_text(self) -> str:
+        return " ".join(x for x in (self.name, self.status, self.type, self.trust, self.description) if x).lower()
+
+
 def pack_tooltip(pack: Pack) -> str:
-    profile = pack.effective_profile + (" (implied: not declared)" if pack.profile_is_implied else "")
-    lines = [pack.name, str(pack.root),
-             f"status: {pack.status or 'none'} · trust: {pack.trust or 'none'} · profile: {profile}"]
-    if pack.description:
-        lines.append(pack.description)
-    reason = exclusion_reason(pack)
-    if reason:
-        lines.append(f"Reason: {reason}")
-    return "\n".join(lines)
-
-
-def pack_filter_text(pack: Pack) -> str:
-    return " ".join(x for x in (pack.name, pack.status, pack.type, pack.trust, pack.description) if x).lower()
+    return PackRow.of(pack).tooltip(pack.root)
 
 
 def list_directory(path: Path) -> list[tuple[str, bool]]:
@@ -115,50 +148,46 @@ class PackTreeModel(QStandardItemModel):
         super().__init__(parent)
         self._icons: dict[str, QIcon] = {k: icon(n) for k, n in (("pack", "pack"), ("dir", "folder"),
                                                                    ("file", "file"))}
+        # Rows are cloned from prototypes that carry the flags: cheaper than setFlags on every new row.
+        self._prototype = QStandardItem()
+        self._prototype.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+        self._placeholder_prototype = QStandardItem(PLACEHOLDER)
+        self._placeholder_prototype.setFlags(Qt.ItemFlag.ItemIsEnabled)  # not selectable: nothing to open
+        self._placeholder_prototype.setData("placeholder", _KIND)
+        self._placeholder_prototype.setData(_PLACEHOLDER_FILTER, _FILTER_TEXT)
         self.groups: dict[str, QStandardItem] = {}
         self._labels = dict(GROUPS)
         for key, label in GROUPS:
-            item = self._row(f"{label} (0)", {Role.KIND: "group", Role.FILTER_TEXT: ""})
+            item = self._row(f"{label} (0)", {_KIND: "group", _FILTER_TEXT: ""})
             self.appendRow(item)
             self.groups[key] = item
         self.pack_items: dict[Path, QStandardItem] = {}
-        self._shown: dict[Path, tuple[Pack, tuple[object, ...], str]] = {}
-        """root → (the Pack the row shows, its signature, its group key)."""
+        self._shown: dict[Path, tuple[Pack, PackRow]] = {}
+        """root → the Pack the row shows and what was read from it."""
         self._listed: set[str] = set()
         """PATH of every pack or folder whose listing was asked for."""
         self._pending: dict[int, QPersistentModelIndex] = {}
 
     # -- rows -------------------------------------------------------------------------------------
-    @staticmethod
-    def _row(text: str, roles: dict[int, Any]) -> QStandardItem:
-        item = QStandardItem(text)
-        item.setFlags(_ROW_FLAGS)
+    def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
+        item = self._prototype.clone()
+        item.setText(text)
         for role, value in roles.items():
-            item.setData(value, int(role))
+            item.setData(value, role)
         return item
 
-    def _placeholder(self) -> QStandardItem:
-        item = self._row(PLACEHOLDER, {Role.KIND: "placeholder", Role.FILTER_TEXT: _PLACEHOLDER_FILTER})
-        item.setFlags(Qt.ItemFlag.ItemIsEnabled)  # not selectable: nothing to open there
-        return item
+    @staticmethod
+    def _pack_roles(pack: Pack, row: PackRow) -> dict[int, Any]:
+        return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root), _PACK: pack, _ROW_PACK: pack,
+                _REASON: row.reason, _FILTER_TEXT: row.filter_text()}
 
-    def _pack_roles(self, pack: Pack) -> dict[int, Any]:
-        return {
-            Qt.ItemDataRole.DisplayRole: pack.name,
-            Qt.ItemDataRole.ToolTipRole: pack_tooltip(pack),
-            Role.PACK: pack,
-            Role.ROW_PACK: pack,
-            Role.REASON: exclusion_reason(pack),
-            Role.FILTER_TEXT: pack_filter_text(pack),
-        }
-
-    def _pack_row(self, pack: Pack) -> QStandardItem:
-        roles = self._pack_roles(pack)
-        roles[Role.KIND] = "pack"
-        roles[Role.PATH] = str(pack.root)
-        roles[Qt.ItemDataRole.DecorationRole] = self._icons["pack"]
-        item = self._row(pack.name, roles)
-        item.appendRow(self._placeholder())
+    def _pack_row(self, pack: Pack, row: PackRow) -> QStandardItem:
+        roles = self._pack_roles(pack, row)
+        roles[_KIND] = "pack"
+        roles[_PATH] = str(pack.root)
+        roles[_DECORATION] = self._icons["pack"]
+        item = self._row(row.name, roles)
+        item.appendRow(self._placeholder_prototype.clone())
         return item
 
     def _count_groups(self, keys: set[str]) -> None:
@@ -179,18 +208,17 @@ class PackTreeModel(QStandardItemModel):
         self._pending.clear()
 
     def add_packs(self, packs: list[Pack]) -> None:
-        by_group: dict[str, list[Pack]] = {}
+        by_group: dict[str, list[QStandardItem]] = {}
         for pack in packs:
-            if pack.root not in self.pack_items:
-                by_group.setdefault(group_key(pack), []).append(pack)
+            if pack.root in self.pack_items:
+                continue
+            row = PackRow.of(pack)
+            item = self._pack_row(pack, row)
+            by_group.setdefault(row.group, []).append(item)
+            self.pack_items[pack.root] = item
+            self._shown[pack.root] = (pack, row)
         for key, items in by_group.items():
-            rows = []
-            for pack in items:
-                row = self._pack_row(pack)
-                rows.append(row)
-                self.pack_items[pack.root] = row
-                self._shown[pack.root] = (pack, _signature(pack), key)
-            self.groups[key].appendRows(rows)  # one insertion per group and batch
+            self.groups[key].appendRows(items)  # one insertion per group and batch
         self._count_groups(set(by_group))
 
     def replace_pack(self, fresh: Pack) -> None:
@@ -198,32 +226,31 @@ class PackTreeModel(QStandardItemModel):
         if item is None:
             self.add_packs([fresh])
             return
-        shown, signature, key = self._shown[fresh.root]
-        new_key, new_signature = group_key(fresh), _signature(fresh)
-        if new_key == key and shown is fresh and signature == new_signature:
+        shown, old = self._shown[fresh.root]
+        row = PackRow.of(fresh)
+        if shown is fresh and row == old:
             return  # settled again but nothing the row shows has changed
-        self._shown[fresh.root] = (fresh, new_signature, new_key)
+        self._shown[fresh.root] = (fresh, row)
         # One dataChanged for all roles (setData per role would repaint the row once per role).
-        self.setItemData(item.index(), {int(role): value for role, value in self._pack_roles(fresh).items()})
-        if new_key != key:
-            # The row moves with its listed files: taking it out of one group and into another.
-            old_group, new_group = self.groups[key], self.groups[new_key]
-            moved = old_group.takeRow(item.row())
-            new_group.appendRow(moved)
-            self._count_groups({key, new_key})
+        self.setItemData(item.index(), self._pack_roles(fresh, row))
+        if row.group != old.group:
+            # The row moves with its listed files: taken out of one group and into another.
+            moved = self.groups[old.group].takeRow(item.row())
+            self.groups[row.group].appendRow(moved)
+            self._count_groups({old.group, row.group})
 
     def changes_group(self, pack: Pack) -> bool:
         """Whether ``replace_pack(pack)`` would move its row to another group (or add it)."""
         shown = self._shown.get(pack.root)
-        return shown is None or shown[2] != group_key(pack)
+        return shown is None or shown[1].group != group_key(pack)
 
     def remove_pack(self, root: Path) -> None:
         item = self.pack_items.pop(root, None)
         shown = self._shown.pop(root, None)
         if item is None or shown is None:
             return
-        self.groups[shown[2]].removeRow(item.row())
-        self._count_groups({shown[2]})
+        self.groups[shown[1].group].removeRow(item.row())
+        self._count_groups({shown[1].group})
 
     def index_for_pack(self, root: Path) -> QModelIndex:
         item = self.pack_items.get(root)
@@ -256,13 +283,11 @@ class PackTreeModel(QStandardItemModel):
         rows = []
         for name, is_dir in entries:
             kind = "dir" if is_dir else "file"
-            row = self._row(name, {
-                Role.KIND: kind, Role.PACK: pack, Role.PATH: str(folder / name),
-                Role.FILTER_TEXT: name.lower(), Qt.ItemDataRole.ToolTipRole: str(folder / name),
-                Qt.ItemDataRole.DecorationRole: self._icons[kind],
-            })
+            path = str(folder / name)
+            row = self._row(name, {_KIND: kind, _PACK: pack, _PATH: path, _FILTER_TEXT: name.lower(),
+                                   _TOOLTIP: path, _DECORATION: self._icons[kind]})
             if is_dir:
-                row.appendRow(self._placeholder())
+                row.appendRow(self._placeholder_prototype.clone())
             rows.append(row)
         item.removeRows(0, item.rowCount())  # the placeholder: with no entries the expander goes too
         if rows:
