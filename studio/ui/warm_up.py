@@ -3,7 +3,7 @@
 The first file a user opens used to paint about 15 ms slower than every later one, all of it one-off:
 PySide creating enum types on first use (``QPainter.fillRect`` resolving its overloads creates five
 ``QGradient`` enums), the editor font's glyphs being rasterised, the severity icons' SVGs rendered.
-Rendering a small throwaway editor offscreen once, in two short steps on idle turns of the event loop,
+Rendering a small throwaway editor offscreen once, in three short steps on idle turns of the event loop,
 moves that cost to a moment when nothing waits for it. Nothing is shown and no file is read.
 """
 
@@ -29,18 +29,24 @@ SAMPLE_TEXT = "\n".join([
 
 
 def warm_up_editor(context: QObject) -> None:
-    """Render a throwaway editor with a finding of each severity, over two later turns of the event loop."""
+    """Render a throwaway editor with a finding of each severity, over three later turns of the event loop.
 
-    def build() -> None:
+    Three steps (create, fill, paint) so that none of them is a stall of its own on a slow machine.
+    """
+
+    def create() -> None:
         editor = CodeEditor()
+        editor.resize(420, 260)
+        next_turn(context, lambda: fill(editor))
+
+    def fill(editor: CodeEditor) -> None:
         editor.setPlainText(SAMPLE_TEXT)
         editor.set_diagnostics([Diagnostic("warm-up", severity, "", line=n + 2, column=1)
                                 for n, severity in enumerate(Severity)])
-        editor.resize(420, 260)
         next_turn(context, lambda: paint(editor))
 
     def paint(editor: CodeEditor) -> None:
         editor.grab()  # paints the viewport and the gutter into a pixmap; nothing reaches the screen
         editor.deleteLater()
 
-    next_turn(context, build)
+    next_turn(context, create)
