@@ -146,3 +146,16 @@ def test_ctrl_p_finds_a_file_by_a_few_letters_and_opens_it(qtbot, open_and_wait,
     tab = window.editors.current_tab()
     assert tab is not None and tab.path == examples_copy / "northwind-espresso" / "compiled" / "facts.md"
     assert not window.quick_open.isVisible()
+
+
+def test_ctrl_f_opens_the_find_bar_under_the_editor_and_finds(qtbot, open_and_wait, window: MainWindow,
+                                                              examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    tab = window.open_file(examples_copy / "northwind-espresso" / "KNOWLEDGE.md")
+    assert tab is not None
+    window.act_find.trigger()
+    assert tab.find_bar.isVisible() and tab.find_bar.field.hasFocus()
+    qtbot.keyClicks(tab.find_bar.field, "espresso")
+    assert tab.editor.textCursor().selectedText().lower() == "espresso"
+    qtbot.keyClick(tab.find_bar.field, Qt.Key.Key_Escape)
+    assert not tab.find_bar.isVisible()

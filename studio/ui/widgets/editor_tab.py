@@ -41,13 +41,13 @@ class EditorTab(QWidget):
         self.editor = CodeEditor()
         self.editor.setPlainText(document.text)
         self.editor.document().setModified(False)
-        self.find_bar = FindBar(self.editor)
+        self._find_bar: FindBar | None = None
         self.highlighter = PygmentsHighlighter(self.editor.document(), language_for(document.path.name), is_dark())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.editor)
-        layout.addWidget(self.find_bar)
+        self._layout = layout
         self.editor.document().modificationChanged.connect(self.dirty_changed)
         self._latest_validation = 0
         self._live = QTimer(self)
@@ -57,6 +57,15 @@ class EditorTab(QWidget):
         if self.is_knowledge:
             # contentsChange, not textChanged: highlighting also "changes" the document (formats only).
             self.editor.document().contentsChange.connect(self._edited)
+
+    @property
+    def find_bar(self) -> FindBar:
+        """The Ctrl+F bar, made the first time it is asked for: opening a file is a click a user waits on,
+        and most tabs are never searched."""
+        if self._find_bar is None:
+            self._find_bar = FindBar(self.editor)
+            self._layout.addWidget(self._find_bar)
+        return self._find_bar
 
     def _edited(self, _position: int, removed: int, added: int) -> None:
         if removed or added:
