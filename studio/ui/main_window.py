@@ -52,6 +52,8 @@ from studio.ui.workspace_source import WorkspaceRequest
 
 APP_TITLE = "Knowledge Pack Studio"
 SETTLE_SLICE = 200
+FINDINGS_FLUSH_MS = 300
+"""While a scan runs, the Problems table takes the new findings at most this often."""
 MODE_TIPS = {
     "Author": "Author: edit packs with live validation and previews",
     "Resolve": "Resolve: simulate the resolver and see why each file was picked or skipped",
@@ -73,6 +75,9 @@ class MainWindow(QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
+        self._findings_backlog: list[Pack] = []
+        self._findings_flush = QTimer(self, singleShot=True, interval=FINDINGS_FLUSH_MS)
+        self._findings_flush.timeout.connect(self._flush_findings)
         self.tally = PackTally()
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
@@ -280,6 +285,8 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
 
     def _scan_started(self) -> None:
+        self._findings_flush.stop()
+        self._findings_backlog = []
         self.tree_model.clear()
         self.diag_model.clear()
         self.watch.clear()
@@ -292,12 +299,24 @@ class MainWindow(QMainWindow):
 
     def _packs_added(self, packs: list[Pack]) -> None:
         self.tree_model.add_packs(packs)
-        self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in packs])
+        # The Problems table takes a scan's findings a few times a second rather than every batch: each
+        # update re-sorts it and repaints its rows, and the batches come every 50 ms.
+        self._findings_backlog.extend(packs)
+        if not self._findings_flush.isActive():
+            self._findings_flush.start()
         self.watch.watch_packs([p.root for p in packs])
         self.tally.update(packs)
         self._refresh_counts()
 
+    def _flush_findings(self) -> None:
+        packs, self._findings_backlog = self._findings_backlog, []
+        self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in packs])
+        self._refresh_counts()
+
     def _settled(self, packs: list[Pack]) -> None:
+        # Settling sets every pack's findings anew (collisions, shadowing): the backlog is out of date.
+        self._findings_flush.stop()
+        self._findings_backlog = []
         self.tally.retain(set(self.session.packs))
         self.modes.set_packs(list(self.session.packs.values()))
         self.quick_open.set_packs(self.session.packs.values())
