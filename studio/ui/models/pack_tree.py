@@ -127,10 +127,6 @@ class PackRow:
         return " ".join(x for x in (self.name, self.status, self.type, self.trust, self.description) if x).lower()
 
 
-def pack_tooltip(pack: Pack) -> str:
-    return PackRow.of(pack).tooltip(pack.root)
-
-
 def list_directory(path: Path) -> list[tuple[str, bool]]:
     """(name, is_dir) of the entries of ``path``, folders first; symlinks are listed but never followed."""
     try:
