@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import string
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, QTimer
 
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.ui.turns import next_turn
@@ -26,10 +26,12 @@ SAMPLE_TEXT = "\n".join([
     *[f"line {n}" for n in range(30)],
 ])
 """Lines that make the editor rasterise the glyphs nearly every pack uses, and a gutter of 30+ lines."""
+START_DELAY_MS = 200
+"""After the window's first paint, which is long enough on its own."""
 
 
 def warm_up_editor(context: QObject) -> None:
-    """Render a throwaway editor with a finding of each severity, over three later turns of the event loop.
+    """Render a throwaway editor with a finding of each severity, in three turns of the event loop shortly after.
 
     Three steps (create, fill, paint) so that none of them is a stall of its own on a slow machine.
     """
@@ -49,4 +51,4 @@ def warm_up_editor(context: QObject) -> None:
         editor.grab()  # paints the viewport and the gutter into a pixmap; nothing reaches the screen
         editor.deleteLater()
 
-    next_turn(context, create)
+    QTimer.singleShot(START_DELAY_MS, context, create)
