@@ -7,14 +7,14 @@ they cannot. A worker thread calls ``run_in_child`` and simply waits for the ans
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
-import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+
+from studio.ui.background_child import become_background_child
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ def run_in_child(fn: Callable[..., T], *args: Any) -> T:
         if _pool is None:
             # spawn, not fork: forking a process that runs Qt threads is unsafe.
             _pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                        initializer=_lower_priority)
+                                        initializer=become_background_child)
         pool = _pool
     try:
         return pool.submit(fn, *args).result()
@@ -42,12 +42,6 @@ def run_in_child(fn: Callable[..., T], *args: Any) -> T:
             if _pool is pool:
                 _pool = None
         return fn(*args)
-
-
-def _lower_priority() -> None:
-    """Background work: on a machine with few cores the window's thread should win the CPU."""
-    with contextlib.suppress(AttributeError, OSError):  # no os.nice on Windows
-        os.nice(10)
 
 
 def shutdown() -> None:

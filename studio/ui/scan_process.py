@@ -11,9 +11,7 @@ the settled verdict (shadowing and collision findings per pack). The parent rebu
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
-import os
 import queue
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
+from studio.ui.background_child import become_background_child
 
 POLL_SECONDS = 0.1
 Message = tuple[str, Any]
@@ -29,9 +28,7 @@ Message = tuple[str, Any]
 
 def _child(options: WorkspaceOptions, out: Any, cancel: Any) -> None:
     """Entry point of the child process: scan, stream, settle."""
-    # Background work: on a machine with few cores the window's thread should win the CPU.
-    with contextlib.suppress(AttributeError, OSError):  # no os.nice on Windows; scanning still works
-        os.nice(10)
+    become_background_child()
     try:
         ws = open_workspace(
             options,
