@@ -9,6 +9,7 @@ from PySide6.QtGui import QImage
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.pack import load_pack
 from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.widgets.pack_row_delegate import tags_that_fit
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 
 GOOD = "---\nname: alpha\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
@@ -39,3 +40,28 @@ def test_a_settled_pack_shows_its_new_error_count(qtbot, make_pack) -> None:
     badges = panel.tree.itemDelegate()._look(pack).badges  # type: ignore[attr-defined]
     assert ("1", "error") in badges
     assert _row_image(panel, pack.root) != before  # the row was repainted with the badge
+
+
+def test_in_a_narrow_dock_the_profile_tag_gives_way_before_the_trust_glyph() -> None:
+    # name 90 + chip 60: trust (10) and profile (60) both fit in 260 px, only trust in 200, neither in 160
+    assert tags_that_fit(260, 90, 60, [10, 60]) == 2
+    assert tags_that_fit(200, 90, 60, [10, 60]) == 1
+    assert tags_that_fit(160, 90, 60, [10, 60]) == 0
+
+
+def test_finding_counts_stay_inside_a_narrow_row(qtbot, make_pack) -> None:
+    pack = load_pack(make_pack("a-pack-with-a-rather-long-name", GOOD.replace("name: alpha",
+                                                                              "name: a-pack-with-a-rather-long-name")))
+    pack.diagnostics = [*pack.diagnostics, Diagnostic("name-collision", Severity.ERROR, "taken", pack=str(pack.root))]
+    model = PackTreeModel()
+    model.add_packs([pack])
+    panel = WorkspacePanel(model)
+    qtbot.addWidget(panel)
+    panel.resize(330, 200)  # the dock's minimum width
+    panel.show()
+    panel.tree.expandAll()
+    qtbot.waitExposed(panel)
+    image = _row_image(panel, pack.root)
+    # The error icon is red: some strongly red pixel must be painted in the row's last 60 pixels.
+    reds = [image.pixelColor(x, y) for x in range(image.width() - 60, image.width()) for y in range(image.height())]
+    assert any(c.red() > 180 and c.green() < 110 and c.blue() < 110 for c in reds)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QThreadPool
 
 from studio.core.model import Pack
 from studio.core.pack import load_pack
+from studio.ui import workers
 from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 
@@ -48,13 +50,51 @@ def test_the_filter_box_narrows_packs_and_hides_groups_without_a_match(qtbot, qt
     assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
     qtbot.keyClicks(panel.filter, "ESPRESSO")  # case does not matter; the description matches
     explicit = panel.proxy.index(0, 0, QModelIndex())
-    assert _visible(panel) == ["Explicit (2)"]
+    assert _visible(panel) == ["Explicit (1 of 2)"]
+    assert panel.tree.isExpanded(explicit)  # the match is shown, not a folded group title
     assert _visible(panel, explicit) == ["alpha"]
     qtmodeltester.check(panel.proxy)
     panel.filter.setText("a.*")  # typed text is plain text, not a pattern
     assert _visible(panel) == []
     panel.filter.clear()
     assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
+
+
+def test_a_typo_in_the_filter_does_not_fold_the_tree(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    pack = _pack(make_pack, "alpha", files={"documents/guide.md": "# G\n"})
+    other = _pack(make_pack, "beta")
+    panel = _panel(qtbot, [pack, other])
+    explicit = panel.proxy.index(0, 0, QModelIndex())
+    panel.tree.expand(explicit)
+    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
+        panel.tree.expand(pack_index)
+    documents = panel.proxy.index(0, 0, pack_index)
+    with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
+        panel.tree.expand(documents)
+    qtbot.keyClicks(panel.filter, "alpx")  # nothing matches: every row goes
+    assert _visible(panel) == []
+    for _ in range(4):
+        qtbot.keyClick(panel.filter, Qt.Key.Key_Backspace)
+    explicit = panel.proxy.index(0, 0, QModelIndex())
+    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    assert panel.tree.isExpanded(explicit) and panel.tree.isExpanded(pack_index)
+    assert panel.tree.isExpanded(panel.proxy.index(0, 0, pack_index))  # documents/ too
+
+
+def test_a_matching_pack_keeps_its_files_and_file_names_do_not_match(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    pack = _pack(make_pack, "alpha", files={"documents/briefing.md": "# B\n"})
+    other = _pack(make_pack, "beta", files={"documents/briefing.md": "# B\n"})
+    panel = _panel(qtbot, [pack, other])
+    panel.tree.expandToDepth(0)  # the group; each pack is expanded (and listed) below
+    for each in (pack, other):
+        with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
+            panel.tree.expand(panel.proxy.mapFromSource(panel.model.index_for_pack(each.root)))
+    panel.filter.setText("briefing")  # a file name: Quick open finds files, the tree filters packs
+    assert _visible(panel) == []
+    panel.filter.setText("alpha")
+    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    assert _visible(panel, pack_index) == ["documents", "KNOWLEDGE.md"]
 
 
 def test_expanding_a_pack_lists_its_files_and_a_file_can_be_opened(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
@@ -104,3 +144,19 @@ def test_a_pack_that_changes_group_keeps_its_listed_files(qtbot, make_pack, tmp_
     assert [model.index(r, 0, moved).data() for r in range(model.rowCount(moved))] == ["KNOWLEDGE.md"]
     assert moved.data(Role.REASON) == f"shadowed by {tmp_path / 'winner'}"
     assert "Reason: shadowed by" in moved.data(Qt.ItemDataRole.ToolTipRole)
+
+
+def test_a_listing_never_waits_behind_busy_workers(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    pack = _pack(make_pack, "alpha")
+    gate = threading.Event()
+    for _ in range(QThreadPool.globalInstance().maxThreadCount()):  # previews and checks in flight
+        workers.submit(gate.wait, 10)
+    try:
+        model = PackTreeModel()
+        model.add_packs([pack])
+        pack_index = model.index_for_pack(pack.root)
+        with qtbot.waitSignal(model.rowsInserted, timeout=3000):
+            model.list_children(pack_index)
+        assert model.index(0, 0, pack_index).data() == "KNOWLEDGE.md"
+    finally:
+        gate.set()

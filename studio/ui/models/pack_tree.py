@@ -19,7 +19,7 @@ from enum import IntEnum
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QThreadPool
 from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
 
 from studio.core.model import Pack, Scope
@@ -38,9 +38,6 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("quarantined", "Quarantined"),
 )
 PLACEHOLDER = "Listing…"
-_PLACEHOLDER_FILTER = "\x00"
-"""The placeholder's filter text: not empty, so the Workspace filter keeps it (and the expander) when no
-needle is typed, and a character no typed needle contains, so a needle hides it."""
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
@@ -53,13 +50,16 @@ class Role(IntEnum):
     PATH = Qt.ItemDataRole.UserRole + 3
     REASON = Qt.ItemDataRole.UserRole + 4
     FILTER_TEXT = Qt.ItemDataRole.UserRole + 5
-    """Lower-case text the Workspace filter matches (empty for groups: they show through their rows)."""
+    """Lower-case text the Workspace filter matches: set on pack rows only (groups show through their packs,
+    files and folders with their pack)."""
     ROW_PACK = Qt.ItemDataRole.UserRole + 6
     """The Pack when the row is a pack itself, else None (the delegate's one question per row)."""
+    GROUP = Qt.ItemDataRole.UserRole + 7
+    """A group row's key (``explicit``, ``shadowed`` ...)."""
 
 
 # The roles as plain ints: building rows converts no enums (a thousand rows, six roles each).
-_KIND, _PACK, _PATH, _REASON, _FILTER_TEXT, _ROW_PACK = (int(r) for r in Role)
+_KIND, _PACK, _PATH, _REASON, _FILTER_TEXT, _ROW_PACK, _GROUP = (int(r) for r in Role)
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
@@ -150,11 +150,10 @@ class PackTreeModel(QStandardItemModel):
         self._placeholder_prototype = QStandardItem(PLACEHOLDER)
         self._placeholder_prototype.setFlags(Qt.ItemFlag.ItemIsEnabled)  # not selectable: nothing to open
         self._placeholder_prototype.setData("placeholder", _KIND)
-        self._placeholder_prototype.setData(_PLACEHOLDER_FILTER, _FILTER_TEXT)
         self.groups: dict[str, QStandardItem] = {}
         self._labels = dict(GROUPS)
         for key, label in GROUPS:
-            item = self._row(f"{label} (0)", {_KIND: "group", _FILTER_TEXT: ""})
+            item = self._row(f"{label} (0)", {_KIND: "group", _GROUP: key})
             self.appendRow(item)
             self.groups[key] = item
         self.pack_items: dict[Path, QStandardItem] = {}
@@ -163,6 +162,12 @@ class PackTreeModel(QStandardItemModel):
         self._listed: set[str] = set()
         """PATH of every pack or folder whose listing was asked for."""
         self._pending: dict[int, QPersistentModelIndex] = {}
+        # Listings get a thread of their own: one scandir takes milliseconds, but in the shared pool it
+        # waited behind previews and content checks (a "Listing…" row stayed for up to a second).
+        self._listing_pool = QThreadPool(self)
+        self._listing_pool.setMaxThreadCount(1)
+        self._visible: dict[str, int] | None = None
+        """Packs per group the Workspace filter shows, while a filter is typed."""
 
     # -- rows -------------------------------------------------------------------------------------
     def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
@@ -189,7 +194,17 @@ class PackTreeModel(QStandardItemModel):
     def _count_groups(self, keys: set[str]) -> None:
         for key in keys:
             group = self.groups[key]
-            group.setText(f"{self._labels[key]} ({group.rowCount()})")
+            total = group.rowCount()
+            shown = self._visible.get(key, total) if self._visible is not None else total
+            text = f"{self._labels[key]} ({total})" if shown == total else f"{self._labels[key]} ({shown} of {total})"
+            if group.text() != text:
+                group.setText(text)
+
+    def show_visible_counts(self, visible: dict[str, int] | None) -> None:
+        """Title the groups with how many of their packs a filter shows (None: no filter, totals only)."""
+        if visible != self._visible:
+            self._visible = visible
+            self._count_groups(set(self.groups))
 
     # -- feeding --------------------------------------------------------------------------------
     def clear(self) -> None:  # type: ignore[override]
@@ -261,7 +276,7 @@ class PackTreeModel(QStandardItemModel):
         if not path or path in self._listed:
             return False
         self._listed.add(path)
-        rid = workers.submit(list_directory, Path(path), on_done=self._on_listed)
+        rid = workers.submit(list_directory, Path(path), on_done=self._on_listed, pool=self._listing_pool)
         self._pending[rid] = QPersistentModelIndex(index)
         return True
 
@@ -280,8 +295,8 @@ class PackTreeModel(QStandardItemModel):
         for name, is_dir in entries:
             kind = "dir" if is_dir else "file"
             path = str(folder / name)
-            row = self._row(name, {_KIND: kind, _PACK: pack, _PATH: path, _FILTER_TEXT: name.lower(),
-                                   _TOOLTIP: path, _DECORATION: self._icons[kind]})
+            row = self._row(name, {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
+                                   _DECORATION: self._icons[kind]})
             if is_dir:
                 row.appendRow(self._placeholder_prototype.clone())
             rows.append(row)

@@ -24,6 +24,8 @@ TRUST_GLYPHS = {"official": "★", "user-confirmed": "✓", "external": "↗", "
 """Trust as a one-character badge in the tree (the full word is in the row's tooltip and the Inspector)."""
 TEXT_CACHE_LIMIT = 5000
 """Prepared strings kept per delegate (names, statuses, badges); the cache starts over beyond this."""
+NAME_MIN = 90
+"""Pixels a pack name keeps before the trust and profile tags make room for it."""
 PROFILE_SHORT = {"document-first": "doc-first", "wiki-first": "wiki-first", "hybrid": "hybrid"}
 
 
@@ -31,6 +33,15 @@ def short_profile_tag(pack: Pack) -> str:
     """Profile for the tree row; ``*`` marks an implied profile (spelled out in the tooltip)."""
     tag = PROFILE_SHORT.get(pack.effective_profile, pack.effective_profile)
     return f"{tag}*" if pack.profile_is_implied else tag
+
+
+def tags_that_fit(room: int, name_width: int, chip_width: int, tag_widths: list[int]) -> int:
+    """How many of the tags (trust, then profile) fit beside the name and the status chip in ``room`` pixels;
+    the last tags give way first."""
+    kept = len(tag_widths)
+    while kept and name_width + 10 + chip_width + 8 + sum(w + 10 for w in tag_widths[:kept]) > room:
+        kept -= 1
+    return kept
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,26 +142,35 @@ class PackRowDelegate(QStyledItemDelegate):
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
         text_color = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
         painter.setPen(text_color)
-        name, width = self._text(self._elide(look.name, max(rect.width() // 2, 60), fm), fm)
+        # Finding counts sit at the right edge, where a narrow dock never cuts them off; the trust and
+        # profile tags give way first (both are in the tooltip and the Inspector), then the name elides.
+        counts = [(self._text(text, fm), icon_name) for text, icon_name in look.badges if icon_name]
+        right = rect.right() - 4 - sum(14 + width + 10 for (_static, width), _icon in counts)
+        tags = [self._text(text, fm) for text, icon_name in look.badges if not icon_name]
+        status, status_width = self._text(look.status, fm)
+        chip_width = status_width + 12
+        name_width = self._text(look.name, fm)[1]
+        del tags[tags_that_fit(right - x, min(name_width, NAME_MIN), chip_width, [w for _s, w in tags]):]
+        room = right - x - 10 - chip_width - 8 - sum(w + 10 for _s, w in tags)
+        name, width = self._text(self._elide(look.name, max(room, NAME_MIN // 2), fm), fm)
         painter.drawStaticText(QPoint(x, top), name)
         x += width + 10
-        status, width = self._text(look.status, fm)
-        w = width + 12
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(look.chip.background)
-        painter.drawRoundedRect(QRect(x, rect.top() + 3, w, rect.height() - 6), 6, 6)
+        painter.drawRoundedRect(QRect(x, rect.top() + 3, chip_width, rect.height() - 6), 6, 6)
         painter.setPen(look.chip.foreground)
         painter.drawStaticText(QPoint(x + 6, top), status)
-        x += w + 8
+        x += chip_width + 8
         painter.setPen(opt.palette.placeholderText().color() if not selected else text_color)
-        for text, icon_name in look.badges:
-            if icon_name:
-                icon(icon_name).paint(painter, QRect(x, rect.center().y() - 6, 12, 12))
-                x += 14
-            badge, width = self._text(text, fm)
+        for badge, width in tags:
             painter.drawStaticText(QPoint(x, top), badge)
             x += width + 10
+        x = max(x, right)
+        for (badge, width), icon_name in counts:
+            icon(icon_name).paint(painter, QRect(x, rect.center().y() - 6, 12, 12))
+            painter.drawStaticText(QPoint(x + 14, top), badge)
+            x += 14 + width + 10
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:

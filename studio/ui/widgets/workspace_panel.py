@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QRegularExpression, QSortFilterProxyModel, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRegularExpression, QSortFilterProxyModel, Signal
 from PySide6.QtWidgets import QLineEdit, QTreeView, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
@@ -16,17 +16,19 @@ AUTO_EXPAND_LIMIT = 300
 
 
 class PackFilterProxy(QSortFilterProxyModel):
-    """Matches packs by name/status/type/trust/description and files by name; a group shows only while it
-    holds a match, so empty groups stay hidden too.
+    """Matches packs by name, status, type, trust and description; a matching pack keeps all its rows (its
+    files stay browsable), and a group shows only while it holds a match, so empty groups stay hidden too.
 
     Qt's own expression filter on ``Role.FILTER_TEXT`` does the matching, so filtering (and every insertion
-    while a scan runs) stays in C++ instead of calling Python once per row. Groups have an empty filter
-    text, which no expression here matches: they are accepted only through a matching child.
+    while a scan runs) stays in C++ instead of calling Python once per row. Only pack rows have a filter
+    text: groups are accepted through their packs, files and folders through their pack. Files are found
+    by Quick open (Ctrl+P), which lists every file, not only the folders expanded so far.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setRecursiveFilteringEnabled(True)
+        self.setAutoAcceptChildRows(True)
         self.setFilterRole(Role.FILTER_TEXT)
         self.needle = ""
         self._apply()
@@ -38,8 +40,7 @@ class PackFilterProxy(QSortFilterProxyModel):
             self._apply()
 
     def _apply(self) -> None:
-        # No needle: any non-empty text (every pack and file row, and the placeholder of an unlisted folder
-        # so that its expander shows). A needle: its plain text, which the placeholder never contains.
+        # No needle: any non-empty filter text, that is every pack. A needle: its plain text.
         pattern = QRegularExpression.escape(self.needle) if self.needle else "."
         self.setFilterRegularExpression(
             QRegularExpression(pattern, QRegularExpression.PatternOption.CaseInsensitiveOption))
@@ -61,14 +62,21 @@ class WorkspacePanel(QWidget):
         self.proxy.setSourceModel(model)
         self.filter = QLineEdit(placeholderText="Filter packs (name, status, type, trust)…")
         self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_needle)
+        self.filter.textChanged.connect(self._filter_changed)
         self.tree = QTreeView()
         self.tree.setModel(self.proxy)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setItemDelegate(PackRowDelegate(self.tree))
         self.tree.activated.connect(self._activated)
-        self.tree.expanded.connect(lambda index: self.model.list_children(self.proxy.mapToSource(index)))
+        self.tree.expanded.connect(self._expanded)
+        self.tree.collapsed.connect(self._collapsed)
+        # What the user expanded, kept across filtering: rows a needle hides lose their expanded state in
+        # the view, and a typo in the filter box must not fold the whole tree away.
+        self._open_rows: dict[str, QPersistentModelIndex] = {}
+        self._restoring = False
+        self.proxy.rowsInserted.connect(self._count_visible)
+        self.proxy.rowsRemoved.connect(self._count_visible)
         self.tree.doubleClicked.connect(self._activated)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         self.model.rowsInserted.connect(self._expand_groups)
@@ -93,10 +101,61 @@ class WorkspacePanel(QWidget):
         self.auto_expand = True
 
     def _expand_groups(self, parent: QModelIndex, first: int, last: int) -> None:
-        # Every insertion under an expanded group re-lays out all its rows (Python calls per row), so a
-        # large scan fills collapsed groups, whose titles count up, and expands them at the end.
+        # Every insertion under an expanded group re-lays out and repaints its rows, so a large scan fills
+        # collapsed groups, whose titles count up, and expands the small ones at the end.
         if self.auto_expand and parent.isValid() and parent.data(Role.KIND) == "group":
             self.tree.expand(self.proxy.mapFromSource(parent))
+
+    # -- expanded rows and the filter --------------------------------------------------------------
+    @staticmethod
+    def _row_key(index: QModelIndex) -> str:
+        if index.data(Role.KIND) == "group":
+            return f"group:{index.data(Role.GROUP)}"
+        return str(index.data(Role.PATH) or "")
+
+    def _expanded(self, index: QModelIndex) -> None:
+        source = self.proxy.mapToSource(index)
+        self.model.list_children(source)
+        if not self._restoring:
+            self._open_rows[self._row_key(index)] = QPersistentModelIndex(source)
+
+    def _collapsed(self, index: QModelIndex) -> None:
+        if not self._restoring:
+            self._open_rows.pop(self._row_key(index), None)
+
+    def _filter_changed(self, text: str) -> None:
+        self.proxy.set_needle(text)
+        self._restoring = True
+        try:
+            if self.proxy.needle:
+                self.tree.expandToDepth(0)  # the matches, not collapsed group titles
+            else:  # back to the tree the user had: groups expanded only for the filter fold again
+                for row in range(self.proxy.rowCount()):
+                    group = self.proxy.index(row, 0)
+                    if self._row_key(group) not in self._open_rows:
+                        self.tree.collapse(group)
+            for key, source in list(self._open_rows.items()):
+                if not source.isValid():
+                    del self._open_rows[key]  # the row is gone (a rescan, a removed pack)
+                    continue
+                index = self.proxy.mapFromSource(QModelIndex(source))
+                if index.isValid():
+                    self.tree.expand(index)
+        finally:
+            self._restoring = False
+        self._count_visible()
+
+    def _count_visible(self, parent: QModelIndex | None = None, _first: int = 0, _last: int = 0) -> None:
+        """Group titles say how many packs the filter shows, as "Explicit (3 of 923)"."""
+        if parent is not None and parent.isValid() and parent.data(Role.KIND) != "group":
+            return  # files listed inside a pack: the titles count packs
+        if not self.proxy.needle:
+            self.model.show_visible_counts(None)
+            return
+        visible = {}
+        for key, item in self.model.groups.items():
+            visible[key] = self.proxy.rowCount(self.proxy.mapFromSource(item.index()))
+        self.model.show_visible_counts(visible)
 
     def _activated(self, index: QModelIndex) -> None:
         if index.data(Role.KIND) == "file":
