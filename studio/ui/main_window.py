@@ -466,7 +466,10 @@ class MainWindow(QMainWindow):
 
     def _quick_open_file(self, path: Path) -> None:
         self.switch_mode("Author")
-        self.open_file(path)
+        tab = self.open_file(path)
+        if tab is not None:  # show where the file lives, once the tab has painted
+            root = tab.document_state.pack_root
+            next_turn(self, lambda: self.workspace_panel.select_pack(root))
 
     def open_diagnostic(self, diag: Diagnostic) -> None:
         base = Path(diag.pack) if diag.pack else None

@@ -316,3 +316,13 @@ def test_copies_from_packs_outside_the_workspace_wait_until_their_file_is_opened
     with qtbot.waitSignal(keeper.message) as blocker:  # nothing openable: no dialog, a status message
         keeper.offer_pending(None, lambda _p: None, can_open=lambda _p: False)
     assert len(ask.calls) == 1 and "2 file(s)" in blocker.args[0]
+
+
+def test_the_preview_opens_at_the_first_line_that_differs_from_the_file() -> None:
+    from studio.ui.widgets.recovery_dialog import first_changed_line
+
+    assert first_changed_line("a\nb\nc", "a\nB\nc") == 1
+    assert first_changed_line("a\nb", "a\nb\ntyped at the end") == 2
+    assert first_changed_line("a\nb\nc", "a") == 0
+    assert first_changed_line("a\nb\nc", "a\nb") == 1
+    assert first_changed_line("same", "same") == 0

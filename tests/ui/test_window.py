@@ -146,6 +146,18 @@ def test_ctrl_p_finds_a_file_by_a_few_letters_and_opens_it(qtbot, open_and_wait,
     tab = window.editors.current_tab()
     assert tab is not None and tab.path == examples_copy / "northwind-espresso" / "compiled" / "facts.md"
     assert not window.quick_open.isVisible()
+    # The Workspace tree shows where the file lives.
+    qtbot.waitUntil(lambda: window.workspace_panel.tree.currentIndex().data() == "northwind-espresso", timeout=5000)
+
+
+def test_an_empty_editor_area_says_how_to_open_a_file(qtbot, open_and_wait, window: MainWindow,
+                                                      examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    assert window.editors.hint.isVisible() and "Ctrl+P" in window.editors.hint.text()
+    tab = window.open_file(examples_copy / "northwind-espresso" / "KNOWLEDGE.md")
+    assert tab is not None and not window.editors.hint.isVisible()
+    window.close_tab(tab)
+    assert window.editors.hint.isVisible()
 
 
 def test_ctrl_f_opens_the_find_bar_under_the_editor_and_finds(qtbot, open_and_wait, window: MainWindow,

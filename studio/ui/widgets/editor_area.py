@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QTabWidget, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette, QResizeEvent
+from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
 from studio.core.model import Pack
 from studio.ui.document import Document
 from studio.ui.widgets.editor_tab import EditorTab
 
 DIRTY_DOT = "● "
+EMPTY_HINT = ("No file open.\n\nDouble-click a file in the Workspace tree or a problem in the Problems panel,\n"
+              "or press Ctrl+P to find a pack or file by name.")
 
 
 class EditorArea(QTabWidget):
@@ -29,6 +32,23 @@ class EditorArea(QTabWidget):
         self.setMovable(True)
         self.setDocumentMode(True)
         self.tabCloseRequested.connect(lambda i: self.close_requested.emit(self.widget(i)))
+        # What to do when no file is open, instead of an empty grey pane.
+        self.hint = QLabel(EMPTY_HINT, self)
+        self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.hint.setWordWrap(True)
+        self.hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.hint.setGeometry(self.rect().adjusted(24, 24, -24, -24))
+
+    def tabInserted(self, index: int) -> None:
+        super().tabInserted(index)
+        self.hint.hide()
+
+    def tabRemoved(self, index: int) -> None:
+        super().tabRemoved(index)
+        self.hint.setVisible(self.count() == 0)
 
     def tabs(self) -> list[EditorTab]:
         return [w for i in range(self.count()) if isinstance(w := self.widget(i), EditorTab)]

@@ -241,6 +241,7 @@ class PreferencesDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         restore = self.buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults)
+        restore.setText("Restore defaults")  # sentence case, like every other button in the studio
         restore.clicked.connect(self.restore_defaults)
         self.encoding.currentIndexChanged.connect(self._encoding_changed)
         self.variant.currentIndexChanged.connect(self._variant_changed)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.recovery import DiskState, RecoveryCopy, RecoveryProblem, disk_state
+from studio.ui.document import OpenRefused, open_document
 from studio.ui.icons import icon
 
 STATES: dict[DiskState, str] = {
@@ -41,6 +43,16 @@ NOTES: dict[DiskState, str] = {
     DiskState.MISSING: "the file no longer exists, so it cannot be reopened; copy the text below to keep it.",
 }
 """The sentence under the table for the selected file."""
+
+
+def first_changed_line(before: str, after: str) -> int:
+    """0-based number of the first line of ``after`` that differs from ``before``: for lines added at the
+    end the first of them, for lines removed at the end the last one left, for no change the first."""
+    old, new = before.split("\n"), after.split("\n")
+    for number, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a != b:
+            return number
+    return 0 if len(old) == len(new) else min(len(old), len(new) - 1)
 
 
 @dataclass(slots=True)
@@ -177,9 +189,21 @@ class RecoveryDialog(QDialog):
             return
         copy, state = self._copies[row]
         self.preview.setPlainText(copy.text)
+        self._show_first_change(copy)
         warn = "" if state is DiskState.UNCHANGED else "⚠ "
         self.note.setText(f"{warn}<b>{html.escape(copy.relpath)}</b> in {html.escape(str(copy.pack_root))}: "
                           f"{html.escape(NOTES.get(state, ''))}")
+
+    def _show_first_change(self, copy: RecoveryCopy) -> None:
+        """Scroll the preview to the first line that differs from the file on disk: typically what was typed."""
+        try:
+            on_disk = open_document(copy.path, copy.pack_root).text
+        except (OpenRefused, OSError):
+            on_disk = ""
+        block = self.preview.document().findBlockByNumber(first_changed_line(on_disk, copy.text))
+        cursor = QTextCursor(block)
+        self.preview.setTextCursor(cursor)
+        self.preview.centerCursor()
 
     def checked(self) -> list[RecoveryCopy]:
         if self.single:
