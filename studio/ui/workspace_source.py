@@ -20,6 +20,15 @@ from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions
 from studio.core.workspace import open_workspace as core_open_workspace
 from studio.ui.scan_process import open_workspace_in_child
 
+LABEL_NAMES = 3
+
+
+def _folder_name(path: Path) -> str:
+    """What to call an opened folder: ``.agents/knowledge`` folders go by the project that holds them."""
+    if path.name == "knowledge" and path.parent.name.startswith(".") and path.parent.parent.name:
+        return path.parent.parent.name
+    return path.name or str(path)
+
 
 @dataclass(slots=True)
 class WorkspaceRequest:
@@ -40,12 +49,14 @@ class WorkspaceRequest:
     """Scan in a child process (keeps the GUI responsive); False scans in the calling thread."""
 
     def label(self) -> str:
-        """Short name for the window title."""
-        names = [p.name or str(p) for p in self.explicit]
+        """Short name for the window title and the status bar: up to three names, then how many more."""
+        names = [_folder_name(p) for p in self.explicit]
         if self.builtin:
             names.append("bundled examples")
         if self.project:
             names.append(self.project.name)
+        if len(names) > LABEL_NAMES:
+            return f"{', '.join(names[:LABEL_NAMES])} and {len(names) - LABEL_NAMES} more"
         return ", ".join(names) or "empty workspace"
 
     def to_settings(self) -> list[str]:

@@ -307,3 +307,10 @@ def test_the_window_applies_stored_preferences_from_the_start(qtbot, settings: Q
         win.open_paths([tmp_path / "empty"])  # the org root joins whatever the user opens
     assert [p.scope for p in win.session.packs.values()] == [Scope.ORGANIZATION]
     win.session.cancel()
+
+
+def test_a_workspace_of_many_folders_has_a_short_title() -> None:
+    projects = [Path(f"/work/repo-{n}/.agents/knowledge") for n in range(5)]
+    assert WorkspaceRequest(explicit=projects[:2]).label() == "repo-0, repo-1"
+    assert WorkspaceRequest(explicit=projects, builtin=True).label() == "repo-0, repo-1, repo-2 and 3 more"
+    assert WorkspaceRequest(explicit=[Path("/srv/packs")]).label() == "packs"

@@ -24,8 +24,9 @@ TRUST_GLYPHS = {"official": "★", "user-confirmed": "✓", "external": "↗", "
 """Trust as a one-character badge in the tree (the full word is in the row's tooltip and the Inspector)."""
 TEXT_CACHE_LIMIT = 5000
 """Prepared strings kept per delegate (names, statuses, badges); the cache starts over beyond this."""
-NAME_MIN = 90
-"""Pixels a pack name keeps before the trust and profile tags make room for it."""
+NAME_MIN = 150
+"""Pixels a pack name keeps before the profile tag and then the trust glyph make room for it: the name is
+how a curator finds a pack; both tags are in the tooltip and the Inspector."""
 PROFILE_SHORT = {"document-first": "doc-first", "wiki-first": "wiki-first", "hybrid": "hybrid"}
 
 
