@@ -158,7 +158,9 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             if (old[n] if n < len(old) else None) != (lines[n] if n < len(lines) else None)
         ]
         self._pending = changed
-        self._apply_some()
+        # On a later turn: when a file has just been opened, its first paint (plain text) then goes out
+        # before the colours, instead of both adding up to one long wait.
+        next_turn(self, self._apply_some)
 
     def forget(self) -> None:
         """Drop the spans of the current text before it is replaced wholesale.
