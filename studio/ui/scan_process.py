@@ -5,7 +5,7 @@ GUI thread for the interpreter lock, and every paint or event that calls into Py
 which freezes the window for hundreds of milliseconds at a time. A child process has its own lock.
 
 The child runs ``studio.core.workspace.open_workspace`` unchanged and sends each pack as it loads, then
-the settled verdict (shadowing and collision findings per pack). The parent rebuilds the core
+the settled verdict (shadowing and collision findings) of the packs that settling changed. The parent rebuilds the core
 ``Workspace`` from the packs it received, so later ``replace_pack`` calls work as usual.
 """
 
@@ -29,14 +29,27 @@ Message = tuple[str, Any]
 def _child(options: WorkspaceOptions, out: Any, cancel: Any) -> None:
     """Entry point of the child process: scan, stream, settle."""
     become_background_child()
+    sent: dict[str, tuple[Path | None, list[Diagnostic]]] = {}
+
+    def send(pack: Pack) -> None:
+        sent[str(pack.root)] = (pack.shadowed_by, list(pack.diagnostics))
+        out.put(("pack", pack))
+
     try:
         ws = open_workspace(
             options,
-            on_pack=lambda pack: out.put(("pack", pack)),
+            on_pack=send,
             on_progress=lambda done, total: out.put(("progress", (done, total))),
             cancelled=cancel.is_set,
         )
-        verdict = {str(p.root): (p.shadowed_by, p.diagnostics) for p in ws.packs}
+        # Only the packs that settling changed (collisions, shadowing): the parent unpickles this message
+        # in one call that holds its interpreter lock, and with every pack's findings in it that took long
+        # enough to stall the window's thread.
+        verdict = {}
+        for p in ws.packs:
+            root = str(p.root)
+            if sent.get(root) != (p.shadowed_by, p.diagnostics):
+                verdict[root] = (p.shadowed_by, p.diagnostics)
         order = [str(p.root) for p in ws.packs]
         out.put(("done", (order, verdict, ws.diagnostics, ws.locations)))
     except BaseException as exc:  # report, never hang the parent
@@ -90,5 +103,7 @@ def _rebuild(options: WorkspaceOptions, received: dict[str, Pack], order: list[s
              locations: list[Any]) -> Workspace:
     packs = [received[root] for root in order if root in received]
     for pack in packs:
-        pack.shadowed_by, pack.diagnostics = verdict[str(pack.root)]
+        settled = verdict.get(str(pack.root))
+        if settled is not None:  # only packs that settling changed are in the verdict
+            pack.shadowed_by, pack.diagnostics = settled
     return Workspace(packs, diagnostics, locations, options)
