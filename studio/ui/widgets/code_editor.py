@@ -179,8 +179,13 @@ class CodeEditor(QPlainTextEdit):
         block = self.document().findBlockByNumber(max(line, 1) - 1)
         if not block.isValid():
             block = self.document().lastBlock()
-        cursor = QTextCursor(block)
-        cursor.setPosition(block.position() + min(max(column, 1) - 1, max(block.length() - 1, 0)))
-        self.setTextCursor(cursor)
-        self.centerCursor()
+        position = block.position() + min(max(column, 1) - 1, max(block.length() - 1, 0))
+        current = self.textCursor()
+        if current.position() != position or current.hasSelection():
+            # Moving the cursor makes the editor lay out the text up to it: worth skipping for the most
+            # common jump, to line 1 of a file just opened (where the cursor already is).
+            cursor = QTextCursor(block)
+            cursor.setPosition(position)
+            self.setTextCursor(cursor)
+            self.centerCursor()
         self.setFocus()
