@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.atomic import write_atomic
+from studio.core.file_stamp import FileStamp
 from studio.core.pack import read_bounded
 
 FORMAT = 1
@@ -33,16 +34,6 @@ MAX_ORIGINAL_BYTES = 16 * 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
-class Fingerprint:
-    """What the original file looked like when the buffer was read (or last saved)."""
-
-    mtime_ns: int
-    size: int
-    sha256: str
-    """Of the file's raw bytes, as ``studio.ui.document`` computes it."""
-
-
-@dataclass(frozen=True, slots=True)
 class RecoveryCopy:
     """The unsaved text of one file, as last written to the recovery directory."""
 
@@ -54,7 +45,7 @@ class RecoveryCopy:
     """The buffer, with ``\\n`` line endings (the editor's; saving restores CRLF if the file had it)."""
     written_at: datetime
     """When the copy was written (UTC)."""
-    opened: Fingerprint | None
+    opened: FileStamp | None
     """The file on disk that the buffer started from; None when it could not be stat'ed."""
     pid: int
     """The process that wrote the copy: a copy kept by another running studio is not offered here."""
@@ -102,7 +93,7 @@ class RecoveryStore:
     def file_for(self, path: Path) -> Path:
         return self.directory / f"{key_for(path)}{SUFFIX}"
 
-    def write(self, path: Path, pack_root: Path, text: str, opened: Fingerprint | None) -> RecoveryCopy:
+    def write(self, path: Path, pack_root: Path, text: str, opened: FileStamp | None) -> RecoveryCopy:
         """Write (or replace) the copy for ``path`` atomically; returns what was written."""
         copy = RecoveryCopy(Path(os.path.abspath(path)), Path(os.path.abspath(pack_root)), text,
                             datetime.now(UTC), opened, os.getpid())
@@ -262,7 +253,7 @@ def _int(doc: dict[str, Any], key: str) -> int:
     return value
 
 
-def _fingerprint(raw: object) -> Fingerprint | None:
+def _fingerprint(raw: object) -> FileStamp | None:
     if raw is None:
         return None
     if not isinstance(raw, dict):
@@ -270,4 +261,4 @@ def _fingerprint(raw: object) -> Fingerprint | None:
     sha = raw.get("sha256")
     if not isinstance(sha, str) or len(sha) != 64 or any(c not in "0123456789abcdef" for c in sha):
         raise _Garbled("has an invalid 'opened' fingerprint")
-    return Fingerprint(_int(raw, "mtime_ns"), _int(raw, "size"), sha)
+    return FileStamp(_int(raw, "mtime_ns"), _int(raw, "size"), sha)

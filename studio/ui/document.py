@@ -13,6 +13,7 @@ from enum import Enum
 from pathlib import Path
 
 from studio.core.atomic import write_atomic
+from studio.core.file_stamp import FileStamp, stamp_of
 from studio.core.pack import read_bounded
 from studio.core.textfiles import is_binary
 
@@ -20,21 +21,12 @@ MAX_EDIT_BYTES = 2 * 1024 * 1024
 """Files larger than this are not opened in the editor (a pack file this big is not hand-edited)."""
 
 
-@dataclass(frozen=True, slots=True)
-class DiskStamp:
-    """What the file looked like when we last read or wrote it."""
-
-    mtime_ns: int
-    size: int
-    sha256: str
-
-
 @dataclass(slots=True)
 class Document:
     path: Path
     pack_root: Path
     text: str
-    stamp: DiskStamp | None
+    stamp: FileStamp | None
     crlf: bool = False
 
     @property
@@ -52,14 +44,6 @@ class OpenRefused(Exception):
     """The file cannot be shown in the editor; the message says why in the user's words."""
 
 
-def _stamp(path: Path, data: bytes) -> DiskStamp | None:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return DiskStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
-
-
 def open_document(path: Path, pack_root: Path) -> Document:
     """Read a pack file for editing. Raises OpenRefused for binary, oversized or unreadable files."""
     data, size, problem = read_bounded(path, MAX_EDIT_BYTES + 1, root=pack_root)
@@ -74,7 +58,7 @@ def open_document(path: Path, pack_root: Path) -> Document:
     except UnicodeDecodeError as exc:
         raise OpenRefused(f"{path.name} is not UTF-8 text (byte {exc.start}); the editor only opens UTF-8") from exc
     crlf = "\r\n" in text
-    return Document(path, pack_root, text.replace("\r\n", "\n"), _stamp(path, data), crlf)
+    return Document(path, pack_root, text.replace("\r\n", "\n"), stamp_of(path, data), crlf)
 
 
 def changed_on_disk(doc: Document) -> bool:
@@ -98,5 +82,5 @@ def save_document(doc: Document, text: str, *, force: bool = False) -> SaveOutco
     payload = (text.replace("\n", "\r\n") if doc.crlf else text).encode("utf-8")
     write_atomic(doc.path, payload)
     doc.text = text
-    doc.stamp = _stamp(doc.path, payload)
+    doc.stamp = stamp_of(doc.path, payload)
     return SaveOutcome.SAVED

@@ -18,13 +18,13 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QDir, QObject, QSettings, QStandardPaths, QThreadPool, QTimer, Signal, Slot
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QWidget
 
-from studio.core.recovery import Fingerprint, RecoveryCopy, RecoveryProblem, RecoveryStore
+from studio.core.recovery import RecoveryCopy, RecoveryProblem, RecoveryStore
 from studio.ui import workers
-from studio.ui.document import DiskStamp
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.recovery_dialog import RecoveryChoice, offer_recovery
 
@@ -46,10 +46,6 @@ def default_recovery_dir(settings: QSettings | None = None) -> Path:
     return Path(base or Path(QDir.homePath()) / ".knowledge-pack-studio") / "recovery"
 
 
-def fingerprint_of(stamp: DiskStamp | None) -> Fingerprint | None:
-    return None if stamp is None else Fingerprint(stamp.mtime_ns, stamp.size, stamp.sha256)
-
-
 def restore_into(tab: EditorTab, copy: RecoveryCopy) -> None:
     """Put the recovered text into ``tab`` as an unsaved, undoable edit.
 
@@ -63,8 +59,7 @@ def restore_into(tab: EditorTab, copy: RecoveryCopy) -> None:
     cursor.endEditBlock()
     tab.editor.document().setModified(True)  # also when the text happens to equal the file's
     tab.editor.moveCursor(QTextCursor.MoveOperation.Start)
-    opened = copy.opened
-    tab.document_state.stamp = None if opened is None else DiskStamp(opened.mtime_ns, opened.size, opened.sha256)
+    tab.document_state.stamp = copy.opened
 
 
 def _owned_elsewhere(copy: RecoveryCopy) -> bool:
@@ -87,7 +82,6 @@ class _TabWatch(QObject):
 
     def __init__(self, keeper: RecoveryKeeper, tab: EditorTab, delay_ms: int) -> None:
         super().__init__(keeper)
-        self.keeper = keeper
         self.tab = tab
         self.key = id(tab)
         """The keeper's key for the tab; kept so a dying tab's wrapper is never touched to find it."""
@@ -96,8 +90,6 @@ class _TabWatch(QObject):
         self.has_copy = False
         """A copy for this path may be on disk (we wrote one, or restored one), so a clean tab drops it."""
         self.warned = False
-        self.alive = True
-        """False once the tab is destroyed; its document may still report changes on its way out."""
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(delay_ms)
@@ -105,15 +97,30 @@ class _TabWatch(QObject):
         tab.editor.document().contentsChange.connect(self.changed)
         tab.dirty_changed.connect(self.dirty_changed)
         tab.saved.connect(self.saved)
-        tab.destroyed.connect(self.gone)
+        # No handler on the tab's destroyed() signal: objects touched from one (even a deleteLater) crash
+        # PySide now and then. A tab that goes without forget() simply stops mattering: ``alive`` says so.
+
+    @property
+    def keeper(self) -> RecoveryKeeper:
+        # Through Qt's parent link, not an attribute: keeper -> watch -> keeper would be a reference cycle,
+        # and Python's cycle collector may free a cycle of QObjects in whichever thread it happens to run,
+        # a worker thread included, where deleting them crashes.
+        keeper = self.parent()
+        assert isinstance(keeper, RecoveryKeeper)
+        return keeper
+
+    @property
+    def alive(self) -> bool:
+        """False once the tab is deleted (closed without ``forget``); its document may still report changes
+        on its way out."""
+        return shiboken6.isValid(self.tab)
 
     def detach(self) -> None:
         """Cut a live tab's connections and go; only for a tab that is not being destroyed."""
         self.timer.stop()
         tab = self.tab
         for signal, slot in ((tab.editor.document().contentsChange, self.changed),
-                             (tab.dirty_changed, self.dirty_changed), (tab.saved, self.saved),
-                             (tab.destroyed, self.gone)):
+                             (tab.dirty_changed, self.dirty_changed), (tab.saved, self.saved)):
             with contextlib.suppress(RuntimeError, TypeError):  # never connected, or the tab already went
                 signal.disconnect(slot)
         self.deleteLater()
@@ -149,16 +156,6 @@ class _TabWatch(QObject):
         if self.alive and self.tab.dirty:
             self.keeper.write_copy(self)
 
-    @Slot()
-    def gone(self) -> None:
-        # Destroyed without forget(): the window closed it some other way. Keep any copy (it is offered
-        # next time, or dropped then if the file already holds the text). The tab is mid-destruction:
-        # touching it (or its editor) here crashes, and Qt drops its connections by itself. No
-        # deleteLater either: called from a destroyed() handler it crashes PySide 6.11 ("shared QObject
-        # was deleted directly"); this small object goes with the keeper instead.
-        self.alive = False
-        self.timer.stop()
-        self.keeper.untrack(self)
 
 
 class RecoveryKeeper(QObject):
@@ -195,6 +192,7 @@ class RecoveryKeeper(QObject):
     def track(self, tab: EditorTab) -> None:
         """Keep copies of ``tab`` while it is dirty. Call it right after the tab is created: when an
         earlier session left a copy of the same file, this asks (modal) whether to restore or discard it."""
+        self._prune()
         if id(tab) in self._watches:
             return
         watch = _TabWatch(self, tab, self.delay_ms)
@@ -216,12 +214,16 @@ class RecoveryKeeper(QObject):
         self.discard_copy(watch.path)
         watch.detach()
 
-    def untrack(self, watch: _TabWatch) -> None:
-        if self._watches.get(watch.key) is watch:
-            del self._watches[watch.key]
+    def _prune(self) -> None:
+        """Drop the watches of tabs deleted without ``forget`` (their ids may be reused by new tabs)."""
+        for key, watch in list(self._watches.items()):
+            if not watch.alive:
+                del self._watches[key]
+                watch.timer.stop()
+                watch.deleteLater()
 
     def tracked(self) -> list[EditorTab]:
-        return [w.tab for w in self._watches.values()]
+        return [w.tab for w in self._watches.values() if w.alive]
 
     # -- copies -------------------------------------------------------------------------------------
     def write_copy(self, watch: _TabWatch) -> None:
@@ -231,7 +233,7 @@ class RecoveryKeeper(QObject):
         watch.last_written = text
         watch.has_copy = True
         state = watch.tab.document_state
-        request = workers.submit(self.store.write, state.path, state.pack_root, text, fingerprint_of(state.stamp),
+        request = workers.submit(self.store.write, state.path, state.pack_root, text, state.stamp,
                                  on_done=self._written, on_error=self._write_failed, pool=self._pool)
         self._jobs[request] = watch.path
 

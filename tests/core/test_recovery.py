@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from studio.core.file_stamp import FileStamp
 from studio.core.recovery import (
     SET_ASIDE_SUFFIX,
     DiskState,
-    Fingerprint,
     RecoveryProblem,
     RecoveryStore,
     disk_state,
@@ -33,10 +33,10 @@ def store(tmp_path: Path) -> RecoveryStore:
     return RecoveryStore(tmp_path / "appdata" / "recovery")
 
 
-def fingerprint(path: Path) -> Fingerprint:
+def fingerprint(path: Path) -> FileStamp:
     data = path.read_bytes()
     st = path.stat()
-    return Fingerprint(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+    return FileStamp(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

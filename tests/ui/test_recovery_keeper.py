@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 
 from studio.core.recovery import DiskState, RecoveryCopy, RecoveryProblem, RecoveryStore, disk_state
 from studio.ui.document import SaveOutcome, open_document
-from studio.ui.recovery_keeper import DELAY_MS, RecoveryKeeper, default_recovery_dir, fingerprint_of
+from studio.ui.recovery_keeper import DELAY_MS, RecoveryKeeper, default_recovery_dir
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.recovery_dialog import RecoveryChoice, RecoveryDialog, offer_recovery
 
@@ -184,7 +184,7 @@ def test_restoring_opens_the_text_as_an_unsaved_buffer(
         qtbot, pack: Path, store: RecoveryStore, make_tab, make_keeper) -> None:  # type: ignore[no-untyped-def]
     facts = pack / "compiled" / "facts.md"
     opened = make_tab(facts)  # what a crashed session had open
-    store.write(facts, pack, FACTS + "typed before the crash\n", fingerprint_of(opened.document_state.stamp))
+    store.write(facts, pack, FACTS + "typed before the crash\n", opened.document_state.stamp)
     facts.write_text("changed by someone else\n")  # after the crash, before the restore
     keeper = make_keeper(ask=Asker("restore"))
     tabs: list[EditorTab] = []
@@ -246,10 +246,12 @@ def test_a_copy_another_running_studio_keeps_is_not_offered(pack: Path, store: R
 def test_a_failed_write_is_reported_once(qtbot, pack: Path, tmp_path: Path, make_tab) -> None:  # type: ignore[no-untyped-def]
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the recovery folder should be")
-    keeper = RecoveryKeeper(RecoveryStore(blocked / "recovery"), delay_ms=FAST_MS, ask=Asker())
+    tab = make_tab(pack / "compiled" / "facts.md")
+    # Owned by the tab, as the window owns its keeper: deleted with it in Qt's order, not whenever
+    # Python's collector gets to it.
+    keeper = RecoveryKeeper(RecoveryStore(blocked / "recovery"), tab, delay_ms=FAST_MS, ask=Asker())
     messages: list[str] = []
     keeper.message.connect(messages.append)
-    tab = make_tab(pack / "compiled" / "facts.md")
     keeper.track(tab)
     type_into(qtbot, tab, "a")
     qtbot.waitUntil(lambda: len(messages) == 1)
