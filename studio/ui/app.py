@@ -11,6 +11,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from studio import __version__
+from studio.ui.gc_policy import collect_on_gui_thread
 from studio.ui.icons import icon
 from studio.ui.main_window import MainWindow
 from studio.ui.theme import apply_theme
@@ -33,6 +34,9 @@ def make_app() -> QApplication:
     app.setApplicationVersion(__version__)
     app.setWindowIcon(icon("app"))
     apply_theme(app)
+    if app.property("studio-gc") is None:  # make_app may be called again (tests, benchmarks)
+        app.setProperty("studio-gc", True)
+        collect_on_gui_thread(app)
     return app
 
 

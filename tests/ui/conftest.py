@@ -6,6 +6,7 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before any Qt import; override it to watch
 
+import gc  # noqa: E402
 import hashlib  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -22,11 +23,23 @@ def settings(tmp_path: Path) -> QSettings:
     return QSettings(str(tmp_path / "settings" / "studio.ini"), QSettings.Format.IniFormat)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def collector_on_the_test_thread() -> Iterator[None]:
+    """As in the app (``studio.ui.gc_policy``): no automatic cycle collection, which could free a test's
+    widgets in a worker thread and crash the run; ``no_leftover_work`` collects after each test instead."""
+    enabled = gc.isenabled()
+    gc.disable()
+    yield
+    if enabled:
+        gc.enable()
+
+
 @pytest.fixture(autouse=True)
 def no_leftover_work() -> Iterator[None]:
     """Fail a test that leaves thread-pool work running (it would race the next test)."""
     yield
     assert QThreadPool.globalInstance().waitForDone(10_000), "worker jobs still running after the test"
+    gc.collect()  # the test's garbage, on this (the GUI) thread
 
 
 @pytest.fixture

@@ -20,7 +20,15 @@ SEVERITY_COLOURS = {Severity.ERROR: "#e53935", Severity.WARNING: "#f29d0c", Seve
 class _Gutter(QWidget):
     def __init__(self, editor: CodeEditor) -> None:
         super().__init__(editor)
-        self.editor = editor
+
+    @property
+    def editor(self) -> CodeEditor:
+        # Through Qt's parent link rather than an attribute: editor -> gutter -> editor would be a reference
+        # cycle, and Python's cycle collector may free a cycle of Qt objects in whichever thread it runs
+        # in, a worker thread included, where deleting a widget crashes.
+        editor = self.parent()
+        assert isinstance(editor, CodeEditor)
+        return editor
 
     def sizeHint(self) -> QSize:
         return QSize(self.editor.gutter_width(), 0)

@@ -1,0 +1,36 @@
+"""Python's cycle collector runs on the window's thread only.
+
+Left automatic, a collection starts in whichever thread happens to allocate past the threshold, often
+a worker. A cycle that holds a Python-owned Qt object (a widget made without a parent, whose wrapper
+sits in a reference cycle) is then destroyed in that worker, and destroying a widget outside the GUI
+thread crashes the process. Instead, automatic collection is switched off and a timer on the GUI
+thread collects the generations that are due, using the collector's own thresholds.
+"""
+
+from __future__ import annotations
+
+import gc
+
+from PySide6.QtCore import QObject, QTimer
+
+CHECK_MS = 200
+
+
+def collect_on_gui_thread(owner: QObject) -> QTimer:
+    """Switch automatic collection off and collect from a timer owned by ``owner`` (call on the GUI thread)."""
+    gc.disable()
+    timer = QTimer(owner)
+    timer.setInterval(CHECK_MS)
+    timer.timeout.connect(collect_due)
+    timer.start()
+    return timer
+
+
+def collect_due() -> int:
+    """Collect the oldest generation whose count is past its threshold, as automatic collection would."""
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    due = -1
+    for generation in range(3):
+        if thresholds[generation] and counts[generation] > thresholds[generation]:
+            due = generation
+    return gc.collect(due) if due >= 0 else 0

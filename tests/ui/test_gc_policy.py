@@ -1,0 +1,46 @@
+"""Cycle collection happens on the GUI thread only (see studio.ui.gc_policy)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+from PySide6.QtCore import QObject
+
+from studio.ui.gc_policy import collect_due, collect_on_gui_thread
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.me = self  # a reference cycle: only the cycle collector frees it
+
+
+def test_the_app_collects_cycles_from_a_timer_on_the_gui_thread(qtbot) -> None:  # type: ignore[no-untyped-def]
+    freed_in: list[str] = []
+
+    class Tracked(_Node):
+        def __del__(self) -> None:
+            freed_in.append(threading.current_thread().name)
+
+    owner = QObject()
+    was_enabled = gc.isenabled()
+    timer = collect_on_gui_thread(owner)
+    try:
+        assert not gc.isenabled()  # no automatic collection in whatever thread allocates
+        Tracked()
+        # Allocations in a worker thread never start a collection there any more.
+        worker = threading.Thread(target=lambda: [_Node() for _ in range(20_000)], name="worker")
+        worker.start()
+        worker.join()
+        assert "worker" not in freed_in
+        qtbot.waitUntil(lambda: bool(freed_in), timeout=5000)  # the timer collected it
+        assert set(freed_in) == {threading.main_thread().name}
+    finally:
+        timer.stop()
+        if was_enabled:
+            gc.enable()
+
+
+def test_collect_due_collects_only_when_a_generation_is_past_its_threshold() -> None:
+    gc.collect()
+    assert collect_due() == 0  # nothing allocated since: nothing due
