@@ -10,15 +10,23 @@ thread collects the generations that are due, using the collector's own threshol
 from __future__ import annotations
 
 import gc
+import time
 
 from PySide6.QtCore import QObject, QTimer
 
 CHECK_MS = 200
+FULL_EVERY_S = 30.0
+"""Python itself runs a full collection only once enough new long-lived objects have piled up (a rule its
+C API keeps to itself); a full pass walks every object not frozen, tens of milliseconds while a large
+workspace loads, so the timer allows one at most this often."""
+
+_last_full = [0.0]
 
 
 def collect_on_gui_thread(owner: QObject) -> QTimer:
     """Switch automatic collection off and collect from a timer owned by ``owner`` (call on the GUI thread)."""
     gc.disable()
+    _last_full[0] = time.monotonic()
     timer = QTimer(owner)
     timer.setInterval(CHECK_MS)
     timer.timeout.connect(collect_due)
@@ -27,10 +35,17 @@ def collect_on_gui_thread(owner: QObject) -> QTimer:
 
 
 def collect_due() -> int:
-    """Collect the oldest generation whose count is past its threshold, as automatic collection would."""
+    """Collect the oldest generation whose count is past its threshold, as automatic collection would,
+    but the oldest generation no more than once every ``FULL_EVERY_S``."""
     counts, thresholds = gc.get_count(), gc.get_threshold()
     due = -1
     for generation in range(3):
         if thresholds[generation] and counts[generation] > thresholds[generation]:
             due = generation
+    if due == 2:
+        now = time.monotonic()
+        if now - _last_full[0] < FULL_EVERY_S:
+            due = 1
+        else:
+            _last_full[0] = now
     return gc.collect(due) if due >= 0 else 0
