@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from studio.cli import main
+from studio.launcher import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,4 +1,4 @@
-"""The ``pack-studio`` command: the GUI with no arguments (or ``open PATH ...``), the CLI otherwise.
+"""The command-line face of ``pack-studio`` (``studio.launcher`` sends ``open`` and no arguments to the app).
 
 Each subcommand lives in its own module under ``studio.cli`` and exposes
 ``register(subparsers) -> None``; the parser it adds carries ``func=run(args) -> int`` as a default.
@@ -40,7 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if not args_list:
-        args_list = ["open"]
+        parser.print_help()
+        return 2
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # argparse exits 2 on usage errors, 0 on --help

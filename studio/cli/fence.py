@@ -16,8 +16,8 @@ from pathlib import Path
 from studio.cli.guide import report_problems
 from studio.core.diagnostics import Severity
 from studio.core.model import Pack
-from studio.core.pack import load_pack, read_bounded
-from studio.core.paths import resolve_inside
+from studio.core.pack import load_pack
+from studio.core.paths import read_bounded, resolve_inside
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.render.resources import ResourceKind, classify_resources

@@ -1,62 +1,26 @@
-"""``pack-studio open [PATH ...]``: start the desktop app (the default when no command is given)."""
+"""``pack-studio open``: listed here so that ``pack-studio --help`` shows it; the launcher starts the app.
+
+``studio.launcher`` sends ``open`` (and no arguments at all) to ``studio.ui.launch`` before the CLI parses
+anything, so the CLI never imports the GUI.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
-        "open", help="open the desktop app on packs or folders of packs",
+        "open", help="open the desktop app on packs or folders of packs (the default with no command)",
         description="Open the desktop app. With no PATH it reopens the last workspace, or the bundled examples.",
+        add_help=False,
     )
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="a pack or a folder of packs")
-    parser.add_argument("--project", type=Path, help="project directory whose .agents/knowledge is scanned")
-    parser.add_argument("--home", type=Path, help="home directory for the user scope")
+    parser.add_argument("rest", nargs=argparse.REMAINDER)
     parser.set_defaults(func=run)
 
 
-# Qt's X11 plugin aborts the process (no exception to catch) when these libraries are missing; minimal
-# Debian/Ubuntu installs and Xvfb-only machines often lack them.
-XCB_LIBRARIES = ("xcb-cursor", "xcb-icccm", "xcb-image", "xcb-keysyms", "xcb-randr", "xcb-render-util",
-                 "xcb-shape", "xcb-xkb", "xkbcommon-x11")
-XCB_PACKAGES = ("libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 libxcb-render-util0 "
-                "libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0")
-
-
-def display_problem() -> str | None:
-    """Why no window can be shown here, or None when a display (or an explicit Qt platform) is available."""
-    if os.environ.get("QT_QPA_PLATFORM"):
-        return None
-    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        return ("no display found (DISPLAY and WAYLAND_DISPLAY are unset). Run it in a desktop session, "
-                "under xvfb-run, or use the command-line tools: pack-studio validate PATH")
-    if sys.platform.startswith("linux") and not os.environ.get("WAYLAND_DISPLAY"):
-        missing = missing_xcb_libraries()
-        if missing:
-            return (f"Qt's X11 support needs libraries that are not installed ({', '.join(missing)}). "
-                    f"On Debian/Ubuntu: sudo apt-get install {XCB_PACKAGES}")
-    return None
-
-
-def missing_xcb_libraries() -> list[str]:
-    from ctypes.util import find_library
-
-    return [name for name in XCB_LIBRARIES if find_library(name) is None]
-
-
 def run(args: argparse.Namespace) -> int:
-    problem = display_problem()
-    if problem:
-        print(f"pack-studio: cannot open the desktop app: {problem}", file=sys.stderr)
-        return 2
-    try:
-        from studio.ui.app import run_gui
-    except ImportError as exc:
-        print(f"pack-studio: the desktop app needs PySide6 ({exc}). Install it with: "
-              "pip install 'knowledge-pack-studio[gui]'", file=sys.stderr)
-        return 2
-    return run_gui(list(args.paths), project=args.project, home=args.home)
+    print("pack-studio: the desktop app is started by the pack-studio command itself "
+          "(studio.launcher), not by studio.cli.main", file=sys.stderr)
+    return 2

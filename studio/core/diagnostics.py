@@ -124,6 +124,37 @@ class DiagnosticCounts:
         return counts
 
 
+@dataclass(frozen=True, slots=True)
+class Code:
+    """A declared diagnostic code: the one place its severity, behaviour, rule row and meaning are written.
+
+    Every module that emits findings declares its codes in a module-level ``CODES`` tuple, and
+    ``studio.core.catalogue`` lists those modules; ``pack-studio rules`` prints the result. Findings are made by
+    calling the code (``INVALID_NAME("'name' contains ' '", line=2, column=7)``), so a finding can only carry a
+    code that was declared, with the declared severity and behaviour unless the call says otherwise.
+    """
+
+    code: str
+    """Stable kebab-case identifier, e.g. ``missing-description``."""
+    severity: Severity
+    doc: str
+    """One line: what the finding means (the catalogue's entry)."""
+    behavior: Behavior = Behavior.LOAD
+    """What a client does with the pack because of the finding."""
+    rule: str = ""
+    """Row of the digest's diagnostic table (``V06``), or empty for studio-only findings."""
+    hint: str = ""
+    """The usual fix, used when the call gives none."""
+
+    def __call__(self, message: str, file: str = "KNOWLEDGE.md", line: int = 1, column: int = 1, *,
+                 hint: str | None = None, pack: str = "", severity: Severity | None = None,
+                 behavior: Behavior | None = None) -> Diagnostic:
+        """A finding of this code. ``severity`` and ``behavior`` override the declared ones (documented where
+        a module does so, e.g. a missing root is an error when typed and an info when configured)."""
+        return Diagnostic(self.code, severity or self.severity, message, file, line, column,
+                          self.hint if hint is None else hint, behavior or self.behavior, self.rule, pack)
+
+
 def worst_behavior(diagnostics: list[Diagnostic]) -> Behavior:
     """The behaviour that governs the pack: the gravest among its findings."""
     worst = Behavior.LOAD

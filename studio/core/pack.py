@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.model import Pack, Scope
-from studio.core.paths import is_inside, read_regular_file
+from studio.core.paths import read_bounded, read_regular_file
+from studio.core.validate import validate_pack
 
 
 def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
@@ -59,8 +59,6 @@ def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_ro
 
 def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False) -> Pack:
     pack.knowledge, diags = read_knowledge_bytes(data, size=size)
-    from studio.core.validate import validate_pack  # validate imports the checks, which import model
-
     diags.extend(validate_pack(pack, content=content))
     owner = str(pack.root)
     pack.diagnostics = sort_diagnostics([d if d.pack else _attach(d, owner) for d in diags])
@@ -105,48 +103,6 @@ def _pack_path_problem(root: Path) -> Diagnostic | None:
             rule="V02", behavior=Behavior.SKIP, hint="KNOWLEDGE.md must be a regular Markdown file.",
         )
     return None
-
-
-def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> tuple[bytes | None, int, Diagnostic | None]:
-    """Read at most ``limit`` bytes of a regular file inside ``root``.
-
-    Returns (data, size on disk, problem). Refuses symlinks that leave ``root``, FIFOs and devices
-    (reading those could block forever).
-    """
-    rel = path.name if root is None else _rel(path, root)
-    if root is not None and not is_inside(root, path):
-        return None, 0, Diagnostic(
-            "symlink-escape", Severity.ERROR, f"{rel} is a symlink that leads outside the pack; not read",
-            file=rel, behavior=Behavior.QUARANTINE, hint="Replace the symlink with the file itself.",
-        )
-    try:
-        st = os.stat(path)
-        if not stat.S_ISREG(st.st_mode):
-            return None, 0, Diagnostic(
-                "not-a-regular-file", Severity.ERROR, f"{rel} is not a regular file; not read",
-                file=rel, behavior=Behavior.SKIP, hint="Replace it with a regular file.",
-            )
-        with open(path, "rb") as fh:
-            # Asking for the whole limit makes Python reserve it (1 MiB) on every call; the size plus one
-            # byte is enough to see a file that grew since the stat.
-            return fh.read(min(limit, st.st_size + 1)), st.st_size, None
-    except PermissionError:
-        return None, 0, Diagnostic(
-            "unreadable-file", Severity.ERROR, f"{rel} cannot be read: permission denied",
-            file=rel, behavior=Behavior.SKIP, hint="Check the file's permissions.",
-        )
-    except OSError as exc:
-        return None, 0, Diagnostic(
-            "unreadable-file", Severity.ERROR, f"{rel} cannot be read: {exc.strerror or exc}",
-            file=rel, behavior=Behavior.SKIP, hint="Check the file.",
-        )
-
-
-def _rel(path: Path, root: Path) -> str:
-    try:
-        return path.relative_to(root).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def _safe_listdir(root: Path) -> list[Path]:

@@ -6,6 +6,17 @@ import os
 import stat
 from pathlib import Path
 
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+SYMLINK_ESCAPE = Code("symlink-escape", Severity.ERROR, "a file the studio was asked to read is a symlink leading "
+                      "outside the pack; it is not read", Behavior.QUARANTINE,
+                      hint="Replace the symlink with the file itself.")
+NOT_A_REGULAR_FILE = Code("not-a-regular-file", Severity.ERROR, "a path that should be a file is a folder, FIFO "
+                          "or device; it is not read", Behavior.SKIP, hint="Replace it with a regular file.")
+UNREADABLE_FILE = Code("unreadable-file", Severity.ERROR, "a file could not be read (permissions or an I/O error)",
+                       Behavior.SKIP, hint="Check the file's permissions.")
+CODES = (SYMLINK_ESCAPE, NOT_A_REGULAR_FILE, UNREADABLE_FILE)
+
 
 def is_unsafe_pointer(value: str) -> bool:
     """True when a pack-relative pointer is absolute, has a drive, or walks up with ``..``."""
@@ -108,3 +119,33 @@ def read_regular_file(path: str, limit: int) -> tuple[bytes, int] | None:
         return None
     finally:
         os.close(fd)
+
+
+def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> tuple[bytes | None, int, Diagnostic | None]:
+    """Read at most ``limit`` bytes of a regular file inside ``root``.
+
+    Returns (data, size on disk, problem). Refuses symlinks that leave ``root``, FIFOs and devices
+    (reading those could block forever).
+    """
+    rel = path.name if root is None else _rel(path, root)
+    if root is not None and not is_inside(root, path):
+        return None, 0, SYMLINK_ESCAPE(f"{rel} is a symlink that leads outside the pack; not read", rel)
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            return None, 0, NOT_A_REGULAR_FILE(f"{rel} is not a regular file; not read", rel)
+        with open(path, "rb") as fh:
+            # Asking for the whole limit makes Python reserve it (1 MiB) on every call; the size plus one
+            # byte is enough to see a file that grew since the stat.
+            return fh.read(min(limit, st.st_size + 1)), st.st_size, None
+    except PermissionError:
+        return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: permission denied", rel)
+    except OSError as exc:
+        return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: {exc.strerror or exc}", rel, hint="Check the file.")
+
+
+def _rel(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)

@@ -20,7 +20,7 @@ from typing import Any
 
 from studio.core.atomic import write_atomic
 from studio.core.file_stamp import FileStamp
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 
 FORMAT = 1
 """Version of the JSON layout; a file with another version is reported instead of guessed at."""

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from studio.core.atomic import write_atomic
 from studio.core.file_stamp import FileStamp, stamp_of
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 from studio.core.textfiles import is_binary
 
 MAX_EDIT_BYTES = 2 * 1024 * 1024

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from studio.core.model import Pack
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 from studio.core.render.catalog import render_catalog
 from studio.core.render.costs import count_tokens
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from studio.cli import main
+from studio.launcher import main
 
 
 def test_without_a_display_open_explains_and_exits_2(monkeypatch, capsys) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 
 MAX_JSON_BYTES = 8 * 1024 * 1024
 REPORTED_DEPTH = 500

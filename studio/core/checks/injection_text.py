@@ -28,8 +28,7 @@ from pathlib import Path
 
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Diagnostic, Severity
-from studio.core.pack import read_bounded
-from studio.core.paths import is_inside
+from studio.core.paths import is_inside, read_bounded
 from studio.core.render.escape import find_fence_breaks, strip_forbidden
 from studio.core.textfiles import is_binary
 

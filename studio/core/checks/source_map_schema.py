@@ -15,8 +15,7 @@ from dataclasses import replace
 from studio.core.checks._context import CheckContext
 from studio.core.checks._json_files import MAX_JSON_BYTES
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
-from studio.core.pack import read_bounded
-from studio.core.paths import resolve_inside
+from studio.core.paths import read_bounded, resolve_inside
 from studio.core.runs.schemas import check_against_schema, locate
 
 FILES = {

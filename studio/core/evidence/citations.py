@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.evidence.anchors import split_ref
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 
 CITED_SURFACES = ("compiled", "documents", "wiki")
 MARKDOWN_SUFFIXES = (".md", ".markdown")

@@ -13,8 +13,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from studio.core.evidence.anchors import Anchor, AnchorKind, find_headings, heading_span
-from studio.core.pack import read_bounded
-from studio.core.paths import is_file, resolve_inside
+from studio.core.paths import is_file, read_bounded, resolve_inside
 from studio.core.textfiles import is_binary
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024

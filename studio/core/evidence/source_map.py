@@ -9,7 +9,7 @@ from typing import Any
 
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evidence.anchors import split_ref
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 from studio.core.runs.jsonpos import line_column, value_positions
 from studio.core.runs.schemas import check_against_schema
 

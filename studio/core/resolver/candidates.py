@@ -20,8 +20,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.core.pack import read_bounded
-from studio.core.paths import is_inside, read_regular_file
+from studio.core.paths import is_inside, read_bounded, read_regular_file
 from studio.core.resolver.sections import split_sections
 from studio.core.textfiles import is_binary
 

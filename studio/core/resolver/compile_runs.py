@@ -12,8 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.core.pack import read_bounded
-from studio.core.paths import is_inside
+from studio.core.paths import is_inside, read_bounded
 
 MAX_RECORD_BYTES = 1_048_576
 FLAGGED_STATUSES = ("needs-review", "stale", "disputed", "failed")

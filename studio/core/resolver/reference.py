@@ -15,8 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.model import Pack
-from studio.core.pack import read_bounded
-from studio.core.paths import is_file, is_inside, resolve_inside
+from studio.core.paths import is_file, is_inside, read_bounded, resolve_inside
 from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.resolver.intent import reference_asks_for_sources
 from studio.core.tokens import CharEstimator

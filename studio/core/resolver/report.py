@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
+from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import STOPWORDS
 from studio.core.resolver.source_map import RISKY_STATUSES
-
-if TYPE_CHECKING:
-    from studio.core.resolver.session import PreparedPack
 
 GAP_RECOMMENDATION = "ask_user_or_mark_unknown"
 MAX_OMISSIONS_LISTED = 5

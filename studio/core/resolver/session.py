@@ -15,36 +15,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.render.fence import FenceVariant
-from studio.core.resolver.candidates import Candidate, FileCache, PackFiles, collect
-from studio.core.resolver.compile_runs import CompileVerdict, latest_flagged_compile
+from studio.core.resolver.candidates import Candidate, FileCache, collect
+from studio.core.resolver.compile_runs import latest_flagged_compile
 from studio.core.resolver.coverage import Coverage
 from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.intent import asks_for_evidence
 from studio.core.resolver.meter import Meter
 from studio.core.resolver.plan import PackPlan, plan_packs
+from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
 from studio.core.resolver.select import Entry, fill_order, fit_exactly, greedy_fill
 from studio.core.resolver.source_map import SOURCE_MAP, SourceMap, load_source_map
-from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, Placement, place
+from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, place
 from studio.core.tokens import DEFAULT_ENCODING, Tokenizer, get_tokenizer
-
-
-@dataclass(slots=True)
-class PreparedPack:
-    """Everything about one pack's files that does not depend on the request."""
-
-    files: PackFiles
-    index: BM25Index
-    source_map: SourceMap
-    coverage: Coverage
-    fingerprint: tuple[object, ...]
-    meters: dict[str, Meter] = field(default_factory=dict)
-    """Encoding name -> the candidates' fence costs, counted as they are needed."""
-    placements: dict[tuple[object, ...], list[Placement]] = field(default_factory=dict)
-    compile_verdict: CompileVerdict | None = None
-    """The latest compile run, when its status puts the views it wrote in doubt."""
-    """(profile, mode, evidence, context map) -> each candidate's placement."""
 
 
 @dataclass(slots=True)

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 
 SOURCE_MAP = "indexes/source-map.json"
 MAX_MAP_BYTES = 4 * 1_048_576

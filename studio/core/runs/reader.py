@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 from studio.core.runs.kinds import infer_kind, infer_markdown_kind
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource, Validity
 from studio.core.runs.schemas import check_against_schema

@@ -12,7 +12,7 @@ from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QTextEdit, QTreeWidget, QTreeWidgetItem, QWidget
 
 from studio.core.diagnostics import Diagnostic
-from studio.core.pack import read_bounded
+from studio.core.paths import read_bounded
 from studio.ui.icons import severity_icon
 
 MAX_SHOWN_BYTES = 4 * 1024 * 1024

@@ -1,0 +1,27 @@
+"""The ``pack-studio`` entry point, standing above both faces: the desktop app or the command line.
+
+With no arguments, or ``open PATH ...``, it starts the app (``studio.ui.launch``); anything else goes to the
+CLI (``studio.cli``). Keeping the choice here lets the two faces stay independent: neither imports the other.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch ``argv`` (default: the process arguments) and return the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] == "open":
+        from studio.ui.launch import main as open_app
+
+        return open_app(args[1:])
+    from studio.cli import main as run_cli
+
+    return run_cli(args)
+
+
+def gui() -> int:
+    """The ``[project.gui-scripts]`` entry: always the desktop app (arguments are paths to open)."""
+    return main(["open", *sys.argv[1:]])
