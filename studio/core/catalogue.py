@@ -15,7 +15,54 @@ from functools import cache
 from studio.core.diagnostics import Code
 
 EMITTERS: tuple[str, ...] = (
+    # Reading and parsing KNOWLEDGE.md
     "studio.core.paths",
+    "studio.core.frontmatter",
+    "studio.core.pack",
+    # Frontmatter and layout checks, in registry order
+    "studio.core.checks.required_name",
+    "studio.core.checks.name_format",
+    "studio.core.checks.name_matches_directory",
+    "studio.core.checks.required_description",
+    "studio.core.checks.description_length",
+    "studio.core.checks.required_type",
+    "studio.core.checks.type_value",
+    "studio.core.checks.required_status",
+    "studio.core.checks.status_gate",
+    "studio.core.checks.profile_value",
+    "studio.core.checks.runtime_mode",
+    "studio.core.checks.metadata_shape",
+    "studio.core.checks.document_first_layout",
+    "studio.core.checks.primary_pointers",
+    "studio.core.checks.hybrid_primary",
+    "studio.core.checks.wiki_first_layout",
+    "studio.core.checks.persona_boundaries",
+    "studio.core.checks.ontology_layout",
+    "studio.core.checks.answers_layout",
+    "studio.core.checks.enum_fields",
+    "studio.core.checks.compatibility_length",
+    "studio.core.checks.updated_date",
+    "studio.core.checks.version_semver",
+    "studio.core.checks.produced_by",
+    "studio.core.checks.unknown_keys",
+    "studio.core.checks.scripts_in_pack",
+    # Content checks
+    "studio.core.checks.ontology_json",
+    "studio.core.checks.answers_json",
+    "studio.core.checks.index_json",
+    "studio.core.checks.source_map_schema",
+    "studio.core.checks.executable_files",
+    "studio.core.checks.injection_text",
+    # Discovery and the workspace
+    "studio.core.scan",
+    "studio.core.workspace",
+    "studio.core.shadowing",
+    # runs/, evidence and provenance
+    "studio.core.runs.reader",
+    "studio.core.runs.schemas",
+    "studio.core.evidence.source_map",
+    "studio.core.evidence.report",
+    "studio.core.provenance",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 

@@ -82,6 +82,11 @@ class Diagnostic:
         return Diagnostic, (self.code, self.severity, self.message, self.file, self.line, self.column,
                             self.hint, self.behavior, self.rule, self.pack)
 
+    def with_pack(self, pack: str) -> Diagnostic:
+        """The same finding attached to the pack at ``pack`` (spelled out: ``replace`` costs several times more)."""
+        return Diagnostic(self.code, self.severity, self.message, self.file, self.line, self.column, self.hint,
+                          self.behavior, self.rule, pack)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "code": self.code,

@@ -11,9 +11,53 @@ from typing import Any
 
 import yaml
 
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import Frontmatter, KnowledgeFile, Position
 from studio.core.plain_yaml import parse_plain_block
+
+KNOWLEDGE_TOO_LARGE = Code("knowledge-too-large", Severity.WARNING,
+                           "KNOWLEDGE.md is over 1 MiB: only the first MiB is read", Behavior.LOAD_WITH_WARNING, "",
+                           hint="Keep the guide short and move long material into documents/ or wiki/.")
+UTF8_BOM = Code("utf8-bom", Severity.INFO,
+                "KNOWLEDGE.md starts with a UTF-8 byte-order mark: some clients miss the frontmatter", Behavior.LOAD,
+                "", hint="Save the file as UTF-8 without BOM.")
+CRLF_LINE_ENDINGS = Code("crlf-line-endings", Severity.INFO,
+                         "KNOWLEDGE.md uses CRLF line endings: the reference CLI only finds LF frontmatter fences",
+                         Behavior.LOAD, "", hint="Convert the file to LF line endings.")
+INVALID_ENCODING = Code("invalid-encoding", Severity.ERROR,
+                        "KNOWLEDGE.md is not valid UTF-8 (the byte offset is given)", Behavior.QUARANTINE, "V04",
+                        hint="Re-save the file as UTF-8.")
+MISSING_FRONTMATTER = Code("missing-frontmatter", Severity.ERROR,
+                           "KNOWLEDGE.md does not start with a '---' frontmatter block", Behavior.QUARANTINE, "V03",
+                           hint="Start the file with '---', the YAML fields, and a closing '---' line.")
+UNCLOSED_FRONTMATTER = Code("unclosed-frontmatter", Severity.ERROR, "the frontmatter block is never closed with '---'",
+                            Behavior.QUARANTINE, "V03",
+                            hint="Add a line containing only '---' after the last YAML field.")
+INVALID_YAML = Code("invalid-yaml", Severity.ERROR, "the frontmatter is not valid YAML", Behavior.QUARANTINE, "V04",
+                    hint="Fix the YAML syntax at this position (quote values that contain ': ' or '#').")
+FRONTMATTER_NOT_MAPPING = Code("frontmatter-not-mapping", Severity.ERROR,
+                               "the frontmatter parses, but to a list or a scalar rather than key: value pairs",
+                               Behavior.QUARANTINE, "V05", hint="Add at least name, description, type and status.")
+TAB_INDENTATION = Code("tab-indentation", Severity.ERROR, "the frontmatter is indented with tabs, which YAML forbids",
+                       Behavior.QUARANTINE, "V04", hint="Indent with spaces.")
+FRONTMATTER_TOO_COMPLEX = Code("frontmatter-too-complex", Severity.ERROR,
+                               "the frontmatter is nested too deeply or holds too many values to be metadata",
+                               Behavior.QUARANTINE, "V04",
+                               hint="Keep frontmatter to the standard's fields; move data into files.")
+YAML_ANCHOR_ALIAS = Code("yaml-anchor-alias", Severity.ERROR,
+                         "the frontmatter uses YAML anchors or aliases, refused before anything expands (alias bombs)",
+                         Behavior.QUARANTINE, "V04",
+                         hint="Write the values out in full; anchors can expand into huge documents.")
+YAML_COERCION = Code("yaml-coercion", Severity.INFO,
+                     "a string field is written so that YAML 1.1 reads another type (date, number, boolean): kept "
+                     "as written")
+DUPLICATE_KEY = Code("duplicate-key", Severity.ERROR,
+                     "a frontmatter key appears twice: YAML readers disagree about which value wins",
+                     Behavior.QUARANTINE, "V04",
+                     hint="Remove one of the two definitions; YAML loaders disagree on which wins.")
+CODES = (KNOWLEDGE_TOO_LARGE, UTF8_BOM, CRLF_LINE_ENDINGS, INVALID_ENCODING, MISSING_FRONTMATTER, UNCLOSED_FRONTMATTER,
+         INVALID_YAML, FRONTMATTER_NOT_MAPPING, TAB_INDENTATION, FRONTMATTER_TOO_COMPLEX, YAML_ANCHOR_ALIAS,
+         YAML_COERCION, DUPLICATE_KEY)
 
 try:  # the C loader is several times faster; fall back silently when libyaml is absent
     from yaml import CSafeLoader as _Loader
@@ -44,28 +88,17 @@ def read_knowledge_bytes(data: bytes, *, size: int | None = None) -> tuple[Knowl
     truncated = size > MAX_KNOWLEDGE_BYTES
     if truncated:
         data = data[:MAX_KNOWLEDGE_BYTES]
-        diags.append(_diag(
-            "knowledge-too-large", Severity.WARNING,
-            f"KNOWLEDGE.md is {size:,} bytes; only the first {MAX_KNOWLEDGE_BYTES:,} were read",
-            hint="Keep the guide short and move long material into documents/ or wiki/.",
-            behavior=Behavior.LOAD_WITH_WARNING,
-        ))
+        diags.append(KNOWLEDGE_TOO_LARGE(f"KNOWLEDGE.md is {size:,} bytes; only the first {MAX_KNOWLEDGE_BYTES:,} "
+                                         "were read"))
     has_bom = data.startswith(b"\xef\xbb\xbf")
     if has_bom:
         data = data[3:]
-        diags.append(_diag(
-            "utf8-bom", Severity.INFO,
-            "File starts with a UTF-8 byte-order mark; some clients will not find the frontmatter",
-            hint="Save the file as UTF-8 without BOM.",
-        ))
+        diags.append(UTF8_BOM("File starts with a UTF-8 byte-order mark; some clients will not find the frontmatter"))
     text = _decode(data, truncated, diags)
     crlf = "\r\n" in text
     if crlf:
-        diags.append(_diag(
-            "crlf-line-endings", Severity.INFO,
-            "File uses CRLF line endings; the reference CLI only recognises LF frontmatter fences",
-            hint="Convert the file to LF line endings.",
-        ))
+        diags.append(CRLF_LINE_ENDINGS("File uses CRLF line endings; the reference CLI only recognises LF "
+                                       "frontmatter fences"))
         text = text.replace("\r\n", "\n")
     text = text.replace("\r", "\n")
     kf = KnowledgeFile(frontmatter=None, body=text, body_start_line=1, text=text,
@@ -85,13 +118,8 @@ def _decode(data: bytes, truncated: bool, diags: list[Diagnostic]) -> str:
         prefix = data[: exc.start].decode("utf-8", errors="replace")
         line = prefix.count("\n") + 1
         column = len(prefix) - (prefix.rfind("\n") + 1) + 1
-        diags.append(_diag(
-            "invalid-encoding", Severity.ERROR,
-            f"KNOWLEDGE.md is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start}",
-            line=line, column=column, rule="V04",
-            hint="Re-save the file as UTF-8.",
-            behavior=Behavior.QUARANTINE,
-        ))
+        diags.append(INVALID_ENCODING(f"KNOWLEDGE.md is not valid UTF-8: byte 0x{data[exc.start]:02x} at offset "
+                                      f"{exc.start}", line=line, column=column))
         return data.decode("utf-8", errors="replace")
 
 
@@ -99,20 +127,10 @@ def split_and_parse(text: str, kf: KnowledgeFile) -> tuple[Frontmatter | None, l
     """Find the ``---`` fences in LF text, parse the YAML between them and set the body on ``kf``."""
     first_break = text.find("\n")
     if not _FENCE.fullmatch(text if first_break < 0 else text[:first_break]):
-        return None, [_diag(
-            "missing-frontmatter", Severity.ERROR,
-            "KNOWLEDGE.md does not start with a '---' frontmatter block",
-            rule="V03", behavior=Behavior.QUARANTINE,
-            hint="Start the file with '---', the YAML fields, and a closing '---' line.",
-        )]
+        return None, [MISSING_FRONTMATTER("KNOWLEDGE.md does not start with a '---' frontmatter block")]
     closing = _CLOSING_FENCE.search(text, first_break) if first_break >= 0 else None
     if closing is None:
-        return None, [_diag(
-            "unclosed-frontmatter", Severity.ERROR,
-            "The frontmatter block opened on line 1 is never closed with '---'",
-            rule="V03", behavior=Behavior.QUARANTINE,
-            hint="Add a line containing only '---' after the last YAML field.",
-        )]
+        return None, [UNCLOSED_FRONTMATTER("The frontmatter block opened on line 1 is never closed with '---'")]
     end = text.count("\n", 0, closing.start() + 1)  # 0-based line of the closing fence
     raw = text[first_break + 1:closing.start()]
     kf.body = text[closing.end() + 1:]
@@ -156,31 +174,18 @@ def parse_with_loader(
         line = (mark.line + first_line) if mark else first_line
         column = (mark.column + 1) if mark else 1
         problem = exc.problem or exc.context or "syntax error"
-        return None, {}, [_diag(
-            "invalid-yaml", Severity.ERROR, f"Frontmatter is not valid YAML: {problem}",
-            line=line, column=column, rule="V04", behavior=Behavior.QUARANTINE,
-            hint="Fix the YAML syntax at this position (quote values that contain ': ' or '#').",
-        )]
+        return None, {}, [INVALID_YAML(f"Frontmatter is not valid YAML: {problem}", line=line, column=column)]
     except yaml.YAMLError as exc:
-        return None, {}, [_diag(
-            "invalid-yaml", Severity.ERROR, f"Frontmatter is not valid YAML: {exc}",
-            line=first_line, rule="V04", behavior=Behavior.QUARANTINE,
-            hint="Fix the YAML syntax.",
-        )]
+        return None, {}, [INVALID_YAML(f"Frontmatter is not valid YAML: {exc}", line=first_line,
+                                       hint="Fix the YAML syntax.")]
     if node is None:
-        return None, {}, [_diag(
-            "frontmatter-not-mapping", Severity.ERROR, "Frontmatter is empty",
-            line=first_line, rule="V05", behavior=Behavior.QUARANTINE,
-            hint="Add at least name, description, type and status.",
-        )]
+        return None, {}, [FRONTMATTER_NOT_MAPPING("Frontmatter is empty", line=first_line)]
     if not isinstance(node, yaml.MappingNode):
         kind = "a list" if isinstance(node, yaml.SequenceNode) else "a single value"
-        return None, {}, [_diag(
-            "frontmatter-not-mapping", Severity.ERROR, f"Frontmatter is {kind}, not a mapping of fields",
-            line=node.start_mark.line + first_line, column=node.start_mark.column + 1,
-            rule="V05", behavior=Behavior.QUARANTINE,
-            hint="Write the frontmatter as 'key: value' lines.",
-        )]
+        return None, {}, [FRONTMATTER_NOT_MAPPING(f"Frontmatter is {kind}, not a mapping of fields",
+                                                  line=node.start_mark.line + first_line,
+                                                  column=node.start_mark.column + 1,
+                                                  hint="Write the frontmatter as 'key: value' lines.")]
     builder = _Builder(first_line)
     data = builder.mapping(node, ())
     return data, builder.positions, builder.diagnostics
@@ -193,11 +198,8 @@ def _tab_diagnostics(raw: str, first_line: int) -> list[Diagnostic]:
     for i, line in enumerate(raw.split("\n")):
         stripped = line.lstrip(" ")
         if stripped.startswith("\t"):
-            out.append(_diag(
-                "tab-indentation", Severity.ERROR, "YAML does not allow tabs for indentation",
-                line=first_line + i, column=len(line) - len(stripped) + 1,
-                rule="V04", behavior=Behavior.QUARANTINE, hint="Indent with spaces.",
-            ))
+            out.append(TAB_INDENTATION("YAML does not allow tabs for indentation", line=first_line + i,
+                                       column=len(line) - len(stripped) + 1))
     return out
 
 
@@ -213,13 +215,8 @@ def _too_deep(raw: str, first_line: int) -> Diagnostic | None:
                 depth += 1
                 if depth > MAX_YAML_DEPTH:
                     mark = event.start_mark
-                    return _diag(
-                        "frontmatter-too-complex", Severity.ERROR,
-                        f"Frontmatter nests more than {MAX_YAML_DEPTH} levels deep; it is not read",
-                        line=mark.line + first_line, column=mark.column + 1, rule="V04",
-                        behavior=Behavior.QUARANTINE,
-                        hint="Keep frontmatter to the standard's fields; move data into files.",
-                    )
+                    return FRONTMATTER_TOO_COMPLEX(f"Frontmatter nests more than {MAX_YAML_DEPTH} levels deep; it is "
+                                                   "not read", line=mark.line + first_line, column=mark.column + 1)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
@@ -237,13 +234,8 @@ def _find_anchor_or_alias(raw: str, first_line: int) -> Diagnostic | None:
             anchor = getattr(event, "anchor", None)
             if isinstance(event, yaml.AliasEvent) or anchor:
                 mark = event.start_mark
-                return _diag(
-                    "yaml-anchor-alias", Severity.ERROR,
-                    f"Frontmatter uses YAML anchors/aliases ('{anchor}'); the studio refuses them",
-                    line=mark.line + first_line, column=mark.column + 1,
-                    rule="V04", behavior=Behavior.QUARANTINE,
-                    hint="Write the values out in full; anchors can expand into huge documents.",
-                )
+                return YAML_ANCHOR_ALIAS(f"Frontmatter uses YAML anchors/aliases ('{anchor}'); the studio refuses them",
+                                         line=mark.line + first_line, column=mark.column + 1)
     except yaml.YAMLError:
         return None  # the composer reports the syntax error with its position
     return None
@@ -282,13 +274,9 @@ def _typed_scalar(node: yaml.ScalarNode, path: tuple[str, ...], line: int, colum
     top_string_field = len(path) == 1 and path[0] in STRING_FIELDS
     if top_string_field and not isinstance(value, str) and value is not None:
         written = node.value
-        diagnostics.append(_diag(
-            "yaml-coercion", Severity.INFO,
-            f"'{path[0]}: {written}' is read by YAML 1.1 as {type(value).__name__} {value!r}; "
-            f"the studio keeps the text '{written}'",
-            line=line, column=column,
-            hint=f"Quote the value: {path[0]}: \"{written}\"",
-        ))
+        diagnostics.append(YAML_COERCION(f"'{path[0]}: {written}' is read by YAML 1.1 as {type(value).__name__} "
+                                         f"{value!r}; the studio keeps the text '{written}'", line=line,
+                                         column=column, hint=f"Quote the value: {path[0]}: \"{written}\""))
         value = written
     return value
 
@@ -311,12 +299,8 @@ class _Builder:
         if self.nodes > MAX_YAML_NODES or depth > MAX_YAML_DEPTH:
             if self.nodes == MAX_YAML_NODES + 1 or depth == MAX_YAML_DEPTH + 1:
                 line, col = self._pos(node)
-                self.diagnostics.append(_diag(
-                    "frontmatter-too-complex", Severity.ERROR,
-                    "Frontmatter is too large or too deeply nested to be metadata",
-                    line=line, column=col, rule="V04", behavior=Behavior.QUARANTINE,
-                    hint="Keep frontmatter to the standard's fields; move data into files.",
-                ))
+                self.diagnostics.append(FRONTMATTER_TOO_COMPLEX("Frontmatter is too large or too deeply nested to be "
+                                                                "metadata", line=line, column=col))
             return None
         if isinstance(node, yaml.MappingNode):
             return self.mapping(node, path, depth)
@@ -335,12 +319,8 @@ class _Builder:
             vline, vcol = self._pos(value_node)
             if key in out:
                 first = self.positions[key_path]
-                self.diagnostics.append(_diag(
-                    "duplicate-key", Severity.ERROR,
-                    f"Key '{'.'.join(key_path)}' is defined twice (first on line {first.line})",
-                    line=line, column=col, rule="V04", behavior=Behavior.QUARANTINE,
-                    hint="Remove one of the two definitions; YAML loaders disagree on which wins.",
-                ))
+                self.diagnostics.append(DUPLICATE_KEY(f"Key '{'.'.join(key_path)}' is defined twice (first on line "
+                                                      f"{first.line})", line=line, column=col))
                 continue
             self.positions[key_path] = Position(line, col, vline, vcol)
             out[key] = self.value(value_node, key_path, depth + 1)
@@ -352,8 +332,3 @@ class _Builder:
         line, col = self._pos(node)
         return _typed_scalar(node, path, line, col, self._constructor, self.diagnostics)
 
-
-def _diag(code: str, severity: Severity, message: str, *, line: int = 1, column: int = 1,
-          rule: str = "", hint: str = "", behavior: Behavior = Behavior.LOAD) -> Diagnostic:
-    return Diagnostic(code=code, severity=severity, message=message, file="KNOWLEDGE.md", line=line,
-                      column=column, hint=hint, behavior=behavior, rule=rule)

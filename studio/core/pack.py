@@ -5,11 +5,22 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.model import Pack, Scope
 from studio.core.paths import read_bounded, read_regular_file
 from studio.core.validate import validate_pack
+
+NOT_A_DIRECTORY = Code("not-a-directory", Severity.ERROR, "a path given as a pack or a scope root is not a folder",
+                       Behavior.SKIP, "V01", hint="Point the studio at a pack directory.")
+BROKEN_SYMLINK = Code("broken-symlink", Severity.ERROR, "KNOWLEDGE.md is a symlink that leads nowhere or to itself",
+                      Behavior.SKIP, "V02", hint="Replace the symlink with the file itself.")
+MISSING_KNOWLEDGE_MD = Code("missing-knowledge-md", Severity.ERROR,
+                            "the folder has no KNOWLEDGE.md (the name is case-sensitive)", Behavior.SKIP, "V02",
+                            hint="Name the entry file exactly KNOWLEDGE.md.")
+KNOWLEDGE_MD_NOT_FILE = Code("knowledge-md-not-file", Severity.ERROR, "KNOWLEDGE.md is a folder, not a file",
+                             Behavior.SKIP, "V02", hint="KNOWLEDGE.md must be a regular Markdown file.")
+CODES = (NOT_A_DIRECTORY, BROKEN_SYMLINK, MISSING_KNOWLEDGE_MD, KNOWLEDGE_MD_NOT_FILE)
 
 
 def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
@@ -61,7 +72,7 @@ def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False) 
     pack.knowledge, diags = read_knowledge_bytes(data, size=size)
     diags.extend(validate_pack(pack, content=content))
     owner = str(pack.root)
-    pack.diagnostics = sort_diagnostics([d if d.pack else _attach(d, owner) for d in diags])
+    pack.diagnostics = sort_diagnostics([d if d.pack else d.with_pack(owner) for d in diags])
     return pack
 
 
@@ -72,36 +83,18 @@ def reload_pack(pack: Pack, *, content: bool = False) -> Pack:
     return fresh
 
 
-def _attach(d: Diagnostic, owner: str) -> Diagnostic:
-    # Spelled out rather than dataclasses.replace, which costs several times more per finding.
-    return Diagnostic(d.code, d.severity, d.message, d.file, d.line, d.column, d.hint, d.behavior, d.rule, owner)
-
-
 def _pack_path_problem(root: Path) -> Diagnostic | None:
     if not root.is_dir():
-        return Diagnostic(
-            "not-a-directory", Severity.ERROR, f"{root} is not a directory", file=str(root),
-            rule="V01", behavior=Behavior.SKIP, hint="Point the studio at a pack directory.",
-        )
+        return NOT_A_DIRECTORY(f"{root} is not a directory", file=str(root))
     knowledge = root / "KNOWLEDGE.md"
     if knowledge.is_symlink() and not knowledge.exists():
-        return Diagnostic(
-            "broken-symlink", Severity.ERROR, "KNOWLEDGE.md is a symlink that leads nowhere (or to itself)",
-            rule="V02", behavior=Behavior.SKIP, hint="Replace the symlink with the file itself.",
-        )
+        return BROKEN_SYMLINK("KNOWLEDGE.md is a symlink that leads nowhere (or to itself)")
     if not knowledge.exists():
         near = [p.name for p in _safe_listdir(root) if p.name.lower() == "knowledge.md" and p.name != "KNOWLEDGE.md"]
         extra = f" (found '{near[0]}': the name is case-sensitive)" if near else ""
-        return Diagnostic(
-            "missing-knowledge-md", Severity.ERROR, f"No KNOWLEDGE.md in this directory{extra}",
-            file="KNOWLEDGE.md", rule="V02", behavior=Behavior.SKIP,
-            hint="Name the entry file exactly KNOWLEDGE.md.",
-        )
+        return MISSING_KNOWLEDGE_MD(f"No KNOWLEDGE.md in this directory{extra}", file="KNOWLEDGE.md")
     if knowledge.is_dir():
-        return Diagnostic(
-            "knowledge-md-not-file", Severity.ERROR, "KNOWLEDGE.md is a directory, not a file",
-            rule="V02", behavior=Behavior.SKIP, hint="KNOWLEDGE.md must be a regular Markdown file.",
-        )
+        return KNOWLEDGE_MD_NOT_FILE("KNOWLEDGE.md is a directory, not a file")
     return None
 
 

@@ -9,9 +9,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.checks.produced_by import PRODUCED_BY_UNKNOWN_KIND
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import Pack
 from studio.core.runs.model import RunKind, RunsReport
+
+PROVENANCE_MISMATCH = Code("provenance-mismatch", Severity.WARNING,
+                           "metadata.producedBy disagrees with the builder recorded by the latest compile run",
+                           Behavior.LOAD, "",
+                           hint="Update producedBy after a rebuild, or re-run the compile with the declared builder.")
+CODES = (PROVENANCE_MISMATCH,)
 
 NEVER_EXECUTED = (
     "Provenance is shown as data only. Knowledge Pack Studio never runs, installs or fetches a Builder "
@@ -107,22 +114,15 @@ def _compare(pack: Pack, report: ProvenanceReport) -> list[Diagnostic]:
     line, column = (position.line, position.column) if position else (1, 1)
     diags: list[Diagnostic] = []
     if declared is not None and declared.kind is not None and declared.kind not in KNOWN_KINDS:
-        diags.append(Diagnostic(
-            "produced-by-unknown-kind", Severity.INFO,
-            f"metadata.producedBy.kind '{declared.kind}' is not one of {', '.join(KNOWN_KINDS)}; shown as-is",
-            line=line, column=column, rule="V47",
-        ))
+        diags.append(PRODUCED_BY_UNKNOWN_KIND(f"metadata.producedBy.kind '{declared.kind}' is not one of "
+                                              f"{', '.join(KNOWN_KINDS)}; shown as-is", line=line, column=column))
     if declared is None or latest is None:
         return diags
     for key in _COMPARED:
         mine, theirs = getattr(declared, key), getattr(latest, key)
         if mine is None or theirs is None or mine == theirs:
             continue
-        diags.append(Diagnostic(
-            "provenance-mismatch", Severity.WARNING,
-            f"metadata.producedBy.{key} is '{mine}' but the latest compile run ({latest.origin}) "
-            f"records builder_skill.{key} '{theirs}'",
-            line=line, column=column,
-            hint="Update producedBy after a rebuild, or re-run the compile with the declared builder.",
-        ))
+        diags.append(PROVENANCE_MISMATCH(f"metadata.producedBy.{key} is '{mine}' but the latest compile run "
+                                         f"({latest.origin}) " f"records builder_skill.{key} '{theirs}'", line=line,
+                                         column=column))
     return diags

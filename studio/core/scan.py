@@ -15,7 +15,31 @@ from pathlib import Path
 
 import pathspec
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.paths import SYMLINK_ESCAPE
+
+SCAN_DIR_LIMIT = Code("scan-dir-limit", Severity.WARNING,
+                      "the scan stopped at the folder limit: some folders were not scanned", Behavior.LOAD, "",
+                      hint="Point the studio at a narrower folder or raise --max-dirs.")
+SCAN_DEPTH_LIMIT = Code("scan-depth-limit", Severity.INFO, "folders deeper than the depth limit were not entered",
+                        Behavior.LOAD, "", hint="Raise --max-depth if packs live deeper.")
+SCAN_PERMISSION_DENIED = Code("scan-permission-denied", Severity.WARNING,
+                              "a folder could not be listed (permission denied): packs inside it were not found",
+                              Behavior.LOAD, "", hint="Check the folder's permissions.")
+SCAN_UNREADABLE_DIR = Code("scan-unreadable-dir", Severity.WARNING,
+                           "a folder could not be listed: packs inside it were not found", Behavior.LOAD, "",
+                           hint="Check the folder.")
+KNOWLEDGE_MD_IS_DIRECTORY = Code("knowledge-md-is-directory", Severity.INFO,
+                                 "a folder named KNOWLEDGE.md was found where a pack's file should be", Behavior.LOAD,
+                                 "", hint="KNOWLEDGE.md must be a regular Markdown file.")
+WRONG_CASE_KNOWLEDGE_MD = Code("wrong-case-knowledge-md", Severity.INFO,
+                               "a knowledge.md in other letter case was found: not a pack (the name is case-sensitive)",
+                               Behavior.LOAD, "",
+                               hint="Rename the file to KNOWLEDGE.md if this folder is meant to be a pack.")
+GITIGNORE_INVALID_PATTERN = Code("gitignore-invalid-pattern", Severity.INFO,
+                                 "a .gitignore holds patterns git would not accept: they were ignored")
+CODES = (SCAN_DIR_LIMIT, SCAN_DEPTH_LIMIT, SCAN_PERMISSION_DENIED, SCAN_UNREADABLE_DIR, KNOWLEDGE_MD_IS_DIRECTORY,
+         WRONG_CASE_KNOWLEDGE_MD, GITIGNORE_INVALID_PATTERN)
 
 KNOWLEDGE_FILE = "KNOWLEDGE.md"
 
@@ -71,10 +95,6 @@ class _Pending:
     """Applicable .gitignore files, shallowest first."""
 
 
-def _diag(code: str, severity: Severity, message: str, path: Path | str, hint: str = "") -> Diagnostic:
-    return Diagnostic(code, severity, message, file=str(path), hint=hint, pack="")
-
-
 def find_pack_dirs(
     root: Path,
     *,
@@ -104,11 +124,8 @@ def find_pack_dirs(
             break
         if result.dirs_visited >= max_dirs:
             result.truncated = True
-            result.diagnostics.append(_diag(
-                "scan-dir-limit", Severity.WARNING,
-                f"Stopped after {max_dirs} directories; {len(queue)} more were not scanned",
-                root, hint="Point the studio at a narrower folder or raise --max-dirs.",
-            ))
+            result.diagnostics.append(SCAN_DIR_LIMIT(f"Stopped after {max_dirs} directories; {len(queue)} more were "
+                                                     "not scanned", file=str(root)))
             break
         item = queue.popleft()
         entries = _list_dir(item.path, seen, result)
@@ -135,11 +152,8 @@ def find_pack_dirs(
                 continue
             queue.append(_Pending(entry.path, child, item.depth + 1, ignores))
     if beyond_depth:
-        result.diagnostics.append(_diag(
-            "scan-depth-limit", Severity.INFO,
-            f"{beyond_depth} directories deeper than {max_depth} levels were not entered",
-            root, hint="Raise --max-depth if packs live deeper.",
-        ))
+        result.diagnostics.append(SCAN_DEPTH_LIMIT(f"{beyond_depth} directories deeper than {max_depth} levels were "
+                                                   "not entered", file=str(root)))
     result.pack_dirs.sort(key=lambda p: p.parts)
     return result
 
@@ -159,16 +173,10 @@ def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult) -> list
         with os.scandir(path) as it:
             return list(it)
     except PermissionError:
-        result.diagnostics.append(_diag(
-            "scan-permission-denied", Severity.WARNING,
-            f"Cannot list {path}: permission denied; packs inside it were not found", path,
-            hint="Check the folder's permissions.",
-        ))
+        result.diagnostics.append(SCAN_PERMISSION_DENIED(f"Cannot list {path}: permission denied; packs inside it "
+                                                         "were not found", file=path))
     except OSError as exc:
-        result.diagnostics.append(_diag(
-            "scan-unreadable-dir", Severity.WARNING,
-            f"Cannot list {path}: {exc.strerror or exc}", path, hint="Check the folder.",
-        ))
+        result.diagnostics.append(SCAN_UNREADABLE_DIR(f"Cannot list {path}: {exc.strerror or exc}", file=path))
     return None
 
 
@@ -180,19 +188,13 @@ def _is_pack(entries: list[os.DirEntry[str]], path: str, result: ScanResult) -> 
             if _is_file(entry):
                 return True
             if _is_dir(entry):
-                result.diagnostics.append(_diag(
-                    "knowledge-md-is-directory", Severity.INFO,
-                    f"{entry.path} is a directory, so {path} is not a pack", Path(entry.path),
-                    hint="KNOWLEDGE.md must be a regular Markdown file.",
-                ))
+                result.diagnostics.append(KNOWLEDGE_MD_IS_DIRECTORY(f"{entry.path} is a directory, so {path} is not "
+                                                                    "a pack", file=entry.path))
         elif entry.name.lower() == "knowledge.md" and _is_file(entry):
             decoys.append(entry)
     for entry in sorted(decoys, key=_entry_name):
-        result.diagnostics.append(_diag(
-            "wrong-case-knowledge-md", Severity.INFO,
-            f"Found '{entry.name}' in {path}; a pack needs exactly 'KNOWLEDGE.md', so it was not loaded",
-            Path(entry.path), hint="Rename the file to KNOWLEDGE.md if this folder is meant to be a pack.",
-        ))
+        result.diagnostics.append(WRONG_CASE_KNOWLEDGE_MD(f"Found '{entry.name}' in {path}; a pack needs exactly "
+                                                          "'KNOWLEDGE.md', so it was not loaded", file=entry.path))
     return False
 
 
@@ -225,11 +227,9 @@ def _child_to_enter(
     if ignores and _ignored(rel, ignores):
         return None
     if entry.is_symlink() and not _link_stays_inside(entry, real_root):
-        result.diagnostics.append(_diag(
-            "symlink-escape", Severity.INFO,
-            f"{entry.path} is a symlink that leads outside the scanned folder; not followed",
-            Path(entry.path), hint="Copy the folder in instead of linking to it.",
-        ))
+        result.diagnostics.append(SYMLINK_ESCAPE(
+            f"{entry.path} is a symlink that leads outside the scanned folder; not followed", str(entry.path),
+            severity=Severity.INFO, behavior=Behavior.LOAD, hint="Copy the folder in instead of linking to it."))
         return None
     return rel
 
@@ -277,10 +277,8 @@ def _read_gitignore(
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
     except ValueError:
         spec = pathspec.GitIgnoreSpec.from_lines(_valid_lines(lines))
-        result.diagnostics.append(_diag(
-            "gitignore-invalid-pattern", Severity.INFO,
-            f"{entry.path} has patterns git would not accept; they were ignored", Path(entry.path),
-        ))
+        result.diagnostics.append(GITIGNORE_INVALID_PATTERN(f"{entry.path} has patterns git would not accept; they "
+                                                            "were ignored", file=entry.path))
     return _IgnoreRules(item.rel, spec) if spec.patterns else None
 
 

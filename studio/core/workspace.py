@@ -11,12 +11,26 @@ from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
 
-from studio.core.diagnostics import Behavior, Diagnostic, Severity, sort_diagnostics
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
 from studio.core.examples import builtin_examples_dir
 from studio.core.model import Frontmatter, Pack, Scope
-from studio.core.pack import load_pack
+from studio.core.pack import NOT_A_DIRECTORY, load_pack
 from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
 from studio.core.shadowing import apply_collisions, apply_origin
+
+SCAN_CANCELLED = Code("scan-cancelled", Severity.INFO,
+                      "the scan was cancelled: the workspace holds the packs loaded so far")
+NO_PACKS_FOUND = Code("no-packs-found", Severity.INFO,
+                      "a folder given on the command line holds no pack within the scan limits", Behavior.LOAD, "",
+                      hint="Check the path, or raise --max-depth if packs live deeper.")
+SCOPE_ROOT_MISSING = Code("scope-root-missing", Severity.ERROR,
+                          "a scope root does not exist (an error for a path typed on purpose, an info for a "
+                          "configured one)",
+                          Behavior.LOAD, "", hint="Check the path.")
+INTERNAL_ERROR = Code("internal-error", Severity.ERROR,
+                      "the studio failed while loading this pack; it was skipped (please report it)", Behavior.SKIP, "",
+                      hint="Please report this with the pack attached.")
+CODES = (SCAN_CANCELLED, NO_PACKS_FOUND, SCOPE_ROOT_MISSING, INTERNAL_ERROR)
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,11 +194,9 @@ def open_workspace(
         packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks,
                                         options.findings_only)
     if stopped or load_stopped:
-        diagnostics.append(Diagnostic(
-            "scan-cancelled", Severity.INFO,
+        diagnostics.append(SCAN_CANCELLED(
             f"Scan cancelled: {len(packs)} of {len(found)} packs found so far were loaded",
-            file=str(locations[-1].path if locations else Path.cwd()), pack="",
-        ))
+            str(locations[-1].path if locations else Path.cwd())))
     for pack in packs:
         apply_origin(pack, trusted_project=options.trusted_project)
     apply_collisions(packs)
@@ -203,19 +215,14 @@ def _scan_one(
         root = path.parent if os.path.isfile(path) else path
         return ScanLocation(scope, path, True, 1, 1), [(root, None, None)], [], False
     if not os.path.isdir(path):
-        diag = Diagnostic(
-            "not-a-directory", Severity.ERROR, f"{path} is not a directory", file=str(path), pack="",
-            rule="V01", behavior=Behavior.SKIP, hint="Point the studio at a pack directory or a folder of packs.",
-        )
+        diag = NOT_A_DIRECTORY(f"{path} is not a directory", file=str(path),
+                               hint="Point the studio at a pack directory or a folder of packs.")
         return ScanLocation(scope, path, exists=True), [], [diag] if named else [], False
     result = find_pack_dirs(path, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
                             honor_gitignore=limits.honor_gitignore, cancelled=cancelled)
     diags = list(result.diagnostics)
     if scope is Scope.EXPLICIT and not result.pack_dirs and not result.cancelled:
-        diags.append(Diagnostic(
-            "no-packs-found", Severity.INFO, f"No pack (folder with a KNOWLEDGE.md) found under {path}",
-            file=str(path), pack="", hint="Check the path, or raise --max-depth if packs live deeper.",
-        ))
+        diags.append(NO_PACKS_FOUND(f"No pack (folder with a KNOWLEDGE.md) found under {path}", str(path)))
     location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)
     return location, [(d, path, result.top_dirs.get(d)) for d in result.pack_dirs], diags, result.cancelled
 
@@ -248,10 +255,7 @@ def _missing_root(scope: Scope, path: Path) -> Diagnostic:
     # A path the user typed on purpose that does not exist is an error (a typo must not pass CI);
     # a configured organization root that is offline is only worth a note.
     severity = Severity.ERROR if scope is Scope.EXPLICIT else Severity.INFO
-    return Diagnostic(
-        "scope-root-missing", severity, f"{path} does not exist ({scope.value} location)",
-        file=str(path), pack="", hint="Check the path.",
-    )
+    return SCOPE_ROOT_MISSING(f"{path} does not exist ({scope.value} location)", file=str(path), severity=severity)
 
 
 def _load_all(
@@ -361,10 +365,9 @@ def _findings_only(pack: Pack) -> Pack:
 
 
 def _crashed(found: _Found) -> Pack:
-    return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
-        "internal-error", Severity.ERROR, "Loading this pack crashed the loader process; it was skipped",
-        behavior=Behavior.SKIP, pack=str(found.root), hint="Please report this with the pack attached.",
-    )])
+    return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
+                diagnostics=[INTERNAL_ERROR("Loading this pack crashed the loader process; it was skipped",
+                                            pack=str(found.root))])
 
 
 def _load_safely(found: _Found, content: bool = False, findings_only: bool = False) -> Pack:
@@ -373,10 +376,9 @@ def _load_safely(found: _Found, content: bool = False, findings_only: bool = Fal
         pack = load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
         return _findings_only(pack) if findings_only else pack
     except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
-        return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root, diagnostics=[Diagnostic(
-            "internal-error", Severity.ERROR, f"The studio failed while loading this pack: {exc!r}",
-            behavior=Behavior.SKIP, pack=str(found.root), hint="Please report this with the pack attached.",
-        )])
+        return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
+                    diagnostics=[INTERNAL_ERROR(f"The studio failed while loading this pack: {exc!r}",
+                                                pack=str(found.root))])
 
 
 def _pack_order(pack: Pack) -> tuple[int, tuple[str, ...]]:

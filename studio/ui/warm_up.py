@@ -13,7 +13,8 @@ import string
 
 from PySide6.QtCore import QObject, QTimer
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.checks.unknown_keys import UNKNOWN_KEY
+from studio.core.diagnostics import Severity
 from studio.ui.turns import next_turn
 from studio.ui.widgets.code_editor import CodeEditor
 
@@ -43,7 +44,8 @@ def warm_up_editor(context: QObject) -> None:
 
     def fill(editor: CodeEditor) -> None:
         editor.setPlainText(SAMPLE_TEXT)
-        editor.set_diagnostics([Diagnostic("warm-up", severity, "", line=n + 2, column=1)
+        # Any declared code will do: these squiggles are painted offscreen and never shown.
+        editor.set_diagnostics([UNKNOWN_KEY("", line=n + 2, column=1, severity=severity)
                                 for n, severity in enumerate(Severity)])
         next_turn(context, lambda: paint(editor))
 

@@ -75,12 +75,6 @@ def test_read_properties_and_to_catalog(make_pack: Callable[..., Path], capsys: 
     assert list(json.loads(capsys.readouterr().out)) == ["name", "description", "type", "status", "profile", "version"]
 
 
-def test_rules_lists_every_check(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules"]) == 0
-    out = capsys.readouterr().out
-    assert "V06 ``missing-description``" in out and "V50-V54" in out and "V63" in out
-
-
 def test_content_check_reports_unopenable_source_paths(make_pack: Callable[..., Path],
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     claims = [{"claim_id": "long", "text": "t", "status": "confirmed", "source": {"path": "sources/" + "a" * 300}},

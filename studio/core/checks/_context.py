@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import Frontmatter, Pack
 
 
@@ -50,9 +50,9 @@ class CheckContext:
     def path(self, rel: str) -> Path:
         return self.pack.root / rel
 
-    def at(self, code: str, severity: Severity, message: str, *path: str, rule: str = "", hint: str = "",
-           behavior: Behavior = Behavior.LOAD, on_value: bool = True) -> Diagnostic:
-        """A diagnostic positioned at the value of ``path`` (or its key), else at the frontmatter start."""
+    def at(self, code: Code, message: str, *path: str, hint: str | None = None, on_value: bool = True,
+           severity: Severity | None = None, behavior: Behavior | None = None) -> Diagnostic:
+        """A finding of ``code`` positioned at the value of ``path`` (or its key), else at the frontmatter start."""
         line, column = 1, 1
         pos = self.fm.position(*path) if (self.fm and path) else None
         if pos is None and self.fm and path:
@@ -65,8 +65,4 @@ class CheckContext:
             line, column = (pos.value_line, pos.value_column) if on_value else (pos.line, pos.column)
         elif self.fm is not None:
             line = self.fm.start_line
-        return Diagnostic(code, severity, message, "KNOWLEDGE.md", line, column, hint, behavior, rule)
-
-    def in_file(self, code: str, severity: Severity, message: str, file: str, line: int = 1, column: int = 1,
-                *, rule: str = "", hint: str = "", behavior: Behavior = Behavior.LOAD) -> Diagnostic:
-        return Diagnostic(code, severity, message, file, line, column, hint, behavior, rule)
+        return code(message, "KNOWLEDGE.md", line, column, hint=hint, severity=severity, behavior=behavior)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Code, Diagnostic
 from studio.core.paths import read_bounded
 
 MAX_JSON_BYTES = 8 * 1024 * 1024
@@ -18,7 +18,7 @@ _TOKEN = re.compile(r'"|[\[{]|[\]}]|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 _STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 
 
-def invalid_json(ctx: CheckContext, path: Path, code: str, rule: str) -> Diagnostic | None:
+def invalid_json(ctx: CheckContext, path: Path, code: Code) -> Diagnostic | None:
     """A diagnostic when ``path`` (inside the pack) is not valid JSON; None when it parses or is absent."""
     if not path.is_file():
         return None
@@ -28,22 +28,17 @@ def invalid_json(ctx: CheckContext, path: Path, code: str, rule: str) -> Diagnos
         return problem
     assert data is not None
     if size > MAX_JSON_BYTES:
-        return ctx.in_file(code, Severity.ERROR, f"{rel} is {size:,} bytes; too large to check", rel,
-                           rule=rule, behavior=Behavior.LOAD_WITH_WARNING, hint="Split the file.")
+        return code(f"{rel} is {size:,} bytes; too large to check", rel, hint="Split the file.")
     try:
         json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        return ctx.in_file(code, Severity.ERROR, f"{rel} is not UTF-8 (byte offset {exc.start})", rel,
-                           rule=rule, behavior=Behavior.LOAD_WITH_WARNING, hint="Save it as UTF-8 JSON.")
+        return code(f"{rel} is not UTF-8 (byte offset {exc.start})", rel, hint="Save it as UTF-8 JSON.")
     except json.JSONDecodeError as exc:
-        return ctx.in_file(code, Severity.ERROR, f"{rel} is not valid JSON: {exc.msg}; the file is excluded",
-                           rel, exc.lineno, exc.colno, rule=rule, behavior=Behavior.LOAD_WITH_WARNING,
-                           hint="Fix the JSON syntax at this position.")
+        return code(f"{rel} is not valid JSON: {exc.msg}; the file is excluded", rel, exc.lineno, exc.colno)
     except (RecursionError, ValueError) as exc:  # too deep for the parser; an integer over Python's digit limit
         line, column, what = json_limit(data.decode("utf-8"), exc)
-        return ctx.in_file(code, Severity.ERROR, f"{rel} {what}; the file is excluded", rel, line, column,
-                           rule=rule, behavior=Behavior.LOAD_WITH_WARNING,
-                           hint="Flatten the nesting or store the number as a string.")
+        return code(f"{rel} {what}; the file is excluded", rel, line, column,
+                    hint="Flatten the nesting or store the number as a string.")
     return None
 
 

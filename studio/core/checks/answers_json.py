@@ -6,7 +6,13 @@ from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
 from studio.core.checks._json_files import invalid_json
-from studio.core.diagnostics import Diagnostic
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+INVALID_ANSWERS_JSON = Code(
+    "invalid-answers-json", Severity.ERROR,
+    "a known answers/ file is not valid JSON: it is excluded",
+    Behavior.LOAD_WITH_WARNING, "V35", hint="Fix the JSON syntax at the position given.")
+CODES = (INVALID_ANSWERS_JSON,)
 
 ANSWERS_FILES = ("questions.json", "answer-blocks.json", "citation-targets.json", "source-surfaces.json",
                  "structured-data.json", "monitoring-runs.json")
@@ -16,6 +22,6 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     if not ctx.has_dir("answers"):
         return
     for name in ANSWERS_FILES:
-        d = invalid_json(ctx, ctx.pack.root / "answers" / name, "invalid-answers-json", "V35")
+        d = invalid_json(ctx, ctx.pack.root / "answers" / name, INVALID_ANSWERS_JSON)
         if d:
             yield d

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+ANSWERS_WITHOUT_POINTER = Code("answers-without-pointer", Severity.WARNING,
+                               "answers/ exists but metadata.primaryAnswers is not set", Behavior.LOAD, "V32",
+                               hint="Add 'primaryAnswers: answers/questions.json' under metadata.")
+ANSWERS_POINTER_WITHOUT_DIRECTORY = Code("answers-pointer-without-directory", Severity.WARNING,
+                                         "metadata.primaryAnswers is set but the pack has no answers/ folder",
+                                         Behavior.LOAD, "V33", hint="Add answers/ or remove the pointer.")
+CODES = (ANSWERS_WITHOUT_POINTER, ANSWERS_POINTER_WITHOUT_DIRECTORY)
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -14,10 +22,7 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     has_dir = ctx.has_dir("answers")
     has_pointer = ctx.has("metadata", "primaryAnswers")
     if has_dir and not has_pointer:
-        yield ctx.at("answers-without-pointer", Severity.WARNING,
-                     "answers/ exists but metadata.primaryAnswers is not set", "metadata", rule="V32",
-                     hint="Add 'primaryAnswers: answers/questions.json' under metadata.")
+        yield ctx.at(ANSWERS_WITHOUT_POINTER, "answers/ exists but metadata.primaryAnswers is not set", "metadata")
     if has_pointer and not has_dir:
-        yield ctx.at("answers-pointer-without-directory", Severity.WARNING,
-                     "metadata.primaryAnswers is set but there is no answers/ directory",
-                     "metadata", "primaryAnswers", rule="V33", hint="Add answers/ or remove the pointer.")
+        yield ctx.at(ANSWERS_POINTER_WITHOUT_DIRECTORY,
+                     "metadata.primaryAnswers is set but there is no answers/ directory", "metadata", "primaryAnswers")

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+DESCRIPTION_TOO_LONG = Code("description-too-long", Severity.ERROR,
+                            "'description' is over 1,024 characters: the pack is hidden from the catalog until fixed",
+                            Behavior.HIDDEN, "V07",
+                            hint="Shorten it to the discovery contract: what the pack holds and when to use it.")
+CODES = (DESCRIPTION_TOO_LONG,)
 
 MAX_DESCRIPTION = 1024
 
@@ -13,7 +19,5 @@ MAX_DESCRIPTION = 1024
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     value = ctx.value("description")
     if isinstance(value, str) and len(value) > MAX_DESCRIPTION:
-        yield ctx.at("description-too-long", Severity.ERROR,
-                     f"'description' is {len(value)} characters; the limit is {MAX_DESCRIPTION}",
-                     "description", rule="V07", behavior=Behavior.HIDDEN,
-                     hint="Shorten it to the discovery contract: what the pack holds and when to use it.")
+        yield ctx.at(DESCRIPTION_TOO_LONG, f"'description' is {len(value)} characters; the limit is {MAX_DESCRIPTION}",
+                     "description")

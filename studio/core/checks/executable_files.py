@@ -10,7 +10,12 @@ import stat
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+EXECUTABLE_FILE = Code("executable-file", Severity.WARNING,
+                       "a file in the pack has its executable bit set: knowledge is data and is never executed",
+                       Behavior.LOAD, "V49", hint="Clear the executable bit (chmod -x).")
+CODES = (EXECUTABLE_FILE,)
 
 MAX_ENTRIES = 5000  # a bounded walk: a huge pack is still checked quickly
 SKIP = {".git", "node_modules", "indexes"}
@@ -34,8 +39,6 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
                         stack.append(entry.path)
                 elif entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mode & EXEC_BITS:
                     rel = os.path.relpath(entry.path, ctx.pack.root).replace(os.sep, "/")
-                    yield ctx.in_file("executable-file", Severity.WARNING,
-                                      f"{rel} is executable; knowledge is data and is never executed", rel,
-                                      rule="V49", hint="Clear the executable bit (chmod -x).")
+                    yield EXECUTABLE_FILE(f"{rel} is executable; knowledge is data and is never executed", rel)
             except OSError:
                 continue

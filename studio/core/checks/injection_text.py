@@ -27,10 +27,28 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import is_inside, read_bounded
 from studio.core.render.escape import find_fence_breaks, strip_forbidden
 from studio.core.textfiles import is_binary
+
+INJECTION_SCAN_BINARY = Code("injection-scan-binary", Severity.INFO,
+                             "a pack text file is binary or not UTF-8: not scanned as written", Behavior.LOAD, "V63",
+                             hint="Save it as UTF-8 text if it is meant to be read.")
+INJECTION_SCAN_LIMITED = Code(
+    "injection-scan-limited", Severity.INFO,
+    "the injection scan skipped very large files or stopped at its file or byte limit",
+    Behavior.LOAD, "V63", hint="Review very large files by hand, or split them.")
+PROMPT_INJECTION_TEXT = Code("prompt-injection-text", Severity.WARNING,
+                             "instruction-like text in pack content (it stays fenced as data, never obeyed)",
+                             Behavior.LOAD, "V63",
+                             hint="Remove it, or quote it clearly as an example if the pack documents such text.")
+FENCE_BREAKING_TEXT = Code("fence-breaking-text", Severity.WARNING,
+                           "pack text that would open or close a wrapper tag if it were not neutralised",
+                           Behavior.LOAD, "V63", hint="Remove or reword it; if the pack documents the wrapper format "
+                           "on purpose, it may stay.")
+CODES = (PROMPT_INJECTION_TEXT, FENCE_BREAKING_TEXT, INJECTION_SCAN_BINARY, INJECTION_SCAN_LIMITED)
+_BY_CODE = {c.code: c for c in CODES}
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 MAX_FILES = 400
@@ -81,12 +99,12 @@ class TextFinding:
 def find_injection_text(text: str) -> list[TextFinding]:
     """Instruction-like and fence-breaking spans in ``text``, ordered by position."""
     found = [
-        TextFinding("prompt-injection-text", m.start(), len(m.group(0)),
+        TextFinding(PROMPT_INJECTION_TEXT.code, m.start(), len(m.group(0)),
                     _INSTRUCTION_PATTERNS[int((m.lastgroup or "p0")[1:])][0])
         for m in _INSTRUCTION_RE.finditer(text)
     ]
     found += [
-        TextFinding("fence-breaking-text", b.offset, len(b.text), "would open or close the runtime fence")
+        TextFinding(FENCE_BREAKING_TEXT.code, b.offset, len(b.text), "would open or close the runtime fence")
         for b in find_fence_breaks(text)
     ]
     return sorted(found, key=lambda f: (f.offset, f.code))
@@ -110,29 +128,21 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
             continue
         budget -= len(data)
         if is_binary(data):  # binary despite its suffix; the resolver and ``fence`` leave it out too
-            yield ctx.in_file(
-                "injection-scan-binary", Severity.INFO,
-                f"{rel} contains NUL bytes, so it is binary, not text (UTF-16, perhaps): not scanned, and never "
-                "sent to a model", rel, rule="V63", hint="Save it as UTF-8 text if it is meant to be read.",
-            )
+            yield INJECTION_SCAN_BINARY(f"{rel} contains NUL bytes, so it is binary, not text (UTF-16, perhaps): "
+                                        "not scanned, and never sent to a model", rel)
             continue
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            yield ctx.in_file(
-                "injection-scan-binary", Severity.INFO,
-                f"{rel} is not valid UTF-8 (byte offset {exc.start}); scanned as the resolver and fence read it, "
-                "with replacement characters", rel, rule="V63", hint="Save it as UTF-8 text.",
-            )
+            yield INJECTION_SCAN_BINARY(f"{rel} is not valid UTF-8 (byte offset {exc.start}); scanned as the resolver "
+                                        "and fence read it, with replacement characters", rel,
+                                        hint="Save it as UTF-8 text.")
             text = data.decode("utf-8", errors="replace")
         yield from _diagnose(ctx, rel, text)
     if limited:
-        yield ctx.in_file(
-            "injection-scan-limited", Severity.INFO,
-            f"The injection scan skipped files over {MAX_FILE_BYTES // (1024 * 1024)} MB or stopped after "
-            f"{MAX_FILES} files or {MAX_TOTAL_BYTES // (1024 * 1024)} MB", "KNOWLEDGE.md", rule="V63",
-            hint="Review very large files by hand, or split them.",
-        )
+        yield INJECTION_SCAN_LIMITED(f"The injection scan skipped files over {MAX_FILE_BYTES // (1024 * 1024)} MB or "
+                                     f"stopped after {MAX_FILES} files or {MAX_TOTAL_BYTES // (1024 * 1024)} MB",
+                                     "KNOWLEDGE.md")
 
 
 def _diagnose(ctx: CheckContext, rel: str, text: str) -> Iterator[Diagnostic]:
@@ -141,13 +151,11 @@ def _diagnose(ctx: CheckContext, rel: str, text: str) -> Iterator[Diagnostic]:
         index = bisect.bisect_right(line_starts, finding.offset) - 1
         column = finding.offset - line_starts[index] + 1
         snippet = _snippet(text[finding.offset:finding.offset + finding.length])
-        if finding.code == "fence-breaking-text":
+        if finding.code == FENCE_BREAKING_TEXT.code:
             message = f'"{snippet}" {finding.label}; the studio neutralises it, other clients may not'
-            hint = "Remove or reword it; if the pack documents the wrapper format on purpose, it may stay."
         else:
             message = f'Instruction-like text "{snippet}" ({finding.label}); it stays fenced as data, never obeyed'
-            hint = "Remove it, or quote it clearly as an example if the pack documents such text."
-        yield ctx.in_file(finding.code, Severity.WARNING, message, rel, index + 1, column, rule="V63", hint=hint)
+        yield _BY_CODE[finding.code](message, rel, index + 1, column)
 
 
 def _snippet(text: str) -> str:

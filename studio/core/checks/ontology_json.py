@@ -6,7 +6,13 @@ from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
 from studio.core.checks._json_files import invalid_json
-from studio.core.diagnostics import Diagnostic
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+INVALID_ONTOLOGY_JSON = Code(
+    "invalid-ontology-json", Severity.ERROR,
+    "a known ontology/ file is not valid JSON: it is excluded",
+    Behavior.LOAD_WITH_WARNING, "V31", hint="Fix the JSON syntax at the position given.")
+CODES = (INVALID_ONTOLOGY_JSON,)
 
 ONTOLOGY_FILES = (
     "ontology.json", "concepts.json", "relations.json", "claims.json", "evidence.json", "constraints.json",
@@ -19,6 +25,6 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     if not ctx.has_dir("ontology"):
         return
     for name in ONTOLOGY_FILES:
-        d = invalid_json(ctx, ctx.pack.root / "ontology" / name, "invalid-ontology-json", "V31")
+        d = invalid_json(ctx, ctx.pack.root / "ontology" / name, INVALID_ONTOLOGY_JSON)
         if d:
             yield d

@@ -6,7 +6,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+ONTOLOGY_WITHOUT_POINTER = Code("ontology-without-pointer", Severity.WARNING,
+                                "ontology/ exists but metadata.primaryOntology is not set", Behavior.LOAD, "V27",
+                                hint="Add 'primaryOntology: ontology/ontology.json' under metadata.")
+ONTOLOGY_POINTER_WITHOUT_DIRECTORY = Code("ontology-pointer-without-directory", Severity.WARNING,
+                                          "metadata.primaryOntology is set but the pack has no ontology/ folder",
+                                          Behavior.LOAD, "V28", hint="Add ontology/ or remove the pointer.")
+CONTENT_ONTOLOGY_WITHOUT_ONTOLOGY = Code("content-ontology-without-ontology", Severity.ERROR,
+                                         "a content-ontology pack has no ontology/ folder: only the guide loads",
+                                         Behavior.LOAD_WITH_WARNING, "V30",
+                                         hint="Add ontology/ontology.json and the graph files, or choose another type.")
+CODES = (ONTOLOGY_WITHOUT_POINTER, ONTOLOGY_POINTER_WITHOUT_DIRECTORY, CONTENT_ONTOLOGY_WITHOUT_ONTOLOGY)
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -15,15 +27,11 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     has_dir = ctx.has_dir("ontology")
     has_pointer = ctx.has("metadata", "primaryOntology")
     if has_dir and not has_pointer:
-        yield ctx.at("ontology-without-pointer", Severity.WARNING,
-                     "ontology/ exists but metadata.primaryOntology is not set", "metadata", rule="V27",
-                     hint="Add 'primaryOntology: ontology/ontology.json' under metadata.")
+        yield ctx.at(ONTOLOGY_WITHOUT_POINTER, "ontology/ exists but metadata.primaryOntology is not set", "metadata")
     if has_pointer and not has_dir:
-        yield ctx.at("ontology-pointer-without-directory", Severity.WARNING,
-                     "metadata.primaryOntology is set but there is no ontology/ directory",
-                     "metadata", "primaryOntology", rule="V28", hint="Add ontology/ or remove the pointer.")
+        yield ctx.at(ONTOLOGY_POINTER_WITHOUT_DIRECTORY,
+                     "metadata.primaryOntology is set but there is no ontology/ directory", "metadata",
+                     "primaryOntology")
     if ctx.value("type") == "content-ontology" and not has_dir:
-        yield ctx.at("content-ontology-without-ontology", Severity.ERROR,
-                     "type is content-ontology but the pack has no ontology/ directory; only the guide loads",
-                     "type", rule="V30", behavior=Behavior.LOAD_WITH_WARNING,
-                     hint="Add ontology/ontology.json and the graph files, or choose another type.")
+        yield ctx.at(CONTENT_ONTOLOGY_WITHOUT_ONTOLOGY,
+                     "type is content-ontology but the pack has no ontology/ directory; only the guide loads", "type")

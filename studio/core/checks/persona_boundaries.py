@@ -10,7 +10,14 @@ import re
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+PERSONA_WITHOUT_BOUNDARIES = Code(
+    "persona-without-boundaries", Severity.WARNING,
+    "a persona pack gives no boundary guidance (no boundaries section, no compiled/boundaries.md)",
+    Behavior.LOAD_WITH_WARNING, "V26",
+    hint="Add a '## Runtime boundaries' section or compiled/boundaries.md: what the persona must never say or claim.")
+CODES = (PERSONA_WITHOUT_BOUNDARIES,)
 
 BOUNDARY_HEADING = re.compile(
     r"^#{1,6}\s.*(boundar|taboo|limits|do not|don't|never|边界|禁忌|红线|不要|禁止)",
@@ -25,8 +32,6 @@ def has_boundary_guidance(ctx: CheckContext) -> bool:
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     if ctx.value("runtime", "mode") != "persona" or has_boundary_guidance(ctx):
         return
-    yield ctx.at("persona-without-boundaries", Severity.WARNING,
+    yield ctx.at(PERSONA_WITHOUT_BOUNDARIES,
                  "Persona pack without boundary guidance (no boundaries/taboos section, no compiled/boundaries.md)",
-                 "runtime", "mode", rule="V26", behavior=Behavior.LOAD_WITH_WARNING,
-                 hint="Add a '## Runtime boundaries' section or compiled/boundaries.md: what the persona must "
-                 "never say or claim.")
+                 "runtime", "mode")

@@ -10,13 +10,28 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import is_file, resolve_inside
 
+UNSAFE_POINTER = Code(
+    "unsafe-pointer", Severity.ERROR,
+    "a metadata.primary* path is absolute, uses '..' or leads outside the pack: it is ignored, never opened",
+    Behavior.LOAD_WITH_WARNING, "V23", hint="Write a path such as documents/main.md.")
+PRIMARY_DOCUMENT_MISSING = Code("primary-document-missing", Severity.WARNING,
+                                "metadata.primaryDocument names a file that does not exist",
+                                Behavior.LOAD_WITH_WARNING, "V22", hint="Fix the path or add the file.")
+PRIMARY_ONTOLOGY_MISSING = Code("primary-ontology-missing", Severity.ERROR,
+                                "metadata.primaryOntology names a file that does not exist: the pointer is ignored",
+                                Behavior.LOAD_WITH_WARNING, "V29", hint="Fix the path or add the file.")
+PRIMARY_ANSWERS_MISSING = Code("primary-answers-missing", Severity.ERROR,
+                               "metadata.primaryAnswers names a file that does not exist: the pointer is ignored",
+                               Behavior.LOAD_WITH_WARNING, "V34", hint="Fix the path or add the file.")
+CODES = (UNSAFE_POINTER, PRIMARY_DOCUMENT_MISSING, PRIMARY_ONTOLOGY_MISSING, PRIMARY_ANSWERS_MISSING)
+
 POINTERS = {
-    "primaryDocument": ("primary-document-missing", "V22", Severity.WARNING),
-    "primaryOntology": ("primary-ontology-missing", "V29", Severity.ERROR),
-    "primaryAnswers": ("primary-answers-missing", "V34", Severity.ERROR),
+    "primaryDocument": PRIMARY_DOCUMENT_MISSING,
+    "primaryOntology": PRIMARY_ONTOLOGY_MISSING,
+    "primaryAnswers": PRIMARY_ANSWERS_MISSING,
 }
 
 
@@ -24,22 +39,17 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     metadata = ctx.value("metadata")
     if not isinstance(metadata, dict):
         return
-    for key, (missing_code, rule, severity) in POINTERS.items():
+    for key, missing_code in POINTERS.items():
         if key not in metadata:
             continue
         value = metadata[key]
         if not isinstance(value, str) or not value.strip():
-            yield ctx.at("unsafe-pointer", Severity.ERROR, f"metadata.{key} must be a pack-relative path",
-                         "metadata", key, rule="V23", behavior=Behavior.LOAD_WITH_WARNING,
-                         hint="Write a path such as documents/main.md.")
+            yield ctx.at(UNSAFE_POINTER, f"metadata.{key} must be a pack-relative path", "metadata", key)
             continue
         target = resolve_inside(ctx.pack.root, value)
         if target is None:
-            yield ctx.at("unsafe-pointer", Severity.ERROR,
+            yield ctx.at(UNSAFE_POINTER,
                          f"metadata.{key} '{value}' points outside the pack; it is ignored and never opened",
-                         "metadata", key, rule="V23", behavior=Behavior.LOAD_WITH_WARNING,
-                         hint="Use a path relative to the pack root, without '..' or a leading '/'.")
+                         "metadata", key, hint="Use a path relative to the pack root, without '..' or a leading '/'.")
         elif not is_file(target):
-            yield ctx.at(missing_code, severity, f"metadata.{key} '{value}' does not exist in the pack",
-                         "metadata", key, rule=rule, behavior=Behavior.LOAD_WITH_WARNING,
-                         hint="Fix the path or add the file.")
+            yield ctx.at(missing_code, f"metadata.{key} '{value}' does not exist in the pack", "metadata", key)

@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+MISSING_DESCRIPTION = Code("missing-description", Severity.ERROR,
+                           "'description' is missing, empty or not a string: catalog selection cannot work",
+                           Behavior.SKIP, "V06",
+                           hint="Say what the pack contains and when an agent should use it (1-1024 characters).")
+CODES = (MISSING_DESCRIPTION,)
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -17,6 +23,4 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     problem = "is missing" if not ctx.has("description") else (
         "is empty" if value in (None, "") or (isinstance(value, str) and not value.strip())
         else f"must be a string, not {type(value).__name__}")
-    yield ctx.at("missing-description", Severity.ERROR, f"'description' {problem}", "description",
-                 rule="V06", behavior=Behavior.SKIP,
-                 hint="Say what the pack contains and when an agent should use it (1-1024 characters).")
+    yield ctx.at(MISSING_DESCRIPTION, f"'description' {problem}", "description")

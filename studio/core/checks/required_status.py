@@ -7,8 +7,14 @@ import difflib
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import STATUSES
+
+MISSING_STATUS = Code("missing-status", Severity.ERROR, "'status' is missing: status is the loading gate",
+                      Behavior.QUARANTINE, "V15", hint="Add 'status: draft' (or ready once reviewed).")
+INVALID_STATUS = Code("invalid-status", Severity.ERROR, "'status' is not one of the six statuses", Behavior.QUARANTINE,
+                      "V16")
+CODES = (MISSING_STATUS, INVALID_STATUS)
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -16,11 +22,8 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
         return
     value = ctx.value("status")
     if not ctx.has("status") or value in (None, ""):
-        yield ctx.at("missing-status", Severity.ERROR, "'status' is missing", "status", rule="V15",
-                     behavior=Behavior.QUARANTINE, hint="Add 'status: draft' (or ready once reviewed).")
+        yield ctx.at(MISSING_STATUS, "'status' is missing", "status")
     elif value not in STATUSES:
         close = difflib.get_close_matches(str(value), STATUSES, n=1)
         hint = f"Did you mean '{close[0]}'?" if close else "Use one of: " + ", ".join(STATUSES) + "."
-        yield ctx.at("invalid-status", Severity.ERROR,
-                     f"'status: {value}' is not one of {', '.join(STATUSES)}", "status", rule="V16",
-                     behavior=Behavior.QUARANTINE, hint=hint)
+        yield ctx.at(INVALID_STATUS, f"'status: {value}' is not one of {', '.join(STATUSES)}", "status", hint=hint)

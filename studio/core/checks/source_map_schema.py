@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import replace
 
 from studio.core.checks._context import CheckContext
 from studio.core.checks._json_files import MAX_JSON_BYTES
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import read_bounded, resolve_inside
 from studio.core.runs.schemas import check_against_schema, locate
+
+SOURCE_MAP_MISSING_SOURCE = Code("source-map-missing-source", Severity.ERROR,
+                                 "a source-map claim's source path does not exist in the pack or leads outside it",
+                                 Behavior.LOAD, "V39",
+                                 hint="Fix the path, restore the source, or mark the claim 'missing'.")
+INDEX_SCHEMA_VIOLATION = Code("index-schema-violation", Severity.ERROR,
+                              "the source map or a discovery suite does not match its schema",
+                              Behavior.LOAD_WITH_WARNING, "V37")
+INDEX_EXTRA_FIELD = Code("index-extra-field", Severity.WARNING,
+                         "the source map or a discovery suite has a key its schema does not allow", Behavior.LOAD,
+                         "V38")
+CODES = (INDEX_SCHEMA_VIOLATION, INDEX_EXTRA_FIELD, SOURCE_MAP_MISSING_SOURCE)
 
 FILES = {
     "indexes/source-map.json": "source-map",
@@ -40,9 +51,9 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
             continue  # V36
         result = check_against_schema(doc, schema, file=rel, text=text)
         for d in result.errors:
-            yield replace(d, code="index-schema-violation", rule="V37", behavior=Behavior.LOAD_WITH_WARNING)
+            yield INDEX_SCHEMA_VIOLATION(d.message, d.file, d.line, d.column, hint=d.hint)
         for d in result.infos:
-            yield replace(d, code="index-extra-field", severity=Severity.WARNING, rule="V38")
+            yield INDEX_EXTRA_FIELD(d.message, d.file, d.line, d.column, hint=d.hint)
         if schema == "source-map":
             yield from _missing_sources(ctx, rel, doc, text)
 
@@ -65,6 +76,4 @@ def _missing_sources(ctx: CheckContext, rel: str, doc: object, text: str) -> Ite
         claim_id = claim.get("claim_id", f"#{index}")
         line, column = locate(text, ["claims", index, "source", "path"])
         where = "points outside the pack" if target is None else "does not exist"
-        yield ctx.in_file("source-map-missing-source", Severity.ERROR,
-                          f"Claim {claim_id}: source '{path}' {where}", rel, line, column, rule="V39",
-                          hint="Fix the path, restore the source, or mark the claim 'missing'.")
+        yield SOURCE_MAP_MISSING_SOURCE(f"Claim {claim_id}: source '{path}' {where}", rel, line, column)

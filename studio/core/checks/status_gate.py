@@ -6,23 +6,30 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+STATUS_DRAFT = Code("status-draft", Severity.INFO, "status is draft: a client asks the user before using the pack",
+                    Behavior.REQUIRE_CONFIRMATION, "V50", hint="Review the pack, then set status: ready.")
+STATUS_NEEDS_REVIEW = Code("status-needs-review", Severity.WARNING,
+                           "status is needs-review: usable, but every use carries a warning",
+                           Behavior.LOAD_WITH_WARNING, "V51",
+                           hint="Review it and record the decision (pack-studio review).")
+STATUS_STALE = Code("status-stale", Severity.WARNING,
+                    "status is stale: clients prefer newer alternatives and warn when it is used",
+                    Behavior.LOAD_WITH_WARNING, "V52", hint="Refresh the content, then set status: ready.")
+STATUS_DISPUTED = Code("status-disputed", Severity.WARNING,
+                       "status is disputed: explicit user confirmation is required before use",
+                       Behavior.REQUIRE_CONFIRMATION, "V53", hint="Resolve the dispute and record a review decision.")
+STATUS_ARCHIVED = Code("status-archived", Severity.INFO, "status is archived: hidden from the model catalog",
+                       Behavior.HIDDEN, "V54", hint="Set another status to make it available again.")
+CODES = (STATUS_DRAFT, STATUS_NEEDS_REVIEW, STATUS_STALE, STATUS_DISPUTED, STATUS_ARCHIVED)
 
 GATES = {
-    "draft": ("status-draft", "V50", Severity.INFO, Behavior.REQUIRE_CONFIRMATION,
-              "Draft pack: a client asks the user before using it", "Review the pack, then set status: ready."),
-    "needs-review": ("status-needs-review", "V51", Severity.WARNING, Behavior.LOAD_WITH_WARNING,
-                     "Pack needs review: usable, but every use carries a warning",
-                     "Review it and record the decision (pack-studio review)."),
-    "stale": ("status-stale", "V52", Severity.WARNING, Behavior.LOAD_WITH_WARNING,
-              "Stale pack: clients prefer newer alternatives and warn when it is used",
-              "Refresh the content, then set status: ready."),
-    "disputed": ("status-disputed", "V53", Severity.WARNING, Behavior.REQUIRE_CONFIRMATION,
-                 "Disputed pack: explicit user confirmation is required before use",
-                 "Resolve the dispute and record a review decision."),
-    "archived": ("status-archived", "V54", Severity.INFO, Behavior.HIDDEN,
-                 "Archived pack: hidden from the model catalog, shown only in diagnostics",
-                 "Set another status to make it available again."),
+    "draft": (STATUS_DRAFT, "Draft pack: a client asks the user before using it"),
+    "needs-review": (STATUS_NEEDS_REVIEW, "Pack needs review: usable, but every use carries a warning"),
+    "stale": (STATUS_STALE, "Stale pack: clients prefer newer alternatives and warn when it is used"),
+    "disputed": (STATUS_DISPUTED, "Disputed pack: explicit user confirmation is required before use"),
+    "archived": (STATUS_ARCHIVED, "Archived pack: hidden from the model catalog, shown only in diagnostics"),
 }
 
 
@@ -30,5 +37,5 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     gate = GATES.get(str(ctx.value("status")))
     if gate is None:
         return
-    code, rule, severity, behavior, message, hint = gate
-    yield ctx.at(code, severity, message, "status", rule=rule, behavior=behavior, hint=hint)
+    code, message = gate
+    yield ctx.at(code, message, "status")

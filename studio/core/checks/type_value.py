@@ -10,8 +10,17 @@ import difflib
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import STANDARD_TYPES
+
+CUSTOM_TYPE = Code("custom-type", Severity.INFO, "'type' is a custom:<namespace> extension type", Behavior.LOAD, "V12",
+                   hint="Custom types load; other clients may not know how to present them.")
+CUSTOM_TYPE_EMPTY_NAMESPACE = Code("custom-type-empty-namespace", Severity.WARNING,
+                                   "'type' is 'custom:' with no namespace: treated as an unknown type",
+                                   Behavior.QUARANTINE, "V14", hint="Write 'custom:<your-namespace>'.")
+UNKNOWN_TYPE = Code("unknown-type", Severity.WARNING, "'type' is neither a standard type nor custom:<namespace>",
+                    Behavior.QUARANTINE, "V13")
+CODES = (CUSTOM_TYPE, CUSTOM_TYPE_EMPTY_NAMESPACE, UNKNOWN_TYPE)
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -20,14 +29,11 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
         return
     if value.startswith("custom:"):
         if value[len("custom:"):].strip():
-            yield ctx.at("custom-type", Severity.INFO, f"Custom type '{value}'", "type", rule="V12",
-                         hint="Custom types load; other clients may not know how to present them.")
+            yield ctx.at(CUSTOM_TYPE, f"Custom type '{value}'", "type")
         else:
-            yield ctx.at("custom-type-empty-namespace", Severity.WARNING,
-                         "'custom:' type has no namespace; treated as an unknown type", "type", rule="V14",
-                         behavior=Behavior.QUARANTINE, hint="Write 'custom:<your-namespace>'.")
+            yield ctx.at(CUSTOM_TYPE_EMPTY_NAMESPACE, "'custom:' type has no namespace; treated as an unknown type",
+                         "type")
         return
     close = difflib.get_close_matches(value, STANDARD_TYPES, n=1)
     hint = f"Did you mean '{close[0]}'?" if close else "Use a standard type or 'custom:<namespace>'."
-    yield ctx.at("unknown-type", Severity.WARNING, f"Unknown type '{value}' (not standard, not custom:)",
-                 "type", rule="V13", behavior=Behavior.QUARANTINE, hint=hint)
+    yield ctx.at(UNKNOWN_TYPE, f"Unknown type '{value}' (not standard, not custom:)", "type", hint=hint)

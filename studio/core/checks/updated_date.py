@@ -6,7 +6,11 @@ import datetime as dt
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+INVALID_UPDATED_DATE = Code("invalid-updated-date", Severity.WARNING, "'updated' is not an ISO date", Behavior.LOAD,
+                            "V44", hint='Write the date as YYYY-MM-DD, e.g. updated: "2026-05-01".')
+CODES = (INVALID_UPDATED_DATE,)
 
 
 def is_iso_date(value: str) -> bool:
@@ -25,5 +29,4 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
         return
     value = ctx.value("updated")
     if not isinstance(value, str) or not is_iso_date(value):
-        yield ctx.at("invalid-updated-date", Severity.WARNING, f"'updated: {value}' is not an ISO date",
-                     "updated", rule="V44", hint="Write the date as YYYY-MM-DD, e.g. updated: \"2026-05-01\".")
+        yield ctx.at(INVALID_UPDATED_DATE, f"'updated: {value}' is not an ISO date", "updated")

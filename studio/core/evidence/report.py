@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.evidence.anchors import AnchorKind, find_headings, parse_anchor, split_ref
 from studio.core.evidence.citations import Citation, scan_citations
 from studio.core.evidence.excerpts import Excerpt, ExcerptState, SourceReader
@@ -19,12 +19,50 @@ from studio.core.evidence.source_map import SOURCE_MAP, DocumentSection, SourceC
 from studio.core.runs.model import RunKind, RunsReport
 from studio.core.runs.stats import file_sha256
 
+EVIDENCE_SOURCE_CHANGED = Code("evidence-source-changed", Severity.WARNING,
+                               "a claim's source changed since the last compile run recorded its sha256",
+                               hint="Recompile so the claim is checked against the new text.")
+EVIDENCE_COMPILED_INTO_MISSING = Code("evidence-compiled-into-missing", Severity.WARNING,
+                                      "a claim is compiled into a file that does not exist or lies outside the pack",
+                                      hint="Rebuild the source map after moving compiled files.")
+EVIDENCE_SECTION_DOCUMENT_MISSING = Code("evidence-section-document-missing", Severity.WARNING,
+                                         "a source-map document section names a document that does not exist")
+EVIDENCE_SOURCE_MISSING = Code("evidence-source-missing", Severity.ERROR,
+                               "a claim or citation names a source file that does not exist", Behavior.LOAD, "V39",
+                               hint="Add the source under sources/ or correct the path.")
+EVIDENCE_SOURCE_OUTSIDE = Code("evidence-source-outside", Severity.ERROR,
+                               "a claim or citation names a source outside the pack; it is never opened",
+                               hint="Copy the evidence into sources/ and cite it by a pack-relative path.")
+EVIDENCE_ANCHOR_OUT_OF_RANGE = Code("evidence-anchor-out-of-range", Severity.WARNING,
+                                    "a line anchor points past the end of its source",
+                                    hint="The source changed; update the line anchor.")
+EVIDENCE_ANCHOR_NOT_FOUND = Code("evidence-anchor-not-found", Severity.WARNING,
+                                 "a heading anchor names no heading of its source",
+                                 hint="Point the anchor at an existing heading.")
+EVIDENCE_ANCHOR_BLANK = Code("evidence-anchor-blank", Severity.WARNING, "a line anchor points at a blank line",
+                             hint="The source changed; update the line anchor.")
+EVIDENCE_SOURCE_TOO_LARGE = Code("evidence-source-too-large", Severity.INFO,
+                                 "a cited source is too large to show an excerpt from")
+EVIDENCE_CLAIM_DISPUTED = Code("evidence-claim-disputed", Severity.WARNING,
+                               "a source-map claim is disputed: it needs confirmation before use")
+EVIDENCE_CLAIM_STALE = Code("evidence-claim-stale", Severity.WARNING, "a source-map claim is marked stale")
+EVIDENCE_CLAIM_MISSING = Code("evidence-claim-missing", Severity.INFO,
+                              "a source-map claim is marked missing: no source backs it yet")
+EVIDENCE_CLAIM_SOURCE_REQUIRED = Code("evidence-claim-source-required", Severity.INFO,
+                                      "a source-map claim still needs a source")
+EVIDENCE_CLAIM_INFERRED = Code("evidence-claim-inferred", Severity.INFO,
+                               "a source-map claim is inferred, not stated by its source")
+CODES = (EVIDENCE_SOURCE_CHANGED, EVIDENCE_COMPILED_INTO_MISSING, EVIDENCE_SECTION_DOCUMENT_MISSING,
+         EVIDENCE_SOURCE_MISSING, EVIDENCE_SOURCE_OUTSIDE, EVIDENCE_ANCHOR_OUT_OF_RANGE, EVIDENCE_ANCHOR_NOT_FOUND,
+         EVIDENCE_ANCHOR_BLANK, EVIDENCE_SOURCE_TOO_LARGE, EVIDENCE_CLAIM_DISPUTED, EVIDENCE_CLAIM_STALE,
+         EVIDENCE_CLAIM_MISSING, EVIDENCE_CLAIM_SOURCE_REQUIRED, EVIDENCE_CLAIM_INFERRED)
+
 _CLAIM_STATUS_FINDINGS = {
-    "disputed": ("evidence-claim-disputed", Severity.WARNING, "is disputed; it needs confirmation before use"),
-    "stale": ("evidence-claim-stale", Severity.WARNING, "is marked stale"),
-    "missing": ("evidence-claim-missing", Severity.INFO, "is marked missing: no source backs it yet"),
-    "source-required": ("evidence-claim-source-required", Severity.INFO, "still needs a source"),
-    "inferred": ("evidence-claim-inferred", Severity.INFO, "is inferred, not stated by its source"),
+    "disputed": (EVIDENCE_CLAIM_DISPUTED, "is disputed; it needs confirmation before use"),
+    "stale": (EVIDENCE_CLAIM_STALE, "is marked stale"),
+    "missing": (EVIDENCE_CLAIM_MISSING, "is marked missing: no source backs it yet"),
+    "source-required": (EVIDENCE_CLAIM_SOURCE_REQUIRED, "still needs a source"),
+    "inferred": (EVIDENCE_CLAIM_INFERRED, "is inferred, not stated by its source"),
 }
 
 
@@ -109,28 +147,22 @@ def _claim_evidence(claim: SourceClaim, reader: SourceReader, root: Path, record
     if (problem := _excerpt_problem(excerpt, SOURCE_MAP, claim.line, 1, label)) is not None:
         diags.append(problem)
     if claim.status in _CLAIM_STATUS_FINDINGS:
-        code, severity, what = _CLAIM_STATUS_FINDINGS[claim.status]
-        diags.append(Diagnostic(code, severity, f"{label} {what}", file=SOURCE_MAP, line=claim.line))
+        code, what = _CLAIM_STATUS_FINDINGS[claim.status]
+        diags.append(code(f"{label} {what}", SOURCE_MAP, claim.line))
     if excerpt.state not in (ExcerptState.MISSING, ExcerptState.OUTSIDE) and claim.source_path in recorded:
         if claim.source_path not in current:
             current[claim.source_path] = file_sha256(root / claim.source_path)
         now = current[claim.source_path]
         if now is not None and now != recorded[claim.source_path]:
             evidence.source_changed = True
-            diags.append(Diagnostic(
-                "evidence-source-changed", Severity.WARNING,
-                f"{label}: {claim.source_path} changed since the last compile run recorded its sha256",
-                file=SOURCE_MAP, line=claim.line, hint="Recompile so the claim is checked against the new text.",
-            ))
+            diags.append(EVIDENCE_SOURCE_CHANGED(f"{label}: {claim.source_path} changed since the last compile run "
+                                                 "recorded its sha256", file=SOURCE_MAP, line=claim.line))
     for target in claim.compiled_into:
         state = _compiled_state(reader, target)
         evidence.compiled_into.append((target, state))
         if state != "ok":
-            diags.append(Diagnostic(
-                "evidence-compiled-into-missing", Severity.WARNING,
-                f"{label} is compiled into {target}, which {_STATE_WORDS[state]}",
-                file=SOURCE_MAP, line=claim.line, hint="Rebuild the source map after moving compiled files.",
-            ))
+            diags.append(EVIDENCE_COMPILED_INTO_MISSING(f"{label} is compiled into {target}, which "
+                                                        f"{_STATE_WORDS[state]}", file=SOURCE_MAP, line=claim.line))
     return evidence
 
 
@@ -143,9 +175,8 @@ def _section_problems(section: DocumentSection, reader: SourceReader) -> list[Di
     label = f"section {section.section_id or '(no id)'} of {section.document or '(no document)'}"
     found: list[Diagnostic] = []
     if _compiled_state(reader, section.document) != "ok":
-        found.append(Diagnostic("evidence-section-document-missing", Severity.WARNING,
-                                f"{label}: the document does not exist in the pack", file=SOURCE_MAP,
-                                line=section.line))
+        found.append(EVIDENCE_SECTION_DOCUMENT_MISSING(f"{label}: the document does not exist in the pack",
+                                                       file=SOURCE_MAP, line=section.line))
     for ref in section.source_anchors:
         path, fragment = split_ref(ref)
         problem = _excerpt_problem(reader.excerpt(path, parse_anchor(fragment)), SOURCE_MAP, section.line, 1,
@@ -154,9 +185,8 @@ def _section_problems(section: DocumentSection, reader: SourceReader) -> list[Di
             found.append(problem)
     for target in section.compiled_into:
         if (state := _compiled_state(reader, target)) != "ok":
-            found.append(Diagnostic("evidence-compiled-into-missing", Severity.WARNING,
-                                    f"{label} is compiled into {target}, which {_STATE_WORDS[state]}",
-                                    file=SOURCE_MAP, line=section.line))
+            found.append(EVIDENCE_COMPILED_INTO_MISSING(f"{label} is compiled into {target}, which "
+                                                        f"{_STATE_WORDS[state]}", file=SOURCE_MAP, line=section.line))
     return found
 
 
@@ -176,31 +206,23 @@ def _compiled_state(reader: SourceReader, target: str) -> str:
 def _excerpt_problem(excerpt: Excerpt, file: str, line: int, column: int, label: str) -> Diagnostic | None:
     state = excerpt.state
     if state is ExcerptState.MISSING:
-        return Diagnostic("evidence-source-missing", Severity.ERROR,
-                          f"{label}: source {excerpt.path or '(empty path)'} does not exist in the pack",
-                          file=file, line=line, column=column, rule="V39",
-                          hint="Add the source under sources/ or correct the path.")
+        return EVIDENCE_SOURCE_MISSING(f"{label}: source {excerpt.path or '(empty path)'} does not exist in the pack",
+                                       file=file, line=line, column=column)
     if state is ExcerptState.OUTSIDE:
-        return Diagnostic("evidence-source-outside", Severity.ERROR,
-                          f"{label}: source {excerpt.path} is outside the pack; it was not read",
-                          file=file, line=line, column=column,
-                          hint="Copy the evidence into sources/ and cite it by a pack-relative path.")
+        return EVIDENCE_SOURCE_OUTSIDE(f"{label}: source {excerpt.path} is outside the pack; it was not read",
+                                       file=file, line=line, column=column)
     if state is ExcerptState.OUT_OF_RANGE:
-        return Diagnostic("evidence-anchor-out-of-range", Severity.WARNING,
-                          f"{label}: anchor #{excerpt.anchor.raw.lstrip('#')} is past the end of {excerpt.path}",
-                          file=file, line=line, column=column, hint="The source changed; update the line anchor.")
+        return EVIDENCE_ANCHOR_OUT_OF_RANGE(f"{label}: anchor #{excerpt.anchor.raw.lstrip('#')} is past the end of "
+                                            f"{excerpt.path}", file=file, line=line, column=column)
     if state is ExcerptState.NOT_FOUND:
-        return Diagnostic("evidence-anchor-not-found", Severity.WARNING,
-                          f"{label}: {excerpt.path} has nothing at #{excerpt.anchor.raw.lstrip('#')}",
-                          file=file, line=line, column=column, hint="Point the anchor at an existing heading.")
+        return EVIDENCE_ANCHOR_NOT_FOUND(f"{label}: {excerpt.path} has nothing at #{excerpt.anchor.raw.lstrip('#')}",
+                                         file=file, line=line, column=column)
     if state is ExcerptState.RESOLVED and not excerpt.text.strip():
-        return Diagnostic("evidence-anchor-blank", Severity.WARNING,
-                          f"{label}: #{excerpt.anchor.raw.lstrip('#')} in {excerpt.path} is a blank line",
-                          file=file, line=line, column=column, hint="The source changed; update the line anchor.")
+        return EVIDENCE_ANCHOR_BLANK(f"{label}: #{excerpt.anchor.raw.lstrip('#')} in {excerpt.path} is a blank line",
+                                     file=file, line=line, column=column)
     if state is ExcerptState.TOO_LARGE:
-        return Diagnostic("evidence-source-too-large", Severity.INFO,
-                          f"{label}: {excerpt.path} is too large to show an excerpt", file=file, line=line,
-                          column=column)
+        return EVIDENCE_SOURCE_TOO_LARGE(f"{label}: {excerpt.path} is too large to show an excerpt", file=file,
+                                         line=line, column=column)
     return None
 
 

@@ -7,11 +7,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.evidence.anchors import split_ref
 from studio.core.paths import read_bounded
 from studio.core.runs.jsonpos import line_column, value_positions
 from studio.core.runs.schemas import check_against_schema
+
+_REBUILD = "Rebuild the source map; indexes/ must be reproducible from sources."
+SOURCE_MAP_UNREADABLE = Code("source-map-unreadable", Severity.ERROR, "indexes/source-map.json cannot be read",
+                             Behavior.LOAD, "V36", hint=_REBUILD)
+SOURCE_MAP_TOO_LARGE = Code("source-map-too-large", Severity.ERROR,
+                            "indexes/source-map.json is larger than the studio parses", Behavior.LOAD, "V36",
+                            hint=_REBUILD)
+SOURCE_MAP_MALFORMED = Code("source-map-malformed", Severity.ERROR,
+                            "indexes/source-map.json is not UTF-8 JSON that can be parsed", Behavior.LOAD, "V36",
+                            hint=_REBUILD)
+CODES = (SOURCE_MAP_UNREADABLE, SOURCE_MAP_TOO_LARGE, SOURCE_MAP_MALFORMED)
 
 SOURCE_MAP = "indexes/source-map.json"
 MAX_SOURCE_MAP_BYTES = 8 * 1024 * 1024
@@ -62,23 +73,23 @@ def read_source_map(root: Path) -> SourceMap:
     result.present = True
     data, size, problem = read_bounded(path, MAX_SOURCE_MAP_BYTES + 1, root=root)
     if problem is not None or data is None:
-        result.diagnostics.append(problem or _problem("source-map-unreadable", "cannot be read"))
+        result.diagnostics.append(problem or _problem(SOURCE_MAP_UNREADABLE, "cannot be read"))
         return result
     if size > MAX_SOURCE_MAP_BYTES:
-        result.diagnostics.append(_problem("source-map-too-large", f"is {size:,} bytes; not parsed"))
+        result.diagnostics.append(_problem(SOURCE_MAP_TOO_LARGE, f"is {size:,} bytes; not parsed"))
         return result
     try:
         text = data.decode("utf-8-sig")
         parsed: Any = json.loads(text)
     except UnicodeDecodeError:
-        result.diagnostics.append(_problem("source-map-malformed", "is not UTF-8 text"))
+        result.diagnostics.append(_problem(SOURCE_MAP_MALFORMED, "is not UTF-8 text"))
         return result
     except json.JSONDecodeError as exc:
-        result.diagnostics.append(_problem("source-map-malformed", f"is not valid JSON: {exc.msg}",
+        result.diagnostics.append(_problem(SOURCE_MAP_MALFORMED, f"is not valid JSON: {exc.msg}",
                                            exc.lineno, exc.colno))
         return result
     except (ValueError, RecursionError):
-        result.diagnostics.append(_problem("source-map-malformed", "cannot be parsed"))
+        result.diagnostics.append(_problem(SOURCE_MAP_MALFORMED, "cannot be parsed"))
         return result
     result.diagnostics.extend(check_against_schema(parsed, "source-map", file=SOURCE_MAP, text=text).diagnostics)
     positions = value_positions(text)
@@ -121,6 +132,5 @@ def _str(value: Any) -> str:
     return value.strip() if isinstance(value, str) else ""
 
 
-def _problem(code: str, what: str, line: int = 1, column: int = 1) -> Diagnostic:
-    return Diagnostic(code, Severity.ERROR, f"{SOURCE_MAP} {what}", file=SOURCE_MAP, line=line, column=column,
-                      rule="V36", hint="Rebuild the source map; indexes/ must be reproducible from sources.")
+def _problem(code: Code, what: str, line: int = 1, column: int = 1) -> Diagnostic:
+    return code(f"{SOURCE_MAP} {what}", SOURCE_MAP, line, column)

@@ -12,13 +12,29 @@ import os
 from pathlib import Path
 from typing import Any
 
-from studio.core.diagnostics import Behavior, Diagnostic, Severity
-from studio.core.paths import read_bounded
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.paths import UNREADABLE_FILE, read_bounded
 from studio.core.runs.kinds import infer_kind, infer_markdown_kind
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource, Validity
 from studio.core.runs.schemas import check_against_schema
 from studio.core.runs.summaries import read_markdown_log, summarize
 from studio.core.runs.timestamps import choose_time
+
+RUN_FOLDER_UNREADABLE = Code("run-folder-unreadable", Severity.WARNING, "a folder under runs/ could not be listed")
+TOO_MANY_RUN_FILES = Code("too-many-run-files", Severity.WARNING, "runs/ holds more records than the studio reads",
+                          Behavior.LOAD, "", hint="Archive old run records outside the pack.")
+RUN_TOO_LARGE = Code("run-too-large", Severity.WARNING, "a run record is larger than the studio parses", Behavior.LOAD,
+                     "", hint="Split or archive the record; run records should be small audit data.")
+RUNS_TOO_LARGE = Code("runs-too-large", Severity.WARNING,
+                      "runs/ holds more bytes of records than the studio reads in total", Behavior.LOAD, "",
+                      hint="Archive old run records outside the pack.")
+RUN_MALFORMED_JSON = Code("run-malformed-json", Severity.ERROR,
+                          "a run record is not valid JSON (audit-only: never blocks the pack)", Behavior.LOAD, "V40",
+                          hint="Fix the JSON syntax; run records are audit-only and never block the pack.")
+RUN_SYMLINK_SKIPPED = Code("run-symlink-skipped", Severity.WARNING, "a symlink inside runs/ was not followed",
+                           Behavior.LOAD, "", hint="Keep run records inside the pack as regular files.")
+CODES = (RUN_FOLDER_UNREADABLE, TOO_MANY_RUN_FILES, RUN_TOO_LARGE, RUNS_TOO_LARGE, RUN_MALFORMED_JSON,
+         RUN_SYMLINK_SKIPPED)
 
 MAX_RUN_BYTES = 4 * 1024 * 1024
 """A run record is audit metadata; anything larger is reported and not parsed."""
@@ -67,8 +83,7 @@ def _walk(runs_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError:
-            diags.append(Diagnostic("run-folder-unreadable", Severity.WARNING,
-                                    f"{_rel(folder, root)} cannot be listed", file=_rel(folder, root)))
+            diags.append(RUN_FOLDER_UNREADABLE(f"{_rel(folder, root)} cannot be listed", file=_rel(folder, root)))
             continue
         for entry in entries:
             if entry.name.startswith("."):
@@ -84,11 +99,8 @@ def _walk(runs_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
             if not entry.name.lower().endswith(RECORD_SUFFIXES):
                 continue
             if len(found) >= MAX_RUN_FILES:
-                diags.append(Diagnostic(
-                    "too-many-run-files", Severity.WARNING,
-                    f"runs/ holds more than {MAX_RUN_FILES} records; the rest were not read", file="runs",
-                    hint="Archive old run records outside the pack.",
-                ))
+                diags.append(TOO_MANY_RUN_FILES(f"runs/ holds more than {MAX_RUN_FILES} records; the rest were not "
+                                                "read", file="runs"))
                 return found
             found.append(path)
     return found
@@ -107,11 +119,8 @@ def read_run_file(path: Path, root: Path) -> RunRecord:
         return record
     if size > MAX_RUN_BYTES:
         record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
-        record.diagnostics.append(Diagnostic(
-            "run-too-large", Severity.WARNING,
-            f"{rel} is {size:,} bytes; records over {MAX_RUN_BYTES:,} bytes are not parsed", file=rel,
-            hint="Split or archive the record; run records should be small audit data.",
-        ))
+        record.diagnostics.append(RUN_TOO_LARGE(f"{rel} is {size:,} bytes; records over {MAX_RUN_BYTES:,} bytes are "
+                                                "not parsed", file=rel))
         record.timestamp, record.time_source = choose_time(None, path.name, mtime)
         record.summary = "too large to read"
         return record
@@ -154,11 +163,8 @@ def _over_budget(path: Path, root: Path) -> RunRecord:
     rel = _rel(path, root)
     record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, summary="not read (runs/ too large)")
     record.timestamp, record.time_source = choose_time(None, path.name, _mtime(path))
-    record.diagnostics.append(Diagnostic(
-        "runs-too-large", Severity.WARNING,
-        f"{rel} was not read: runs/ holds more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB of records",
-        file=rel, hint="Archive old run records outside the pack.",
-    ))
+    record.diagnostics.append(RUNS_TOO_LARGE(f"{rel} was not read: runs/ holds more than "
+                                             f"{MAX_TOTAL_BYTES // (1024 * 1024)} MB of records", file=rel))
     return record
 
 
@@ -188,10 +194,7 @@ def _status_of(data: Any) -> str | None:
 
 def _malformed(rel: str, name: str, message: str, line: int, column: int) -> RunRecord:
     record = RunRecord(rel, infer_kind(None, name), Validity.MALFORMED, summary="malformed JSON")
-    record.diagnostics.append(Diagnostic(
-        "run-malformed-json", Severity.ERROR, message, file=rel, line=max(line, 1), column=max(column, 1),
-        rule="V40", hint="Fix the JSON syntax; run records are audit-only and never block the pack.",
-    ))
+    record.diagnostics.append(RUN_MALFORMED_JSON(message, file=rel, line=max(line, 1), column=max(column, 1)))
     return record
 
 
@@ -203,18 +206,15 @@ def _audit_only(d: Diagnostic) -> Diagnostic:
     """Run findings never change whether a pack loads (digest V40: runs are audit-only)."""
     from dataclasses import replace
 
-    return replace(d, behavior=Behavior.LOAD)
+    return d if d.behavior is Behavior.LOAD else replace(d, behavior=Behavior.LOAD)
 
 
 def _unreadable(rel: str) -> Diagnostic:
-    return Diagnostic("unreadable-file", Severity.WARNING, f"{rel} could not be read", file=rel)
+    return UNREADABLE_FILE(f"{rel} could not be read", file=rel, severity=Severity.WARNING, behavior=Behavior.LOAD)
 
 
 def _skipped_link(rel: str, what: str) -> Diagnostic:
-    return Diagnostic(
-        "run-symlink-skipped", Severity.WARNING, f"{what} is a symlink; symlinked folders are not followed",
-        file=rel, hint="Keep run records inside the pack as regular files.",
-    )
+    return RUN_SYMLINK_SKIPPED(f"{what} is a symlink; symlinked folders are not followed", file=rel)
 
 
 def _mtime(path: Path) -> float | None:

@@ -14,8 +14,19 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.runs.jsonpos import line_column, value_positions
+
+RUN_TOO_DEEP = Code("run-too-deep", Severity.ERROR, "a run record is nested too deeply to check against its schema",
+                    Behavior.LOAD, "", hint="Records are flat audit data; flatten the structure.")
+RUN_SCHEMA_VIOLATION = Code("run-schema-violation", Severity.ERROR,
+                            "a run record does not match the schema of its kind", Behavior.LOAD, "V40")
+RUN_EXTRA_FIELD = Code("run-extra-field", Severity.INFO,
+                       "a run record has a key its schema does not define (strict readers flag it)", Behavior.LOAD,
+                       "V38",
+                       hint="Strict readers (the reference CLI) flag extra keys; move client data under a "
+                       "namespaced key.")
+CODES = (RUN_TOO_DEEP, RUN_SCHEMA_VIOLATION, RUN_EXTRA_FIELD)
 
 if TYPE_CHECKING:  # jsonschema takes ~100 ms to import; only the content checks and runs/ need it
     from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
@@ -71,10 +82,7 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
     try:
         errors = sorted(_validator(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     except RecursionError:
-        result.errors.append(Diagnostic(
-            "run-too-deep", Severity.ERROR, f"{file} is nested too deeply to check against {schema}",
-            file=file, hint="Records are flat audit data; flatten the structure.",
-        ))
+        result.errors.append(RUN_TOO_DEEP(f"{file} is nested too deeply to check against {schema}", file=file))
         return result
     positions = value_positions(text) if errors and text else {}
     for error in errors:
@@ -82,12 +90,9 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
             _report_extras(error, result, file, text, positions)
         elif len(result.errors) < MAX_REPORTED_ERRORS:
             line, column = locate(text, list(error.absolute_path), positions)
-            result.errors.append(Diagnostic(
-                "run-schema-violation", Severity.ERROR,
-                f"{_pointer(error.absolute_path)}: {_short(error.message)} ({schema} schema)",
-                file=file, line=line, column=column, rule="V40",
-                hint=f"Make the record match the {schema} shape, or rename it if it is another kind of record.",
-            ))
+            result.errors.append(RUN_SCHEMA_VIOLATION(
+                f"{_pointer(error.absolute_path)}: {_short(error.message)} ({schema} schema)", file, line, column,
+                hint=f"Make the record match the {schema} shape, or rename it if it is another kind of record."))
     return result
 
 
@@ -100,12 +105,8 @@ def _report_extras(error: ValidationError, result: SchemaCheck, file: str, text:
         pointer = _pointer(path)
         result.extra_fields.append(pointer)
         line, column = locate(text, path, positions)
-        result.infos.append(Diagnostic(
-            "run-extra-field", Severity.INFO,
-            f"{pointer} is not part of the {result.schema} shape; shown but not checked",
-            file=file, line=line, column=column, rule="V38",
-            hint="Strict readers (the reference CLI) flag extra keys; move client data under a namespaced key.",
-        ))
+        result.infos.append(RUN_EXTRA_FIELD(f"{pointer} is not part of the {result.schema} shape; shown but not "
+                                            "checked", file=file, line=line, column=column))
 
 
 def _pointer(path: Iterable[Any]) -> str:
