@@ -62,7 +62,7 @@ def _left_out(pack: Pack, include_archived: bool) -> str:
         return ""
     if pack.shadowed_by is not None:
         return f"shadowed by {pack.shadowed_by}"
-    worst = next((d for d in pack.diagnostics if d.behavior is pack.behavior), None)
+    worst = next((d for d in pack.findings if d.behavior is pack.behavior), None)
     why = f" ({worst.code} at {worst.file}:{worst.line})" if worst else ""
     return f"{pack.behavior.value}{why}"
 

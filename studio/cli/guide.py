@@ -42,6 +42,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def report_problems(pack: Pack, worst: Severity) -> None:
-    for d in pack.diagnostics:
+    for d in pack.findings:
         if d.severity.rank <= worst.rank:
             sys.stderr.write(d.format(str(pack.root)) + "\n")

@@ -59,7 +59,7 @@ def pack_json(pack: Pack) -> dict[str, Any]:
         "runtime_mode": pack.runtime_mode,
         "trust": pack.trust,
         "behavior": pack.behavior.value,
-        "diagnostics": [_diag_json(d) for d in pack.diagnostics],
+        "diagnostics": [_diag_json(d) for d in pack.findings],
     }
 
 
@@ -89,7 +89,7 @@ def print_text(workspace: Workspace, min_severity: Severity) -> None:
     for d in shown:
         out.write(d.format() + "\n")
     for pack in workspace.packs:
-        for d in pack.diagnostics:
+        for d in pack.findings:
             if d.severity.rank <= min_severity.rank:
                 out.write(d.format(str(pack.root)) + "\n")
     counts = DiagnosticCounts.of(workspace.all_diagnostics())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -116,7 +117,7 @@ class DiagnosticCounts:
     by_code: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, diagnostics: list[Diagnostic]) -> DiagnosticCounts:
+    def of(cls, diagnostics: Iterable[Diagnostic]) -> DiagnosticCounts:
         counts = cls()
         for d in diagnostics:
             if d.severity is Severity.ERROR:
@@ -160,7 +161,7 @@ class Code:
                           self.hint if hint is None else hint, behavior or self.behavior, self.rule, pack)
 
 
-def worst_behavior(diagnostics: list[Diagnostic]) -> Behavior:
+def worst_behavior(diagnostics: Iterable[Diagnostic]) -> Behavior:
     """The behaviour that governs the pack: the gravest among its findings."""
     worst = Behavior.LOAD
     for d in diagnostics:
@@ -169,5 +170,5 @@ def worst_behavior(diagnostics: list[Diagnostic]) -> Behavior:
     return worst
 
 
-def sort_diagnostics(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return sorted(diagnostics, key=Diagnostic.sort_key)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from studio.core.diagnostics import Behavior, Diagnostic, DiagnosticCounts, worst_behavior
+from studio.core.diagnostics import Behavior, Diagnostic, DiagnosticCounts, sort_diagnostics, worst_behavior
 from studio.core.paths import resolve_inside
 
 STATUSES = ("draft", "ready", "needs-review", "stale", "disputed", "archived")
@@ -124,9 +124,30 @@ class KnowledgeFile:
     """Size in bytes on disk."""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """What settling the workspace decides about one pack, from the other packs and from where it was found.
+
+    A value computed by ``studio.core.shadowing.settle`` (a pure function); the pack itself never changes.
+    """
+
+    shadowed_by: Path | None = None
+    """Root of the pack that wins the name collision, when this one loses it."""
+    findings: tuple[Diagnostic, ...] = ()
+    """Collision, shadowing, trust and origin findings about this pack."""
+
+
+NO_VERDICT = Verdict()
+
+
+@dataclass(frozen=True, slots=True)
 class Pack:
-    """A discovered pack directory, its parsed ``KNOWLEDGE.md`` and all of its diagnostics."""
+    """A discovered pack directory as loaded: its parsed ``KNOWLEDGE.md`` and its own findings.
+
+    Frozen once ``load_pack`` returns it. What the rest of the workspace decides about it (shadowing, name
+    collisions, origin trust) is a separate ``Verdict``; ``with_verdict`` gives the settled copy the workspace
+    and the views hold, whose ``findings`` are the pack's own plus the verdict's.
+    """
 
     root: Path
     """Absolute pack directory."""
@@ -134,11 +155,34 @@ class Pack:
     scope_root: Path | None = None
     """The scan root the pack was found under (None for explicitly opened packs)."""
     knowledge: KnowledgeFile | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    shadowed_by: Path | None = None
-    """Root of the pack that wins the name collision, when this one loses it."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    """The pack's own findings: reading, parsing and every check, sorted by position."""
     top_dirs: frozenset[str] | None = None
     """Names of the top-level folders when the pack was loaded (symlinks not followed); None if unlisted."""
+    verdict: Verdict = NO_VERDICT
+    """What the workspace decided about this copy (empty for a pack as loaded)."""
+    findings: tuple[Diagnostic, ...] = field(init=False, repr=False, compare=False)
+    """Own findings and the verdict's, sorted by position: what a curator sees for the pack."""
+
+    def __post_init__(self) -> None:
+        extra = self.verdict.findings
+        object.__setattr__(self, "findings", tuple(sort_diagnostics([*self.diagnostics, *extra])) if extra
+                           else self.diagnostics)
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Packs travel between processes pickled; rebuilding through __init__ is one call instead of the
+        # per-field state protocol dataclasses give frozen slotted classes.
+        return Pack, (self.root, self.scope, self.scope_root, self.knowledge, self.diagnostics, self.top_dirs,
+                      self.verdict)
+
+    def with_verdict(self, verdict: Verdict) -> Pack:
+        """This pack as the workspace settled it (the same object when the verdict is unchanged)."""
+        return self if verdict == self.verdict else replace(self, verdict=verdict)
+
+    @property
+    def shadowed_by(self) -> Path | None:
+        """Root of the pack that wins this pack's name, when this copy loses it."""
+        return self.verdict.shadowed_by
 
     # -- identity -------------------------------------------------------------------------
     @property
@@ -248,7 +292,12 @@ class Pack:
     # -- verdict --------------------------------------------------------------------------
     @property
     def behavior(self) -> Behavior:
-        """The gravest behaviour among the pack's findings."""
+        """The gravest behaviour among the pack's findings (its own and its verdict's)."""
+        return worst_behavior(self.findings)
+
+    @property
+    def own_behavior(self) -> Behavior:
+        """The gravest behaviour among the pack's own findings: whether it can compete for its name at all."""
         return worst_behavior(self.diagnostics)
 
     @property
@@ -263,7 +312,7 @@ class Pack:
 
     @property
     def counts(self) -> DiagnosticCounts:
-        return DiagnosticCounts.of(self.diagnostics)
+        return DiagnosticCounts.of(self.findings)
 
     def relpath(self, path: Path) -> str:
         """Pack-relative POSIX path for a file inside the pack."""

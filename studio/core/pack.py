@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.model import Pack, Scope
-from studio.core.paths import read_bounded, read_regular_file
+from studio.core.paths import list_top_dirs, read_bounded, read_regular_file
 from studio.core.validate import validate_pack
 
 NOT_A_DIRECTORY = Code("not-a-directory", Severity.ERROR, "a path given as a pack or a scope root is not a folder",
@@ -25,29 +26,26 @@ CODES = (NOT_A_DIRECTORY, BROKEN_SYMLINK, MISSING_KNOWLEDGE_MD, KNOWLEDGE_MD_NOT
 
 def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
               content: bool = False, top_dirs: frozenset[str] | None = None) -> Pack:
-    """Read and validate the pack at ``root``.
+    """Read and validate the pack at ``root``; the Pack returned is frozen and carries only its own findings.
 
     Returns a Pack in every case; problems (including "this is not a pack") are in ``pack.diagnostics``.
     ``content`` also runs the checks that read every text file (see ``validate_pack``).
     Reads at most ``MAX_KNOWLEDGE_BYTES`` (+1) of ``KNOWLEDGE.md`` and nothing is written. ``top_dirs`` are
     the pack's top-level folder names when the caller just listed them (the scanner does), else they are read.
+    Shadowing and collisions are not decided here: see ``studio.core.shadowing.settle``.
     """
     root = _absolute(root)
-    pack = Pack(root=root, scope=scope, scope_root=scope_root, top_dirs=top_dirs)
     plain = read_regular_file(os.path.join(root, "KNOWLEDGE.md"), MAX_KNOWLEDGE_BYTES + 1)
     if plain is not None:
-        return _parse_and_check(pack, *plain, content)
+        return _parse_and_check(Pack(root, scope, scope_root, top_dirs=top_dirs), *plain, content)
     # Not a plain regular file: a symlink, a directory, missing, unreadable... the careful path names it.
     problem = _pack_path_problem(root)
-    if problem is not None:
-        pack.diagnostics = [problem]
-        return pack
-    data, size, read_problem = read_bounded(root / "KNOWLEDGE.md", MAX_KNOWLEDGE_BYTES + 1, root=root)
-    if read_problem is not None:
-        pack.diagnostics = [read_problem]
-        return pack
-    assert data is not None
-    return _parse_and_check(pack, data, size, content)
+    if problem is None:
+        data, size, problem = read_bounded(root / "KNOWLEDGE.md", MAX_KNOWLEDGE_BYTES + 1, root=root)
+        if problem is None:
+            assert data is not None
+            return _parse_and_check(Pack(root, scope, scope_root, top_dirs=top_dirs), data, size, content)
+    return Pack(root, scope, scope_root, diagnostics=(problem.with_pack(str(root)),), top_dirs=top_dirs)
 
 
 def _absolute(root: Path | str) -> Path:
@@ -63,24 +61,26 @@ def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_ro
 
     The rest of the pack (directories, pointers) is read from disk; nothing is written.
     """
-    pack = Pack(root=Path(os.path.abspath(root)), scope=scope, scope_root=scope_root)
     data = text.encode("utf-8")
-    return _parse_and_check(pack, data, len(data), content)
+    return _parse_and_check(Pack(Path(os.path.abspath(root)), scope, scope_root), data, len(data), content)
 
 
-def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False) -> Pack:
-    pack.knowledge, diags = read_knowledge_bytes(data, size=size)
-    diags.extend(validate_pack(pack, content=content))
-    owner = str(pack.root)
-    pack.diagnostics = sort_diagnostics([d if d.pack else d.with_pack(owner) for d in diags])
-    return pack
+def _parse_and_check(draft: Pack, data: bytes, size: int, content: bool = False) -> Pack:
+    """The frozen pack: ``draft`` (root, scope, folder names) with its knowledge file and every finding."""
+    knowledge, diags = read_knowledge_bytes(data, size=size)
+    top_dirs = draft.top_dirs if draft.top_dirs is not None else list_top_dirs(draft.root)
+    draft = replace(draft, knowledge=knowledge, top_dirs=top_dirs)
+    diags.extend(validate_pack(draft, content=content))
+    owner = str(draft.root)
+    return replace(draft, diagnostics=tuple(sort_diagnostics(d if d.pack else d.with_pack(owner) for d in diags)))
 
 
 def reload_pack(pack: Pack, *, content: bool = False) -> Pack:
-    """Load the same directory again (after a file changed on disk), keeping scope and shadowing."""
-    fresh = load_pack(pack.root, pack.scope, pack.scope_root, content=content)
-    fresh.shadowed_by = pack.shadowed_by
-    return fresh
+    """Load the same directory again (after a file changed on disk), keeping scope and the last verdict.
+
+    The workspace settles the verdict again when the fresh pack replaces the old one.
+    """
+    return load_pack(pack.root, pack.scope, pack.scope_root, content=content).with_verdict(pack.verdict)
 
 
 def _pack_path_problem(root: Path) -> Diagnostic | None:

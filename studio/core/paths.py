@@ -73,6 +73,15 @@ def is_inside(root: Path | str, path: Path | str) -> bool:
     return real == real_root or real.startswith(real_root if real_root.endswith(os.sep) else real_root + os.sep)
 
 
+def list_top_dirs(root: Path | str) -> frozenset[str]:
+    """Names of the folders directly in ``root`` (symlinks not followed); empty when it cannot be listed."""
+    try:
+        with os.scandir(root) as it:
+            return frozenset(e.name for e in it if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return frozenset()
+
+
 def is_file(path: Path) -> bool:
     """``path.is_file()`` that answers False for names the OS rejects (too long, NUL bytes) instead of raising."""
     try:

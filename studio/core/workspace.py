@@ -6,17 +6,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
 from studio.core.examples import builtin_examples_dir
-from studio.core.model import Frontmatter, Pack, Scope
+from studio.core.model import NO_VERDICT, Frontmatter, Pack, Scope, Verdict
 from studio.core.pack import NOT_A_DIRECTORY, load_pack
 from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
-from studio.core.shadowing import apply_collisions, apply_origin
+from studio.core.shadowing import apply, settle
 
 SCAN_CANCELLED = Code("scan-cancelled", Severity.INFO,
                       "the scan was cancelled: the workspace holds the packs loaded so far")
@@ -83,13 +83,35 @@ class ScanLocation:
 
 @dataclass(slots=True)
 class Workspace:
-    """All packs of all scopes, in precedence order, with the findings about the scan itself."""
+    """All packs of all scopes, settled, in precedence order, with the findings about the scan itself.
+
+    Each pack is held with the verdict settling gave it (``Pack.with_verdict``); packs themselves never change.
+    ``replace_pack`` swaps one pack in and settles its name group again. Build one with ``Workspace.settled``.
+    """
 
     packs: list[Pack]
     diagnostics: list[Diagnostic]
     """Workspace-level findings (absolute ``file``, empty ``pack``)."""
     locations: list[ScanLocation]
     options: WorkspaceOptions
+    _index: dict[Path, int] = field(init=False, repr=False)
+    _named: dict[str, set[Path]] | None = field(init=False, repr=False)
+    """Roots by pack name, built on the first ``replace_pack`` (a scan never needs it)."""
+
+    def __post_init__(self) -> None:
+        self._index = {p.root: i for i, p in enumerate(self.packs)}
+        self._named = None
+
+    @classmethod
+    def settled(cls, packs: list[Pack], diagnostics: list[Diagnostic], locations: list[ScanLocation],
+                options: WorkspaceOptions, verdicts: dict[Path, Verdict] | None = None) -> Workspace:
+        """The workspace of ``packs`` (as loaded, in precedence order) with their verdicts applied.
+
+        ``verdicts`` are settled here unless given (a scan in another process sends the ones it computed).
+        """
+        if verdicts is None:
+            verdicts = settle(packs, trusted_project=options.trusted_project)
+        return cls(apply(packs, verdicts), sort_diagnostics(diagnostics), locations, options)
 
     def winners(self) -> list[Pack]:
         """Packs that load and won their name."""
@@ -102,35 +124,78 @@ class Workspace:
         """Packs a client would not load at all (skipped or quarantined)."""
         return [p for p in self.packs if not p.behavior.loads]
 
-    def by_root(self, path: Path) -> Pack | None:
-        wanted = os.path.abspath(path)
-        return next((p for p in self.packs if str(p.root) == wanted), None)
+    def by_root(self, path: Path | str) -> Pack | None:
+        index = self._index.get(Path(os.path.abspath(path)))
+        return None if index is None else self.packs[index]
+
+    def pack_for_path(self, path: Path | str) -> Pack | None:
+        """The pack whose directory holds ``path`` (the deepest one if packs nest)."""
+        root = pack_root_for(self._index, path)
+        return None if root is None else self.packs[self._index[root]]
 
     def find(self, name: str) -> Pack | None:
         """The pack a client would use for ``name``; else the first pack carrying that name."""
         named = [p for p in self.packs if p.name == name]
         return next((p for p in named if p.loads), named[0] if named else None)
 
+    def verdict(self, root: Path) -> Verdict:
+        pack = self.by_root(root)
+        return pack.verdict if pack is not None else NO_VERDICT
+
+    def findings(self, root: Path) -> tuple[Diagnostic, ...]:
+        """The pack's own findings plus its verdict's, sorted by position (empty for an unknown root)."""
+        pack = self.by_root(root)
+        return pack.findings if pack is not None else ()
+
     def all_diagnostics(self) -> list[Diagnostic]:
         out = list(self.diagnostics)
         for pack in self.packs:
-            out.extend(pack.diagnostics)
+            out.extend(pack.findings)
         return out
 
-    def replace_pack(self, pack: Pack) -> None:
-        """Swap in a reloaded pack (or add a new one) and settle name collisions again."""
-        index = next((i for i, p in enumerate(self.packs) if p.root == pack.root), None)
-        names = {pack.name}
+    def replace_pack(self, pack: Pack) -> list[Path]:
+        """Swap in a reloaded pack (or add a new one) and settle its name again.
+
+        Returns the roots whose settled pack changed, ``pack.root`` first: only packs sharing the old or the new
+        name can win or lose a collision, so only those are settled (the app reloads a pack on every save; a
+        10,000-pack workspace must not be settled whole each time).
+        """
+        named = self._names()
+        index = self._index.get(pack.root)
         if index is None:
             self.packs.append(pack)
             self.packs.sort(key=_pack_order)
+            self._index = {p.root: i for i, p in enumerate(self.packs)}
+            old_name = pack.name
         else:
-            names.add(self.packs[index].name)
+            old_name = self.packs[index].name
             self.packs[index] = pack
-        apply_origin(pack, trusted_project=self.options.trusted_project)
-        # Only packs sharing the old or the new name can win or lose a collision: settle just those
-        # (the app reloads a pack on every save; a 1,000-pack workspace must not be re-settled each time).
-        apply_collisions([p for p in self.packs if p.name in names])
+            named.get(old_name, set()).discard(pack.root)
+        named.setdefault(pack.name, set()).add(pack.root)
+        roots = set().union(*(named.get(name, ()) for name in {old_name, pack.name}))
+        group = sorted((self.packs[self._index[root]] for root in roots), key=_pack_order)
+        verdicts = settle(group, trusted_project=self.options.trusted_project)
+        changed = [pack.root]
+        for member in group:
+            settled = member.with_verdict(verdicts.get(member.root, NO_VERDICT))
+            if settled is not member or member.root == pack.root:
+                self.packs[self._index[member.root]] = settled
+                if member.root != pack.root:
+                    changed.append(member.root)
+        return changed
+
+    def _names(self) -> dict[str, set[Path]]:
+        if self._named is None:
+            self._named = {}
+            for p in self.packs:
+                self._named.setdefault(p.name, set()).add(p.root)
+        return self._named
+
+
+def pack_root_for(roots: Container[Path], path: Path | str) -> Path | None:
+    """The deepest of ``roots`` that holds ``path`` (itself or a parent folder), or None."""
+    candidate = Path(os.path.abspath(path))
+    return next((folder for folder in (candidate, *candidate.parents) if folder in roots), None)
 
 
 def scan_locations(options: WorkspaceOptions) -> list[tuple[Scope, Path]]:
@@ -197,10 +262,7 @@ def open_workspace(
         diagnostics.append(SCAN_CANCELLED(
             f"Scan cancelled: {len(packs)} of {len(found)} packs found so far were loaded",
             str(locations[-1].path if locations else Path.cwd())))
-    for pack in packs:
-        apply_origin(pack, trusted_project=options.trusted_project)
-    apply_collisions(packs)
-    return Workspace(packs, sort_diagnostics(diagnostics), locations, options)
+    return Workspace.settled(packs, diagnostics, locations, options)
 
 
 def _scan_one(
@@ -360,14 +422,14 @@ def _findings_only(pack: Pack) -> Pack:
     if kf is not None:
         fm = kf.frontmatter
         lean = Frontmatter(fm.data, {}, fm.start_line, fm.end_line, "") if fm is not None else None
-        pack.knowledge = replace(kf, frontmatter=lean, body="", text="")
+        return replace(pack, knowledge=replace(kf, frontmatter=lean, body="", text=""))
     return pack
 
 
 def _crashed(found: _Found) -> Pack:
     return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
-                diagnostics=[INTERNAL_ERROR("Loading this pack crashed the loader process; it was skipped",
-                                            pack=str(found.root))])
+                diagnostics=(INTERNAL_ERROR("Loading this pack crashed the loader process; it was skipped",
+                                            pack=str(found.root)),))
 
 
 def _load_safely(found: _Found, content: bool = False, findings_only: bool = False) -> Pack:
@@ -377,8 +439,8 @@ def _load_safely(found: _Found, content: bool = False, findings_only: bool = Fal
         return _findings_only(pack) if findings_only else pack
     except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
         return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
-                    diagnostics=[INTERNAL_ERROR(f"The studio failed while loading this pack: {exc!r}",
-                                                pack=str(found.root))])
+                    diagnostics=(INTERNAL_ERROR(f"The studio failed while loading this pack: {exc!r}",
+                                                pack=str(found.root)),))
 
 
 def _pack_order(pack: Pack) -> tuple[int, tuple[str, ...]]:

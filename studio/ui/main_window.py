@@ -52,8 +52,6 @@ from studio.ui.workspace_source import WorkspaceRequest
 
 APP_TITLE = "Knowledge Pack Studio"
 SETTLE_SLICE = 200
-FINDINGS_FLUSH_MS = 300
-"""While a scan runs, the Problems table takes the new findings at most this often."""
 MODE_TIPS = {
     "Author": "Author: edit packs with live validation and previews",
     "Resolve": "Resolve: simulate the resolver and see why each file was picked or skipped",
@@ -75,9 +73,6 @@ class MainWindow(QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
-        self._findings_backlog: list[Pack] = []
-        self._findings_flush = QTimer(self, singleShot=True, interval=FINDINGS_FLUSH_MS)
-        self._findings_flush.timeout.connect(self._flush_findings)
         self.tally = PackTally()
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
@@ -220,6 +215,7 @@ class MainWindow(QMainWindow):
         s = self.session
         s.started.connect(self._scan_started)
         s.packs_added.connect(self._packs_added)
+        s.findings_added.connect(self._findings_added)
         s.pack_replaced.connect(self._pack_replaced)
         s.settled.connect(self._settled)
         s.progress.connect(self.status.show_progress)
@@ -285,8 +281,6 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
 
     def _scan_started(self) -> None:
-        self._findings_flush.stop()
-        self._findings_backlog = []
         self.tree_model.clear()
         self.diag_model.clear()
         self.watch.clear()
@@ -299,36 +293,28 @@ class MainWindow(QMainWindow):
 
     def _packs_added(self, packs: list[Pack]) -> None:
         self.tree_model.add_packs(packs)
-        # The Problems table takes a scan's findings a few times a second rather than every batch: each
-        # update re-sorts it and repaints its rows, and the batches come every 50 ms.
-        self._findings_backlog.extend(packs)
-        if not self._findings_flush.isActive():
-            self._findings_flush.start()
         self.watch.watch_packs([p.root for p in packs])
         self.tally.update(packs)
         self._refresh_counts()
 
-    def _flush_findings(self) -> None:
-        packs, self._findings_backlog = self._findings_backlog, []
-        self.diag_model.set_packs([(str(p.root), p.name, p.diagnostics) for p in packs])
+    def _findings_added(self, packs: list[Pack]) -> None:
+        self.diag_model.set_packs([(str(p.root), p.name, p.findings) for p in packs])
         self._refresh_counts()
 
-    def _settled(self, packs: list[Pack]) -> None:
-        # Settling sets every pack's findings anew (collisions, shadowing): the backlog is out of date.
-        self._findings_flush.stop()
-        self._findings_backlog = []
+    def _settled(self, changed: list[Pack]) -> None:
+        """The scan ended: ``changed`` got a verdict (shadowed, colliding, untrusted); every other pack stands."""
         self.tally.retain(set(self.session.packs))
         self.modes.set_packs(list(self.session.packs.values()))
         self.quick_open.set_packs(self.session.packs.values())
         generation = self.session.scan_generation
-        if len(packs) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
-            self._settle_slice(packs, generation, [])
+        if len(changed) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
+            self._settle_slice(changed, generation, [])
             return
         # Packs that change group (shadowed, quarantined) move now, while the big groups are still
         # collapsed: once the user has expanded one, every move re-lays out all of its rows.
         movers: list[Pack] = []
         staying: list[Pack] = []
-        for pack in packs:
+        for pack in changed:
             (movers if self.tree_model.changes_group(pack) else staying).append(pack)
         now, later = movers[:SETTLE_SLICE], movers[SETTLE_SLICE:] + staying
         for pack in now:
@@ -338,10 +324,10 @@ class MainWindow(QMainWindow):
         next_turn(self, lambda: self._settle_slice(later, generation, list(now)))
 
     def _settle_slice(self, packs: list[Pack], generation: int, findings: list[Pack]) -> None:
-        """Re-read settled packs a slice per event-loop turn, so a large workspace never blocks the window.
+        """Show settled packs a slice per event-loop turn, so a large workspace never blocks the window.
 
         The tree is updated slice by slice; the Problems table once at the end (each update of it re-sorts
-        and re-filters every row), with the findings gathered on the way in ``findings``.
+        and re-filters every row), with the packs gathered on the way in ``findings``.
         """
         if generation != self.session.scan_generation:
             return  # a new scan started meanwhile
@@ -357,7 +343,7 @@ class MainWindow(QMainWindow):
             return
         current = [p for p in findings if self.session.packs.get(p.root) is p]
         self.diag_model.set_packs([("", "(workspace)", self.session.diagnostics)]
-                                  + [(str(p.root), p.name, p.diagnostics) for p in current])
+                                  + [(str(p.root), p.name, p.findings) for p in current])
         self._refresh_counts()
 
     def _scan_finished(self, cancelled: bool) -> None:
@@ -374,7 +360,7 @@ class MainWindow(QMainWindow):
 
     def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
         self.tree_model.replace_pack(fresh)
-        self.diag_model.set_pack(str(fresh.root), fresh.name, fresh.diagnostics)
+        self.diag_model.set_pack(str(fresh.root), fresh.name, fresh.findings)
         for tab in self.editors.tabs():
             if tab.document_state.pack_root == fresh.root and not (tab.is_knowledge and tab.dirty):
                 tab.show_pack_diagnostics(fresh)

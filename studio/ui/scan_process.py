@@ -4,9 +4,9 @@ Why a process: loading a thousand packs is Python work (YAML, checks). In thread
 GUI thread for the interpreter lock, and every paint or event that calls into Python waits for it,
 which freezes the window for hundreds of milliseconds at a time. A child process has its own lock.
 
-The child runs ``studio.core.workspace.open_workspace`` unchanged and sends each pack as it loads, then
-the settled verdict (shadowing and collision findings) of the packs that settling changed. The parent rebuilds the core
-``Workspace`` from the packs it received, so later ``replace_pack`` calls work as usual.
+The child runs ``studio.core.workspace.open_workspace`` unchanged and sends each pack as it loads, then the
+verdicts settling gave (shadowing, collisions, origin). The parent rebuilds the core ``Workspace`` from the packs
+it received and those verdicts, so later ``replace_pack`` calls work as usual.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Diagnostic
-from studio.core.model import Pack
+from studio.core.model import NO_VERDICT, Pack, Verdict
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
 from studio.ui.background_child import become_background_child
 
@@ -27,31 +27,21 @@ Message = tuple[str, Any]
 
 
 def _child(options: WorkspaceOptions, out: Any, cancel: Any) -> None:
-    """Entry point of the child process: scan, stream, settle."""
+    """Entry point of the child process: scan, stream each pack as loaded, then send the verdicts."""
     become_background_child()
-    sent: dict[str, tuple[Path | None, list[Diagnostic]]] = {}
-
-    def send(pack: Pack) -> None:
-        sent[str(pack.root)] = (pack.shadowed_by, list(pack.diagnostics))
-        out.put(("pack", pack))
-
     try:
         ws = open_workspace(
             options,
-            on_pack=send,
+            on_pack=lambda pack: out.put(("pack", pack)),
             on_progress=lambda done, total: out.put(("progress", (done, total))),
             cancelled=cancel.is_set,
         )
-        # Only the packs that settling changed (collisions, shadowing): the parent unpickles this message
-        # in one call that holds its interpreter lock, and with every pack's findings in it that took long
-        # enough to stall the window's thread.
-        verdict = {}
-        for p in ws.packs:
-            root = str(p.root)
-            if sent.get(root) != (p.shadowed_by, p.diagnostics):
-                verdict[root] = (p.shadowed_by, p.diagnostics)
+        # The packs went over as loaded; settling adds only verdicts, and only packs that have one (collisions,
+        # shadowing, origin) need anything more. The parent unpickles this message in one call holding its
+        # interpreter lock, so it stays small.
+        verdicts = {str(p.root): p.verdict for p in ws.packs if p.verdict != NO_VERDICT}
         order = [str(p.root) for p in ws.packs]
-        out.put(("done", (order, verdict, ws.diagnostics, ws.locations)))
+        out.put(("done", (order, verdicts, ws.diagnostics, ws.locations)))
     except BaseException as exc:  # report, never hang the parent
         out.put(("error", f"{type(exc).__name__}: {exc}"))
 
@@ -98,12 +88,8 @@ def open_workspace_in_child(
             child.kill()
 
 
-def _rebuild(options: WorkspaceOptions, received: dict[str, Pack], order: list[str],
-             verdict: dict[str, tuple[Path | None, list[Diagnostic]]], diagnostics: list[Diagnostic],
-             locations: list[Any]) -> Workspace:
+def _rebuild(options: WorkspaceOptions, received: dict[str, Pack], order: list[str], verdicts: dict[str, Verdict],
+             diagnostics: list[Diagnostic], locations: list[Any]) -> Workspace:
     packs = [received[root] for root in order if root in received]
-    for pack in packs:
-        settled = verdict.get(str(pack.root))
-        if settled is not None:  # only packs that settling changed are in the verdict
-            pack.shadowed_by, pack.diagnostics = settled
-    return Workspace(packs, diagnostics, locations, options)
+    return Workspace.settled(packs, diagnostics, locations, options,
+                             verdicts={Path(root): verdict for root, verdict in verdicts.items()})

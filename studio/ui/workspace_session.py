@@ -1,15 +1,21 @@
 """The open workspace as the window sees it: packs arriving from a scan worker, replaced one at a time.
 
-Scanning runs in the thread pool. The worker hands each loaded pack to a thread-safe inbox; a GUI-side
-timer drains the inbox every 100 ms and announces the batch, so a 1,000-pack scan produces a few dozen
-model updates instead of a thousand, and the GUI thread never waits on the disk.
+Scanning runs in the thread pool. The worker hands each loaded pack to a thread-safe inbox; one GUI-side timer
+drains the inbox every 50 ms and announces the batch for the tree, and every 300 ms announces the findings
+gathered meanwhile (each Problems update re-sorts its table), so a 1,000-pack scan produces a few dozen model
+updates instead of a thousand, and the GUI thread never waits on the disk.
+
+A pack arrives as loaded (its own findings). When the scan ends, the core has settled the workspace: only
+packs whose verdict is not empty (shadowed, colliding, untrusted) change, and only those are announced. A
+reload asks the core to settle the pack's name group again; the core says which packs changed.
 
 Signals:
     started(): a new scan began (listeners clear their views).
-    packs_added(list): a batch of freshly loaded packs.
-    pack_replaced(object, object): (old Pack, new Pack) after a reload.
+    packs_added(list): a batch of freshly loaded packs (for the tree).
+    findings_added(list): packs whose findings are not in the Problems table yet (a few times a second).
+    pack_replaced(object, object): (old Pack, new Pack) after a reload or a new verdict.
     progress(int, int): packs loaded so far, packs found so far (0 when unknown).
-    settled(list): the scan ended and collisions are settled; views re-read every pack in the list.
+    settled(list): the scan ended; the packs in the list got a verdict (all others are unchanged).
     finished(bool): the scan ended; True when it was cancelled.
     failed(str): the scan worker raised (a bug); the text is shown to the user.
 """
@@ -23,9 +29,9 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.core.diagnostics import Diagnostic
-from studio.core.model import Pack
+from studio.core.model import NO_VERDICT, Pack
 from studio.core.pack import reload_pack
-from studio.core.workspace import Workspace
+from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
@@ -45,11 +51,14 @@ def _content_reload(pack: Pack) -> Pack:
 
 DRAIN_MS = 50
 BATCH = 40
+FINDINGS_EVERY = 6
+"""Drain ticks between two ``findings_added`` signals (300 ms): each one re-sorts the Problems table."""
 
 
 class WorkspaceSession(QObject):
     started = Signal()
     packs_added = Signal(list)
+    findings_added = Signal(list)
     pack_replaced = Signal(object, object)
     progress = Signal(int, int)
     settled = Signal(list)
@@ -68,14 +77,13 @@ class WorkspaceSession(QObject):
         self._cancel = threading.Event()
         self._lock = threading.Lock()
         self._inbox: list[Pack] = []
+        self._findings_backlog: list[Pack] = []
+        self._ticks = 0
         self._progress = (0, 0)
         self._reload_ids: dict[Path, int] = {}
         self.inspected: set[Path] = set()
         """Packs whose content checks have been asked for (kept across reloads, cleared by a new scan)."""
         self._core: Workspace | None = None
-        self._named: dict[str, set[Path]] | None = None
-        """Roots of the core's packs by name, built on the first reload (asking a thousand packs for
-        their name costs milliseconds every time)."""
         self._result: WorkspaceResult | None = None
         self._drain = QTimer(self)
         self._drain.setInterval(DRAIN_MS)
@@ -100,8 +108,9 @@ class WorkspaceSession(QObject):
         self.inspected.clear()
         self.diagnostics = []
         self._core = None
-        self._named = None
         self._result = None
+        self._findings_backlog = []
+        self._ticks = 0
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
@@ -147,7 +156,14 @@ class WorkspaceSession(QObject):
             self.progress.emit(done, total)
         if fresh:
             self.packs_added.emit(fresh)
-        if empty and self._result is not None:
+            self._findings_backlog.extend(fresh)
+        self._ticks += 1
+        settling = empty and self._result is not None
+        if self._findings_backlog and (settling or self._ticks % FINDINGS_EVERY == 0):
+            backlog, self._findings_backlog = self._findings_backlog, []
+            self.findings_added.emit(backlog)
+        if settling:
+            assert self._result is not None
             self._settle(self._result)
 
     def _on_scan_done(self, request_id: int, result: WorkspaceResult) -> None:
@@ -162,12 +178,11 @@ class WorkspaceSession(QObject):
     def _settle(self, result: WorkspaceResult) -> None:
         self._result = None
         self._core = result.core
-        self._named = None
-        self.packs = {p.root: p for p in result.packs}
         self.diagnostics = list(result.diagnostics)
-        # Shadowing is only known once every scope is scanned: the core settled it on the same Pack
-        # objects the views already hold, so they re-read all of them once.
-        self.settled.emit(list(result.packs))
+        # Every pack was announced as loaded; settling gave some of them a verdict, and only those changed.
+        changed = [p for p in result.core.packs if p.verdict != NO_VERDICT]
+        self.packs = {p.root: p for p in result.core.packs}
+        self.settled.emit(changed)
         # The loaded workspace lives as long as the window: keep it out of the cyclic collector's full
         # passes, which otherwise hold the interpreter lock for tens of milliseconds at a time.
         gc.freeze()
@@ -217,42 +232,24 @@ class WorkspaceSession(QObject):
         self.replace(fresh)
 
     def replace(self, fresh: Pack) -> None:
-        """Swap in a reloaded (or live-validated) pack and re-settle name collisions in the core."""
+        """Swap in a reloaded (or live-validated) pack; the core settles its name group again."""
         old = self.packs.get(fresh.root)
         if old is None:
             return
-        self.packs[fresh.root] = fresh
-        if self._core is None:
+        if self._core is None:  # still scanning: the verdict comes with settling
+            self.packs[fresh.root] = fresh
             self.pack_replaced.emit(old, fresh)
             return
-        # Only packs sharing the old or the new name can change (the core re-settles just those).
-        peers = self._peers_of(old, fresh)
-        before = {p.root: (p.shadowed_by, tuple(p.diagnostics)) for p in peers}
-        self._core.replace_pack(fresh)
-        self.pack_replaced.emit(old, fresh)
-        # A rename can shadow or free another pack: tell the views about every pack that changed.
-        for pack in peers:
-            if before[pack.root] != (pack.shadowed_by, tuple(pack.diagnostics)):
-                self.pack_replaced.emit(pack, pack)
-
-    def _peers_of(self, old: Pack, fresh: Pack) -> list[Pack]:
-        """The other packs named like ``old`` or ``fresh`` (by path); notes the rename for next time."""
-        assert self._core is not None
-        if self._named is None:
-            self._named = {}
-            for pack in self._core.packs:
-                self._named.setdefault(pack.name, set()).add(pack.root)
-        roots = set().union(*(self._named.get(name, ()) for name in {old.name, fresh.name}))
-        roots.discard(fresh.root)
-        self._named.get(old.name, set()).discard(old.root)
-        self._named.setdefault(fresh.name, set()).add(fresh.root)
-        # The session and the core hold the same Pack objects (every change goes through replace).
-        return [self.packs[root] for root in sorted(roots, key=str) if root in self.packs]
+        # A rename can shadow or free another pack: the core names every pack whose settled copy changed.
+        for root in self._core.replace_pack(fresh):
+            settled = self._core.by_root(root)
+            previous = self.packs.get(root)
+            if settled is None or previous is None:
+                continue
+            self.packs[root] = settled
+            self.pack_replaced.emit(previous, settled)
 
     def pack_for_path(self, path: Path) -> Pack | None:
         """The pack whose directory contains ``path`` (the deepest one if packs nest)."""
-        for candidate in (path, *path.parents):
-            pack = self.packs.get(candidate)
-            if pack is not None:
-                return pack
-        return None
+        root = pack_root_for(self.packs, path)
+        return None if root is None else self.packs[root]

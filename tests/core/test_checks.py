@@ -227,7 +227,7 @@ SOURCE_MAP = """{
 
 def test_v37_v38_v39_source_map_shape_and_sources(make_pack: Callable[..., Path]) -> None:
     root = make_pack("demo", VALID, {**FILES, "indexes/source-map.json": SOURCE_MAP, "sources/notes.md": "Ships.\n"})
-    assert load_pack(root).diagnostics == []  # source maps are checked in the content tier
+    assert load_pack(root).diagnostics == ()  # source maps are checked in the content tier
     pack = load_pack(root, content=True)
     got = [(d.code, d.rule, d.severity.value, d.line) for d in pack.diagnostics]
     assert ("index-schema-violation", "V37", "error", 12) in got  # status "guessed" is not in the enum
@@ -240,7 +240,7 @@ def test_v40_bad_run_records_are_reported_but_never_block_loading(make_pack: Cal
     broken = '{"run_id": "x",\n  "status": }'
     root = make_pack("demo", VALID, {**FILES, "runs/compile-2026-05-01T10-30-00Z.json": broken,
                                      "runs/notes.md": "# free-form log\n"})
-    assert load_pack(root).diagnostics == []  # runs are read in the content tier only
+    assert load_pack(root).diagnostics == ()  # runs are read in the content tier only
     pack = load_pack(root, content=True)
     got = [(d.file, d.line, d.severity.value, d.behavior.value) for d in pack.diagnostics]
     assert got == [("runs/compile-2026-05-01T10-30-00Z.json", 2, "error", "load")]

@@ -54,11 +54,11 @@ def options(dirs: dict[str, Path], **kw: object) -> WorkspaceOptions:
 
 
 def codes(pack: Pack) -> list[str]:
-    return [d.code for d in pack.diagnostics]
+    return [d.code for d in pack.findings]
 
 
 def diag(pack: Pack, code: str) -> Diagnostic:
-    [found] = [d for d in pack.diagnostics if d.code == code]
+    [found] = [d for d in pack.findings if d.code == code]
     return found
 
 

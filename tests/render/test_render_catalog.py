@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from render_helpers import any_text, pack_in_memory
 
+from studio.core.model import Verdict
 from studio.core.pack import load_pack
 from studio.core.render.catalog import catalog_instruction, render_catalog, render_catalog_json
 from studio.core.render.escape import strip_forbidden
@@ -56,8 +57,7 @@ def test_archived_packs_only_on_request(write_pack: Callable[..., Path]) -> None
 def test_quarantined_and_shadowed_packs_are_never_listed(write_pack: Callable[..., Path], tmp_path: Path) -> None:
     broken = load_pack(write_pack("broken", type=None))  # missing type: quarantined (V11)
     assert not broken.loads
-    loser = load_pack(write_pack("loser"))
-    loser.shadowed_by = tmp_path / "winner"
+    loser = load_pack(write_pack("loser")).with_verdict(Verdict(shadowed_by=tmp_path / "winner"))
     assert render_catalog([broken, loser], include_archived=True) == ""
 
 

@@ -60,3 +60,21 @@ def test_renaming_a_pack_frees_and_shadows_its_namesakes(open_and_wait, window: 
     assert group_of(second).startswith("Explicit")
     rename(first, "alpha")
     assert group_of(second).startswith("Shadowed")
+
+
+def test_a_scan_delivers_each_pack_once_and_then_only_the_verdicts(qtbot, open_and_wait, window: MainWindow,
+                                                                    make_pack, tmp_path: Path) -> None:
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
+    make_pack("a", text.format(name="same"), parent=tmp_path / "one")
+    make_pack("b", text.format(name="same"), parent=tmp_path / "two")
+    for i in range(5):
+        make_pack(f"solo{i}", text.format(name=f"solo{i}"), parent=tmp_path / "one")
+    added: list[Path] = []
+    settled: list[Path] = []
+    window.session.findings_added.connect(lambda packs: added.extend(p.root for p in packs))
+    window.session.settled.connect(lambda packs: settled.extend(p.root for p in packs))
+    open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
+    assert sorted(added) == sorted(window.session.packs) and len(added) == len(set(added)) == 7
+    # Only the two namesakes got a verdict; the Problems table shows each of their collisions once.
+    assert sorted(p.name for p in settled) == ["a", "b"]
+    assert window.diag_model.counts().by_code.get("name-collision") == 2

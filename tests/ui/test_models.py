@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import QModelIndex, Qt
 
 from studio.core.diagnostics import Severity
-from studio.core.model import Scope
+from studio.core.model import Scope, Verdict
 from studio.core.pack import load_pack
 from studio.ui.models.diagnostics_table import DiagnosticsFilterProxy, DiagnosticsTableModel, counts_text
 from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role, exclusion_reason, group_key
@@ -22,8 +22,8 @@ def _rows(model: PackTreeModel, parent: QModelIndex) -> list[str]:
 def test_pack_tree_groups_packs_by_verdict(qtmodeltester, make_pack, tmp_path: Path) -> None:
     good = load_pack(make_pack("alpha", GOOD.format(name="alpha"), {"compiled/briefing.md": "# B\n"}))
     broken = load_pack(make_pack("beta", GOOD.format(name="beta").replace("status: ready", "status: bogus")))
-    shadowed = load_pack(make_pack("gamma", GOOD.format(name="gamma")), Scope.USER)
-    shadowed.shadowed_by = tmp_path / "elsewhere"
+    shadowed = load_pack(make_pack("gamma", GOOD.format(name="gamma")), Scope.USER).with_verdict(
+        Verdict(shadowed_by=tmp_path / "elsewhere"))
     model = PackTreeModel()
     model.add_packs([good, broken, shadowed])
     qtmodeltester.check(model)
@@ -103,7 +103,7 @@ def test_changes_group_tells_which_packs_a_replace_would_move(make_pack, tmp_pat
     model = PackTreeModel()
     model.add_packs([pack])
     assert not model.changes_group(pack)
-    pack.shadowed_by = tmp_path / "winner"  # settling the scan found a namesake that wins
+    pack = pack.with_verdict(Verdict(shadowed_by=tmp_path / "winner"))  # settling found a namesake that wins
     assert model.changes_group(pack)
     model.replace_pack(pack)
     assert not model.changes_group(pack)

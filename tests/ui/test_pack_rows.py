@@ -6,8 +6,10 @@ from pathlib import Path
 
 from PySide6.QtGui import QImage
 
-from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.diagnostics import Severity
+from studio.core.model import Verdict
 from studio.core.pack import load_pack
+from studio.core.shadowing import NAME_COLLISION
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.widgets.pack_row_delegate import tags_that_fit
 from studio.ui.widgets.workspace_panel import WorkspacePanel
@@ -34,8 +36,8 @@ def test_a_settled_pack_shows_its_new_error_count(qtbot, make_pack) -> None:
     clean = panel.tree.itemDelegate()._look(pack).badges  # type: ignore[attr-defined]
     assert not any(icon == "error" for _text, icon in clean)
 
-    # Settling a scan hands the same Pack object a new findings list (a name collision, say).
-    pack.diagnostics = [*pack.diagnostics, Diagnostic("name-collision", Severity.ERROR, "taken", pack=str(pack.root))]
+    # Settling a scan gives the pack a verdict with a finding of its own (a name collision, say).
+    pack = pack.with_verdict(Verdict(findings=(NAME_COLLISION("taken", pack=str(pack.root), severity=Severity.ERROR),)))
     model.replace_pack(pack)
     badges = panel.tree.itemDelegate()._look(pack).badges  # type: ignore[attr-defined]
     assert ("1", "error") in badges
@@ -52,7 +54,7 @@ def test_in_a_narrow_dock_the_profile_tag_gives_way_before_the_trust_glyph() -> 
 def test_finding_counts_stay_inside_a_narrow_row(qtbot, make_pack) -> None:
     pack = load_pack(make_pack("a-pack-with-a-rather-long-name", GOOD.replace("name: alpha",
                                                                               "name: a-pack-with-a-rather-long-name")))
-    pack.diagnostics = [*pack.diagnostics, Diagnostic("name-collision", Severity.ERROR, "taken", pack=str(pack.root))]
+    pack = pack.with_verdict(Verdict(findings=(NAME_COLLISION("taken", pack=str(pack.root), severity=Severity.ERROR),)))
     model = PackTreeModel()
     model.add_packs([pack])
     panel = WorkspacePanel(model)

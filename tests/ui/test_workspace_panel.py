@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QThreadPool
 
-from studio.core.model import Pack
+from studio.core.model import Pack, Verdict
 from studio.core.pack import load_pack
 from studio.ui import workers
 from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role
@@ -136,7 +136,7 @@ def test_a_pack_that_changes_group_keeps_its_listed_files(qtbot, make_pack, tmp_
     model.add_packs([pack])
     with qtbot.waitSignal(model.rowsInserted, timeout=5000):
         model.list_children(model.index_for_pack(pack.root))
-    pack.shadowed_by = tmp_path / "winner"
+    pack = pack.with_verdict(Verdict(shadowed_by=tmp_path / "winner"))
     model.replace_pack(pack)
     moved = model.index_for_pack(pack.root)
     assert moved.parent().data() == "Shadowed (1)"

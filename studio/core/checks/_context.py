@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import Frontmatter, Pack
+from studio.core.paths import list_top_dirs
 
 
 @dataclass(slots=True)
@@ -20,13 +20,9 @@ class CheckContext:
 
     @classmethod
     def for_pack(cls, pack: Pack) -> CheckContext:
-        if pack.top_dirs is None:
-            try:
-                with os.scandir(pack.root) as it:
-                    pack.top_dirs = frozenset(e.name for e in it if e.is_dir(follow_symlinks=False))
-            except OSError:
-                pack.top_dirs = frozenset()
-        return cls(pack=pack, fm=pack.frontmatter, top_dirs=pack.top_dirs)
+        # load_pack always lists the folders; only a pack built by hand (tests) lacks them.
+        top_dirs = pack.top_dirs if pack.top_dirs is not None else list_top_dirs(pack.root)
+        return cls(pack=pack, fm=pack.frontmatter, top_dirs=top_dirs)
 
     @property
     def data(self) -> dict[str, Any]:

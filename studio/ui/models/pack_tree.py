@@ -78,7 +78,7 @@ def exclusion_reason(pack: Pack) -> str:
     """Why a pack is in the Shadowed or Quarantined group, from its own findings."""
     behavior = pack.behavior
     if not behavior.loads:
-        worst = [d for d in pack.diagnostics if d.behavior is behavior]
+        worst = [d for d in pack.findings if d.behavior is behavior]
         return worst[0].message if worst else behavior.value
     if pack.shadowed_by is not None:
         return f"shadowed by {pack.shadowed_by}"

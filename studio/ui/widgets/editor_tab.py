@@ -94,7 +94,7 @@ class EditorTab(QWidget):
     def show_pack_diagnostics(self, pack: Pack) -> None:
         """Show the pack's findings that point at this file."""
         self.pack = pack
-        self.editor.set_diagnostics(self._mine(pack.diagnostics))
+        self.editor.set_diagnostics(self._mine(pack.findings))
 
     def _mine(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         return [d for d in diagnostics if d.file == self.relpath]
@@ -112,9 +112,9 @@ class EditorTab(QWidget):
     def _validated(self, request_id: int, pack: Pack) -> None:
         if request_id != self._latest_validation:
             return  # typing went on; a newer validation is on its way
-        if self.pack is not None:
-            pack.shadowed_by = self.pack.shadowed_by
-        self.editor.set_diagnostics(self._mine(pack.diagnostics))
+        if self.pack is not None:  # the workspace settles it again; until then the last verdict holds
+            pack = pack.with_verdict(self.pack.verdict)
+        self.editor.set_diagnostics(self._mine(pack.findings))
         self.live_validated.emit(pack)
 
     # -- saving -----------------------------------------------------------------------------------

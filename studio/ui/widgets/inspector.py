@@ -112,7 +112,7 @@ class Inspector(QWidget):
         self.produced_by.setPlainText(json.dumps(produced, indent=2, ensure_ascii=False, default=str)
                                       if produced else "(not declared)")
         self.findings.clear()
-        for d in pack.diagnostics:
+        for d in pack.findings:
             item = QListWidgetItem(severity_icon(d.severity.value), f"{d.file}:{d.line}  {d.message}")
             item.setToolTip(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else ""))
             item.setData(Qt.ItemDataRole.UserRole, d)

@@ -66,7 +66,7 @@ class _Look:
             badges.append((str(counts.errors), "error"))
         if counts.warnings:
             badges.append((str(counts.warnings), "warning"))
-        return cls(pack, pack.diagnostics, pack.name, pack.status or "no status", status_chip(pack.status, dark),
+        return cls(pack, pack.findings, pack.name, pack.status or "no status", status_chip(pack.status, dark),
                    tuple(badges))
 
 
@@ -110,7 +110,7 @@ class PackRowDelegate(QStyledItemDelegate):
     def _look(self, pack: Pack) -> _Look:
         look = self._looks.get(id(pack))
         # A reload brings a new Pack object; the core never changes a findings list in place.
-        if look is None or look.pack is not pack or look.diagnostics is not pack.diagnostics:
+        if look is None or look.pack is not pack or look.diagnostics is not pack.findings:
             if len(self._looks) > TEXT_CACHE_LIMIT:
                 self._looks.clear()
             look = self._looks[id(pack)] = _Look.of(pack, self.dark)
