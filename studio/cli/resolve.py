@@ -19,6 +19,7 @@ from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
 from studio.core.pack import load_pack
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
+from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
 from studio.core.resolver.records import usage_records, write_context_record
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
@@ -28,7 +29,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Simulate a client's context resolution over one or more packs.")
     p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="pack directories")
     p.add_argument("--task", required=True, help="the user request to resolve context for")
-    p.add_argument("--budget", type=int, default=4000, help="token budget for the whole fenced output (default 4000)")
+    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
+                   help=f"token budget for the whole fenced output (default {DEFAULT_BUDGET})")
     p.add_argument("--profile", choices=PROFILES, default=None, help="override every pack's profile")
     p.add_argument("--mode", choices=RUNTIME_MODES, default=None, help="override every pack's runtime mode")
     p.add_argument("--grounding", choices=GROUNDING_POLICIES, default=None, help="override the grounding policy")
@@ -48,8 +50,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.budget < 0:
-        sys.stderr.write("--budget must be zero or more\n")
+    problem = budget_problem(args.budget)
+    if problem is not None:
+        sys.stderr.write(f"pack-studio resolve: --budget: {problem}\n")
         return 2
     packs = [load_pack(path) for path in args.paths]
     request = ResolveRequest(

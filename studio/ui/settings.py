@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, TypeVar
 from PySide6.QtCore import QByteArray, QSettings
 
 from studio.core.render.fence import FenceVariant
+from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 from studio.core.workspace import ScanLimits, WorkspaceOptions
 
@@ -24,9 +25,6 @@ if TYPE_CHECKING:
     from studio.ui.workspace_source import WorkspaceRequest
 
 MAX_RECENT = 8
-MIN_BUDGET = 100
-MAX_BUDGET = 200_000
-DEFAULT_BUDGET = 4000
 DEFAULT_CLIENT_NATIVE: tuple[str, ...] = WorkspaceOptions().client_native
 MAX_SCAN_DEPTH = 32
 """Deeper than any real layout; a bound keeps a typo (400) from walking a whole disk."""

@@ -89,3 +89,11 @@ def test_resolve_marks_untokenized_items_and_count_all_counts_them(
     for item in uncounted:
         assert counted[(item["path"], item["section"])] >= item["tokens_at_least"]
     assert [i["path"] for i in exact["packs"][0]["selected"]] == [i["path"] for i in quick["packs"][0]["selected"]]
+
+
+def test_budget_bounds_come_from_core(capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from studio.core.resolver.budget import MAX_BUDGET
+
+    assert main(["resolve", str(tmp_path), "--task", "x", "--budget", str(MAX_BUDGET + 1)]) == 2
+    assert f"at most {MAX_BUDGET:,}" in capsys.readouterr().err
+    assert main(["resolve", str(tmp_path), "--task", "x", "--budget", "-1"]) == 2

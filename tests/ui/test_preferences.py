@@ -14,11 +14,12 @@ import studio.ui.widgets.preferences_dialog as prefs_dialog
 from studio.core.model import Scope
 from studio.core.pack import load_pack
 from studio.core.render.fence import FenceVariant
+from studio.core.resolver.budget import DEFAULT_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, UnavailableTokenizer
 from studio.core.workspace import ScanLimits, WorkspaceOptions
 from studio.ui.main_window import MainWindow
 from studio.ui.panels.resolver_inputs import ResolverInputs
-from studio.ui.settings import DEFAULT_BUDGET, Preferences, StudioSettings
+from studio.ui.settings import Preferences, StudioSettings
 from studio.ui.widgets.preferences_dialog import RESCAN_NOTE, PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.workspace_session import WorkspaceSession

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.core.model import Pack
+from studio.core.resolver.budget import DEFAULT_BUDGET
 
 Activation = Literal["explicit", "implicit", "resolver-driven"]
 ACTIVATION_ORDER: dict[str, int] = {"explicit": 0, "implicit": 1, "resolver-driven": 2}
@@ -86,7 +87,7 @@ class ResolveRequest:
     profile_override: str | None = None
     mode_override: str | None = None
     grounding_override: str | None = None
-    budget: int = 4000
+    budget: int = DEFAULT_BUDGET
     """Upper bound on the tokens of the whole fenced output, wrappers included."""
     encoding: str = "cl100k_base"
     activation: dict[str, Activation] = field(default_factory=dict)

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES, Pack
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest
+from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
-from studio.ui.settings import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 
 SLIDER_STEPS = 1000
 """The slider is logarithmic: equal moves multiply the budget by equal factors, so 100-2,000 is usable."""
