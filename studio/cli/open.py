@@ -10,7 +10,7 @@ import argparse
 import sys
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "open", help="open the desktop app on packs or folders of packs (the default with no command)",
         description="Open the desktop app. With no PATH it reopens the last workspace, or the bundled examples.",

@@ -19,7 +19,7 @@ from studio.cli._output import write_json
 from studio.core.pack import load_pack
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("read-properties", help="print KNOWLEDGE.md frontmatter as JSON")
     p.add_argument("pack", type=Path)
     p.set_defaults(func=run)

@@ -14,7 +14,7 @@ from studio.cli._output import write_json
 from studio.core.catalogue import Entry, catalogue
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rules", help="list every diagnostic code with its severity, behaviour and meaning",
                        description="List every diagnostic code the studio can emit.")
     p.add_argument("--format", choices=("text", "json", "markdown"), default="text")

@@ -18,7 +18,7 @@ CATALOG_KEYS = ("name", "description", "type", "status", "profile", "version", "
                 "grounding", "scope", "runtime", "metadata")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("to-catalog", help="print compact catalog metadata as JSON")
     p.add_argument("packs", type=Path, nargs="+", metavar="PACK")
     p.set_defaults(func=run)

@@ -14,7 +14,7 @@ from studio.core.model import Pack
 from studio.core.workspace import Workspace, open_workspace
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("validate", help="validate packs and print diagnostics",
                        description="Validate packs. PATH is a pack directory or a root to scan. "
                        "Exit status: 0 no errors, 1 errors, 2 usage error.")

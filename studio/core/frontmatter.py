@@ -215,8 +215,9 @@ def _too_deep(raw: str, first_line: int) -> Diagnostic | None:
                 depth += 1
                 if depth > MAX_YAML_DEPTH:
                     mark = event.start_mark
+                    line, column = (mark.line + first_line, mark.column + 1) if mark else (first_line, 1)
                     return FRONTMATTER_TOO_COMPLEX(f"Frontmatter nests more than {MAX_YAML_DEPTH} levels deep; it is "
-                                                   "not read", line=mark.line + first_line, column=mark.column + 1)
+                                                   "not read", line=line, column=column)
             elif isinstance(event, yaml.CollectionEndEvent):
                 depth -= 1
     except yaml.YAMLError:
@@ -234,8 +235,9 @@ def _find_anchor_or_alias(raw: str, first_line: int) -> Diagnostic | None:
             anchor = getattr(event, "anchor", None)
             if isinstance(event, yaml.AliasEvent) or anchor:
                 mark = event.start_mark
+                line, column = (mark.line + first_line, mark.column + 1) if mark else (first_line, 1)
                 return YAML_ANCHOR_ALIAS(f"Frontmatter uses YAML anchors/aliases ('{anchor}'); the studio refuses them",
-                                         line=mark.line + first_line, column=mark.column + 1)
+                                         line=line, column=column)
     except yaml.YAMLError:
         return None  # the composer reports the syntax error with its position
     return None
@@ -306,6 +308,7 @@ class _Builder:
             return self.mapping(node, path, depth)
         if isinstance(node, yaml.SequenceNode):
             return [self.value(item, path, depth + 1) for item in node.value]
+        assert isinstance(node, yaml.ScalarNode)  # the composer makes only these three kinds
         return self.scalar(node, path)
 
     def mapping(self, node: yaml.MappingNode, path: tuple[str, ...], depth: int = 0) -> dict[str, Any]:
@@ -326,7 +329,7 @@ class _Builder:
             out[key] = self.value(value_node, key_path, depth + 1)
         return out
 
-    def scalar(self, node: yaml.Node, path: tuple[str, ...]) -> Any:
+    def scalar(self, node: yaml.ScalarNode, path: tuple[str, ...]) -> Any:
         if node.tag == _STR_TAG:
             return node.value  # most values: no constructor round trip needed
         line, col = self._pos(node)

@@ -53,7 +53,9 @@ def parse_plain_block(
     # The open collections, innermost last: (indent, container, key path). The innermost one is also
     # kept in locals because nearly every line lands in it.
     stack: list[tuple[int, dict[str, Any] | list[Any], tuple[str, ...]]] = []
-    top_indent, top, top_path = -1, root, ()
+    top: dict[str, Any] | list[Any] = root
+    top_path: tuple[str, ...] = ()
+    top_indent = -1
     # A key written with no value on its line: its value is a nested block, or null if none follows.
     pending: tuple[int, dict[str, Any], str, tuple[str, ...], int, int, int] | None = None
     nodes = 0

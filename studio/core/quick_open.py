@@ -484,18 +484,18 @@ def search(query: str, entries: Sequence[Entry], limit: int = DEFAULT_LIMIT, amo
     for n, i in enumerate(hits):
         if n % CHECK_EVERY == 0 and cancelled is not None and cancelled():
             return None
-        found = _align(q, texts[i], keys[i], bases[i])
-        if found is None:
+        aligned = _align(q, texts[i], keys[i], bases[i])
+        if aligned is None:
             continue
-        item = (found[0], -i, found[1])
+        item = (aligned[0], -i, aligned[1])
         if len(best) < limit:
             heapq.heappush(best, item)
         elif item > best[0]:
             heapq.heapreplace(best, item)
         if len(best) == limit and best[0][0] >= ceiling:
             break  # every later hit comes later in tie order: at best it ties, and a tie goes to the earlier
-    ranked = sorted(best, reverse=True)
-    return Search(q, hits, [Match(index[-neg], value, positions) for value, neg, positions in ranked])
+    strongest = sorted(best, reverse=True)
+    return Search(q, hits, [Match(index[-neg], value, positions) for value, neg, positions in strongest])
 
 
 def match(query: str, entries: Sequence[Entry], limit: int = DEFAULT_LIMIT) -> list[Match]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from studio.core.evidence.source_map import SOURCE_MAP, read_source_map
 from studio.core.model import Pack
@@ -91,11 +92,13 @@ def _compile_reasons(runs: RunsReport) -> list[ReviewReason]:
     for record in runs.by_kind(RunKind.COMPILE_RUN):
         data = record.data if isinstance(record.data, dict) else {}
         status = data.get("status")
-        review = data.get("review") if isinstance(data.get("review"), dict) else {}
+        found = data.get("review")
+        review: dict[str, Any] = found if isinstance(found, dict) else {}
         wants_review = review.get("required") is True
         if status in (None, "passed") and not wants_review:
             continue
-        why = review.get("reason") if isinstance(review.get("reason"), str) else ""
+        reason = review.get("reason")
+        why = reason if isinstance(reason, str) else ""
         text = f"Compile run {record.name} finished with status {status or 'unknown'}"
         if wants_review:
             text += "; it asks for review" + (f": {why.strip()}" if why.strip() else "")

@@ -24,7 +24,7 @@ EXEC_BITS = stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     seen = 0
-    stack = [ctx.pack.root]
+    stack: list[str] = [str(ctx.pack.root)]
     while stack and seen < MAX_ENTRIES:
         try:
             with os.scandir(stack.pop()) as it:

@@ -229,6 +229,7 @@ def _static_reason(top: str) -> tuple[str, str] | None:
 def _read_text(root: Path, full: str, rel: str, out: PackFiles, mode: int) -> str | None:
     # A file the walk saw as regular needs no containment check: the walk never follows symlinked folders.
     fast = read_regular_file(full, MAX_FILE_BYTES + 1) if stat.S_ISREG(mode) else None
+    data: bytes | None
     if fast is not None:
         (data, size), problem = fast, None
     else:

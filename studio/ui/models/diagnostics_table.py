@@ -12,6 +12,7 @@ passes the filter settings and sort requests on.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,7 @@ class _Block:
     """The findings of one pack as last set, and when the pack first arrived."""
 
     name: str
-    diagnostics: list[Diagnostic]
+    diagnostics: tuple[Diagnostic, ...]
     arrival: int
     counts: DiagnosticCounts = field(default_factory=DiagnosticCounts)
 
@@ -100,20 +101,21 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self._totals = DiagnosticCounts()
         self.endResetModel()
 
-    def set_pack(self, pack_root: str, pack_name: str, diagnostics: list[Diagnostic]) -> None:
+    def set_pack(self, pack_root: str, pack_name: str, diagnostics: Sequence[Diagnostic]) -> None:
         """Replace the rows of one pack (or workspace-level findings with ``pack_root=""``)."""
         self.set_packs([(pack_root, pack_name, diagnostics)])
 
-    def set_packs(self, items: list[tuple[str, str, list[Diagnostic]]]) -> None:
+    def set_packs(self, items: Sequence[tuple[str, str, Sequence[Diagnostic]]]) -> None:
         """Add or replace the rows of several packs; unchanged packs are left alone."""
         fresh: list[_Row] = []
         replaced: set[str] = set()
-        for root, name, diags in items:
+        for root, name, found in items:
+            diags = tuple(found)
             old = self._blocks.get(root)
             if old is not None and old.name == name and old.diagnostics == diags:
                 continue  # re-settled but unchanged: the common case after a scan
             arrival = old.arrival if old is not None else next(self._arrivals)
-            block = _Block(name, list(diags), arrival, DiagnosticCounts.of(diags))
+            block = _Block(name, diags, arrival, DiagnosticCounts.of(diags))
             self._blocks[root] = block
             if old is not None:
                 replaced.add(root)
