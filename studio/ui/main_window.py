@@ -32,7 +32,7 @@ from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
-from studio.ui.modes import MODES, JobModes
+from studio.ui.modes import AUTHOR, AUTHOR_TIP, JobModes
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.settings import StudioSettings, default_settings
 from studio.ui.status_line import PackTally, StatusLine
@@ -52,12 +52,6 @@ from studio.ui.workspace_source import WorkspaceRequest
 
 APP_TITLE = "Knowledge Pack Studio"
 SETTLE_SLICE = 200
-MODE_TIPS = {
-    "Author": "Author: edit packs with live validation and previews",
-    "Resolve": "Resolve: simulate the resolver and see why each file was picked or skipped",
-    "Runs": "Runs: audit runs/ records, statistics, provenance and evidence of the selected pack",
-    "Review": "Review: disputed and needs-review packs, their reasons, and a recorded decision",
-}
 
 
 class MainWindow(QMainWindow):
@@ -168,12 +162,13 @@ class MainWindow(QMainWindow):
         toolbar.addSeparator()
         modes = QActionGroup(self)
         self.mode_actions: dict[str, QAction] = {}
-        for i, name in enumerate(MODES):
+        for i, name in enumerate(self.modes.names):
             act = QAction(name, self, checkable=True)
             act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
             modes.addAction(act)
-            act.setChecked(name == "Author")
-            act.setToolTip(f"{MODE_TIPS[name]} (Ctrl+{i + 1})")
+            act.setChecked(name == AUTHOR)
+            tip = AUTHOR_TIP if name == AUTHOR else self.modes.panel(name).mode_tip
+            act.setToolTip(f"{tip} (Ctrl+{i + 1})")
             act.setEnabled(False)  # until a workspace is open
             act.triggered.connect(lambda _checked=False, n=name: self.switch_mode(n))
             toolbar.addAction(act)
@@ -266,7 +261,7 @@ class MainWindow(QMainWindow):
 
     def apply_preferences(self) -> None:
         apply_preferences(self.settings.preferences(), previews=self.previews,
-                          resolver_inputs=self.modes.resolver.inputs, request=self.session.request)
+                          resolver_inputs=self.modes.panel("Resolve").inputs, request=self.session.request)
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of packs")

@@ -1,123 +1,159 @@
-"""The four modes of the centre area (Author, Resolve, Runs, Review) and how the job panels follow the workspace.
+"""The modes of the centre area and the small protocol a mode's panel follows.
 
-The Workspace tree and the Problems panel stay where they are in every mode (UX.md); a mode only switches
-the centre. Panels are fed lazily: the runs of a pack are read when the Runs mode is on screen.
+Author is the editor and the previews; every other mode is one ``ModePanel``, listed once in ``MODE_PANELS``.
+The Workspace tree and the Problems panel stay where they are in every mode (UX.md); a mode only switches the
+centre. ``JobModes`` tells each panel what changed (the workspace, the selected pack, a pack reloaded, records
+written into a pack's runs/), and a panel does its work only when it is on screen: hidden panels are marked
+stale and catch up when shown, so a 1,000-pack workspace stays quick.
+
+Adding a mode: write a ``ModePanel`` subclass in ``studio/ui/panels/`` and add it to ``MODE_PANELS``; the
+window gives it a toolbar button, a Ctrl+<n> shortcut and a View menu entry from the class attributes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from enum import Flag, auto
 from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from studio.core.model import Pack
-from studio.ui.panels import ResolverPanel, ReviewPanel, RunsPanel
 
-MODES = ("Author", "Resolve", "Runs", "Review")
+AUTHOR = "Author"
+AUTHOR_TIP = "Author: edit packs with live validation and previews"
+
+
+class Follows(Flag):
+    """What a mode panel wants to hear about (each change marks it stale until it is on screen)."""
+
+    NOTHING = 0
+    WORKSPACE = auto()
+    """The set of packs, after a scan settled."""
+    SELECTION = auto()
+    """Another pack was selected in the tree (or through Quick open, a problem, a tab)."""
+    SELECTED_PACK = auto()
+    """The selected pack changed on disk, or records were written into its runs/."""
+    EVERY_PACK = auto()
+    """Any pack of the workspace was reloaded."""
+
+
+class ModePanel(QWidget):
+    """The centre page of one job mode.
+
+    Subclasses set the class attributes and implement ``follow``; the window wires the signals.
+
+    Signals:
+        open_file_requested(Path, int): open a file at a 1-based line (the window switches to Author).
+        pack_changed(Path): the panel changed a pack's KNOWLEDGE.md; the workspace reloads that pack.
+        runs_written(Path): the panel wrote records into this pack's runs/ (other panels may show them).
+    """
+
+    open_file_requested = Signal(Path, int)
+    pack_changed = Signal(Path)
+    runs_written = Signal(Path)
+
+    mode_title: ClassVar[str] = ""
+    """The mode's name on its toolbar button and in the View menu."""
+    mode_tip: ClassVar[str] = ""
+    """One line: what the mode is for (tooltip and status tip)."""
+    follows: ClassVar[Follows] = Follows.NOTHING
+
+    def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
+        """Bring the panel up to date with the workspace's ``packs`` and the ``selected`` pack (on screen only)."""
+        raise NotImplementedError
+
+    def shutdown(self) -> None:
+        """The window is closing: stop background work."""
+
+
+def mode_panels() -> list[type[ModePanel]]:
+    """The registered modes after Author, in toolbar order (Ctrl+2, Ctrl+3, ...)."""
+    from studio.ui.panels import ResolverPanel, ReviewPanel, RunsPanel
+
+    return [ResolverPanel, RunsPanel, ReviewPanel]
 
 
 class JobModes(QObject):
-    """Owns the Resolve, Runs and Review panels and keeps them in step with the workspace.
+    """Owns one panel per registered mode and keeps each in step with the workspace when it is shown.
 
     Signals:
         open_file_requested(Path, int): a panel asked to open a file at a 1-based line.
-        pack_changed(Path): the review flow edited a pack's KNOWLEDGE.md; reload that pack.
+        pack_changed(Path): a panel edited a pack's KNOWLEDGE.md; reload that pack.
     """
 
     open_file_requested = Signal(Path, int)
     pack_changed = Signal(Path)
 
-    def __init__(self, stack: QStackedWidget, author_page: QWidget, parent: QObject | None = None) -> None:
+    def __init__(self, stack: QStackedWidget, author_page: QWidget, parent: QObject | None = None,
+                 panels: Sequence[Callable[[], ModePanel]] | None = None) -> None:
         super().__init__(parent)
         self.stack = stack
-        self.author_page = author_page
-        self.resolver = ResolverPanel()
-        self.runs = RunsPanel()
-        self.review = ReviewPanel()
-        self.pages: dict[str, QWidget] = {"Author": author_page, "Resolve": self.resolver, "Runs": self.runs,
-                                          "Review": self.review}
-        for name in MODES[1:]:
-            stack.addWidget(self.pages[name])
-        for panel in (self.resolver, self.runs, self.review):
+        self.panels: dict[str, ModePanel] = {}
+        self.pages: dict[str, QWidget] = {AUTHOR: author_page}
+        for make in (panels if panels is not None else mode_panels()):
+            panel = make()
+            self.panels[panel.mode_title] = panel
+            self.pages[panel.mode_title] = panel
+            stack.addWidget(panel)
             panel.open_file_requested.connect(self.open_file_requested)
-        self.review.pack_changed.connect(self.pack_changed)
-        self.review.review_recorded.connect(lambda root, _record: self._runs_changed(Path(root)))
-        self.resolver.run_saved.connect(lambda _paths: self.runs.reload() if self.current == "Runs" else None)
-        self.current = "Author"
+            panel.pack_changed.connect(self.pack_changed)
+            panel.runs_written.connect(self._runs_written)
+        self.current = AUTHOR
         self._packs: list[Pack] = []
         self._selected: Pack | None = None
-        self._runs_stale = True
-        self._resolver_stale = True
-        self._review_stale = True
-        self._resolver_seed: Path | None = None
-        """Root of the pack the resolver's activation was last seeded from (the tree selection)."""
+        self._stale: set[str] = set(self.panels)
+
+    @property
+    def names(self) -> list[str]:
+        """Every mode, Author first, in toolbar order."""
+        return list(self.pages)
+
+    def panel(self, name: str) -> ModePanel:
+        return self.panels[name]
 
     # -- switching -------------------------------------------------------------------------------
     def show(self, mode: str) -> None:
         self.current = mode
         self.stack.setCurrentWidget(self.pages[mode])
-        if mode == "Runs" and self._runs_stale:
-            self._load_runs()
         self._refresh_visible()
 
     def _refresh_visible(self) -> None:
-        """Bring the panel on screen up to date; hidden panels wait (a 1,000-pack workspace stays quick)."""
-        if self.current == "Resolve":
-            reseed = self._selected is not None and self._selected.root != self._resolver_seed
-            if self._resolver_stale or reseed:
-                self._seed_resolver()
-        elif self.current == "Review" and self._review_stale:
-            self._review_stale = False
-            self.review.set_packs(self._packs)
+        panel = self.panels.get(self.current)
+        if panel is not None and self.current in self._stale:
+            self._stale.discard(self.current)
+            panel.follow(self._packs, self._selected)
+
+    def _mark(self, what: Follows) -> None:
+        self._stale.update(name for name, p in self.panels.items() if p.follows & what)
+        self._refresh_visible()
 
     # -- following the workspace -----------------------------------------------------------------
     def set_packs(self, packs: list[Pack]) -> None:
-        """Every pack of the workspace: the resolver offers the ones that load, the review queue all of them."""
+        """Every pack of the workspace (after a scan settled)."""
         self._packs = list(packs)
-        self._resolver_stale = self._review_stale = True
-        self._refresh_visible()
-
-    def _seed_resolver(self) -> None:
-        """Offer the packs that load, with the selected one activated.
-
-        Activating a whole large workspace is rarely the question: the resolver starts from the pack in
-        view, and the user adds others in the panel.
-        """
-        self._resolver_stale = False
-        usable = [p for p in self._packs if p.loads]
-        first = self._selected if self._selected is not None else next(iter(usable), None)
-        self._resolver_seed = first.root if first is not None else None
-        self.resolver.set_packs(usable, {first.name} if first is not None else set())
+        self._mark(Follows.WORKSPACE)
 
     def pack_replaced(self, fresh: Pack) -> None:
         self._packs = [fresh if p.root == fresh.root else p for p in self._packs]
+        what = Follows.EVERY_PACK
         if self._selected is not None and self._selected.root == fresh.root:
             self._selected = fresh
-            self._runs_stale = True
-            if self.current == "Runs":
-                self._load_runs()
-        self._review_stale = True
-        self._refresh_visible()
+            what |= Follows.SELECTED_PACK
+        self._mark(what)
 
     def pack_selected(self, pack: Pack | None) -> None:
         changed = pack is None or self._selected is None or pack.root != self._selected.root
         self._selected = pack
-        if changed:
-            self._runs_stale = True
-            if self.current == "Runs":
-                self._load_runs()
-            self._refresh_visible()  # in Resolve mode the simulation follows the pack picked in the tree
+        if changed:  # in Resolve mode the simulation follows the pack picked in the tree
+            self._mark(Follows.SELECTION)
 
-    def _runs_changed(self, root: Path) -> None:
-        if self._selected is not None and self._selected.root == root:
-            self._runs_stale = True
-            if self.current == "Runs":
-                self._load_runs()
-
-    def _load_runs(self) -> None:
-        self._runs_stale = False
-        self.runs.set_pack(self._selected)
+    def _runs_written(self, root: Path) -> None:
+        if self._selected is not None and self._selected.root == Path(root):
+            self._mark(Follows.SELECTED_PACK)
 
     def shutdown(self) -> None:
-        self.resolver.shutdown()
+        for panel in self.panels.values():
+            panel.shutdown()

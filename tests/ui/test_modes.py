@@ -24,9 +24,9 @@ def test_resolve_mode_simulates_the_selected_pack(qtbot, open_and_wait, window: 
                                                  examples_copy: Path) -> None:
     open_and_wait(window, [examples_copy])
     _select(window, "northwind-espresso")
-    with qtbot.waitSignal(window.modes.resolver.result_shown, timeout=20_000) as shown:
+    with qtbot.waitSignal(window.modes.panel("Resolve").result_shown, timeout=20_000) as shown:
         window.mode_actions["Resolve"].trigger()
-    assert window.center.currentWidget() is window.modes.resolver
+    assert window.center.currentWidget() is window.modes.panel("Resolve")
     assert window.docks["workspace"].isVisible() and window.docks["problems"].isVisible()
     assert not window.docks["inspector"].isVisible()  # the tables need the width
     result = shown.args[0]
@@ -42,7 +42,7 @@ def test_a_panel_row_opens_the_file_in_author_mode(qtbot, open_and_wait, window:
     _select(window, "northwind-espresso")
     window.switch_mode("Runs")
     target = examples_copy / "northwind-espresso" / "runs" / "lint-2026-10-15.md"
-    window.modes.runs.open_file_requested.emit(target, 3)
+    window.modes.panel("Runs").open_file_requested.emit(target, 3)
     assert window.center.currentWidget() is window.splitter
     tab = window.editors.current_tab()
     assert tab is not None and tab.path == target
@@ -53,11 +53,11 @@ def test_runs_mode_reads_the_selected_pack_only_when_shown(qtbot, open_and_wait,
                                                           examples_copy: Path) -> None:
     open_and_wait(window, [examples_copy])
     _select(window, "northwind-espresso")
-    assert window.modes.runs.pack is None  # nothing read while the Runs mode is not on screen
-    with qtbot.waitSignal(window.modes.runs.loaded, timeout=20_000):
+    assert window.modes.panel("Runs").pack is None  # nothing read while the Runs mode is not on screen
+    with qtbot.waitSignal(window.modes.panel("Runs").loaded, timeout=20_000):
         window.switch_mode("Runs")
-    assert window.modes.runs.pack is not None and window.modes.runs.pack.name == "northwind-espresso"
-    assert window.modes.runs.model.rowCount() == 4
+    assert window.modes.panel("Runs").pack is not None and window.modes.panel("Runs").pack.name == "northwind-espresso"
+    assert window.modes.panel("Runs").model.rowCount() == 4
 
 
 def test_the_pack_in_view_gets_its_content_checks(qtbot, open_and_wait, window: MainWindow,

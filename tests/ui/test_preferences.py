@@ -299,8 +299,8 @@ def test_the_window_applies_stored_preferences_from_the_start(qtbot, settings: Q
         Preferences(encoding="o200k_base", budget=2500, org_roots=(tmp_path / "org",)))
     win = MainWindow(settings)
     qtbot.addWidget(win)
-    assert win.modes.resolver.inputs.request().encoding == "o200k_base"
-    assert win.modes.resolver.inputs.request().budget == 2500
+    assert win.modes.panel("Resolve").inputs.request().encoding == "o200k_base"
+    assert win.modes.panel("Resolve").inputs.request().budget == 2500
     edit_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&Edit")
     assert win.act_preferences in edit_menu.actions()
     assert win.act_preferences.shortcut().toString() == "Ctrl+,"

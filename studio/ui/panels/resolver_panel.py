@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QThreadPool, QTimer, Signal
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidates_model import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
@@ -44,16 +46,21 @@ COUNT_STEP = 32
 """Candidates tokenized per background step: a few milliseconds, so a new request waits at most that long."""
 
 
-class ResolverPanel(QWidget):
+class ResolverPanel(ModePanel):
     """Inputs on top, then the budget bar, the candidate table and the result tabs.
 
+    Follows the workspace (the packs that load are offered) and the selection (the selected pack is the one
+    activated when the panel is seeded); see ``ModePanel`` for the shared signals.
+
     Signals:
-        open_file_requested(Path, int): a file and a 1-based line the user asked to open.
         result_shown(object): the ResolveResult now on screen.
         run_saved(list): paths of the context records just written.
     """
 
-    open_file_requested = Signal(Path, int)
+    mode_title = "Resolve"
+    mode_tip = "Resolve: simulate the resolver and see why each file was picked or skipped"
+    follows = Follows.WORKSPACE | Follows.SELECTION
+
     result_shown = Signal(object)
     run_saved = Signal(list)
 
@@ -161,6 +168,16 @@ class ResolverPanel(QWidget):
             self.set_packs(packs)
 
     # -- inputs ------------------------------------------------------------------------------------
+    def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
+        """Offer the packs that load, with the selected one activated.
+
+        Activating a whole large workspace is rarely the question: the resolver starts from the pack in
+        view, and the user adds others in the panel.
+        """
+        usable = [p for p in packs if p.loads]
+        first = selected if selected is not None else next(iter(usable), None)
+        self.set_packs(usable, {first.name} if first is not None else set())
+
     def set_packs(self, packs: list[Pack], checked: set[str] | None = None) -> None:
         """Offer ``packs`` for activation (a re-run follows)."""
         self.inputs.set_packs(packs, checked)
@@ -304,6 +321,9 @@ class ResolverPanel(QWidget):
         self.status.setText(f"Saved {len(written)} run record(s)" + (f"; failed: {'; '.join(problems)}"
                                                                       if problems else ""))
         self.run_saved.emit(written)
+        for res in self.result.packs:
+            if res.selected:
+                self.runs_written.emit(Path(res.pack.root))
         return written
 
     def shutdown(self) -> None:

@@ -7,6 +7,7 @@ accepts the diff, the minimal ``status``/``trust`` edit of ``KNOWLEDGE.md`` (bot
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +34,7 @@ from studio.core.pack import load_pack
 from studio.core.review import ReviewError, ReviewPlan, commit_review, plan_review
 from studio.core.review_reasons import ReviewReason, gather_review_reasons, review_queue
 from studio.core.runs import read_runs
+from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._table import ItemTableModel, ModelIndex
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.workers import submit
@@ -65,20 +67,23 @@ def _reasons_for(pack: Pack) -> list[ReviewReason]:
     return gather_review_reasons(pack, read_runs(pack.root))
 
 
-class ReviewPanel(QWidget):
+class ReviewPanel(ModePanel):
     """Queue on the left; reasons and the decision form for the selected pack on the right.
 
+    Follows every pack: the queue is the workspace's disputed and needs-review packs. A recorded decision emits
+    ``runs_written`` (the record) and, when it edited KNOWLEDGE.md, ``pack_changed``.
+
     Signals:
-        open_file_requested(Path, int): a file and a 1-based line the user asked to open.
         reasons_loaded(): the reasons of the selected pack are on screen.
         review_recorded(Path, object): the record written and the edited ``KNOWLEDGE.md`` (or None).
-        pack_changed(Path): a pack's files changed on disk because of a review; the workspace should reload it.
     """
 
-    open_file_requested = Signal(Path, int)
+    mode_title = "Review"
+    mode_tip = "Review: disputed and needs-review packs, their reasons, and a recorded decision"
+    follows = Follows.WORKSPACE | Follows.EVERY_PACK
+
     reasons_loaded = Signal()
     review_recorded = Signal(Path, object)
-    pack_changed = Signal(Path)
 
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -151,6 +156,9 @@ class ReviewPanel(QWidget):
         self.set_packs(packs or [])
 
     # -- queue -------------------------------------------------------------------------------------
+    def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
+        self.set_packs(list(packs))
+
     def set_packs(self, packs: list[Pack]) -> None:
         """All packs of the workspace; the queue shows those waiting for review."""
         self.packs = list(packs)
@@ -267,6 +275,7 @@ class ReviewPanel(QWidget):
         if written[1] is not None:
             self.pack_changed.emit(root)
         self.review_recorded.emit(written[0], written[1])
+        self.runs_written.emit(Path(root))
         return written
 
     def _problem(self, message: str) -> None:

@@ -6,7 +6,7 @@ the views show it. Nothing here writes.
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.runs import RunRecord
+from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._audit import PackAudit, read_pack_audit
 from studio.ui.panels.evidence_panel import EvidencePanel
 from studio.ui.panels.record_view import DiagnosticsList, RecordTextView, read_text_for_display
@@ -33,15 +34,17 @@ from studio.ui.panels.runs_model import ALL, RECORD_ROLE, RunsFilterProxy, RunsT
 from studio.ui.workers import submit
 
 
-class RunsPanel(QWidget):
-    """Timeline | Statistics | Provenance & evidence, for one pack at a time.
+class RunsPanel(ModePanel):
+    """Timeline | Statistics | Provenance & evidence, for one pack at a time: the selected one.
 
     Signals:
-        open_file_requested(Path, int): a file and a 1-based line the user asked to open.
         loaded(): the views now show the pack last passed to ``set_pack``.
     """
 
-    open_file_requested = Signal(Path, int)
+    mode_title = "Runs"
+    mode_tip = "Runs: audit runs/ records, statistics, provenance and evidence of the selected pack"
+    follows = Follows.SELECTION | Follows.SELECTED_PACK
+
     loaded = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -100,6 +103,9 @@ class RunsPanel(QWidget):
         self._fill_filters()
 
     # -- loading --------------------------------------------------------------------------------
+    def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
+        self.set_pack(selected)
+
     def set_pack(self, pack: Pack | None) -> None:
         """Show ``pack``'s runs; reading happens in the pool, and an older answer never replaces a newer one."""
         self.pack = pack
