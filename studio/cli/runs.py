@@ -109,16 +109,21 @@ def _print_feedback(feedback: FeedbackSummary) -> None:
     for f in feedback.files[:_MAX_LISTED]:
         confidence = "-" if f.confidence is None else f"{f.confidence:.2f}"
         gone = "  (no longer in the pack)" if not f.exists else ""
-        out.write(f"  {f.helpful:>3} helpful {f.harmful:>3} harmful  confidence {confidence}  {f.path}{gone}\n")
+        out.write(f"  {f.helpful:>3} helpful {f.harmful:>3} harmful  confidence {confidence}  {_safe(f.path)}{gone}\n")
         for e in f.recent(3):
             query = e.query if len(e.query) <= 60 else e.query[:59] + "…"
-            out.write(f"        {e.timestamp} {e.outcome}: \"{query}\"\n")
+            out.write(f"        {_safe(e.timestamp)} {e.outcome}: \"{_safe(query)}\"\n")
     if len(feedback.files) > _MAX_LISTED:
         out.write(f"  ... and {len(feedback.files) - _MAX_LISTED} more\n")
     if feedback.not_counted:
         out.write(f"  {feedback.not_counted} feedback record(s) not counted\n")
     for d in feedback.diagnostics:
-        out.write(f"  {d.file}:{d.line}:{d.column}: {d.severity.value} {d.code} {d.message}\n")
+        out.write(f"  {d.file}:{d.line}:{d.column}: {d.severity.value} {d.code} {_safe(d.message)}\n")
+
+
+def _safe(text: str) -> str:
+    """Record text on one line, without terminal control characters (records are pack content)."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def _builder(ref: dict[str, Any]) -> str:

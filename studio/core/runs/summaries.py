@@ -93,7 +93,8 @@ def _feedback(data: dict[str, Any]) -> str:
     if len(query) > _QUERY_LIMIT:
         query = query[: _QUERY_LIMIT - 1] + "…"
     where = str(data.get("file", "?")) + (f" § {data['section']}" if isinstance(data.get("section"), str) else "")
-    return f"{data.get('outcome', '?')}: {where} for \"{query}\" by {data.get('reviewer', '?')}"
+    text = f"{data.get('outcome', '?')}: {where} for \"{query}\" by {data.get('reviewer', '?')}"
+    return "".join(ch if ch.isprintable() else " " for ch in text)  # one line, no terminal escapes
 
 
 def _report(data: dict[str, Any]) -> str:
