@@ -1,6 +1,8 @@
-"""``pack-studio guide PACK``: the tier-2 activation guide of one pack, as a client returns it.
+"""``pack-studio guide PACK [--as-tool [--format text|json]]``: the tier-2 activation guide of one pack.
 
-stdout holds only the guide; its token count goes to stderr. A pack that a client would not load
+stdout holds only the guide; its token count goes to stderr. ``--as-tool`` prints the guide's resource list as an
+``# Input Files`` block with stable ids and the ``read_files`` tool instead (``render.tool_form``); with
+``--format json`` as ``{pack, tool, files}``, each file with its token count. A pack that a client would not load
 (quarantined or skipped) is still rendered for inspection, with exit status 1 and its diagnostics
 on stderr; a directory without a readable ``KNOWLEDGE.md`` gives exit status 2.
 """
@@ -11,17 +13,26 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._output import write_json
 from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.render.costs import guide_cost
 from studio.core.render.guide import render_guide
+from studio.core.render.tool_form import build_tool_form, render_tool_form
+from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("guide", help="print the tier-2 activation guide of a pack",
                        description="Print the <knowledge_pack_guide> a client returns when PACK is activated.")
     p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")
+    p.add_argument("--as-tool", action="store_true",
+                   help="print the resource list as an '# Input Files' block with stable ids and a read_files tool")
+    p.add_argument("--format", choices=("text", "json"), default="text",
+                   help="with --as-tool: text (what the agent sees) or json ({pack, tool, files})")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING,
+                   help=f"tokenizer for token counts ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
     p.set_defaults(func=run)
 
 
@@ -30,8 +41,14 @@ def run(args: argparse.Namespace) -> int:
     if pack.knowledge is None:
         report_problems(pack, Severity.ERROR)
         return 2
-    sys.stdout.write(render_guide(pack))
-    sys.stderr.write(f"tokens: {guide_cost(pack).describe()}\n")
+    if args.format == "json" and not args.as_tool:
+        sys.stderr.write("pack-studio guide: --format json needs --as-tool\n")
+        return 2
+    if args.as_tool:
+        _write_tool_form(pack, args.format, args.encoding)
+    else:
+        sys.stdout.write(render_guide(pack))
+        sys.stderr.write(f"tokens: {guide_cost(pack).describe()}\n")
     if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
         sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
     if not pack.loads:
@@ -39,6 +56,20 @@ def run(args: argparse.Namespace) -> int:
         report_problems(pack, Severity.ERROR)
         return 1
     return 0
+
+
+def _write_tool_form(pack: Pack, fmt: str, encoding: str) -> None:
+    tokenizer = get_tokenizer(encoding)
+    form = build_tool_form(pack, tokenizer=tokenizer if fmt == "json" else None)
+    if fmt == "json":
+        write_json(form.to_dict())
+        if not tokenizer.available:
+            sys.stderr.write(f"token counts unavailable ({tokenizer.name}): {tokenizer.unavailable_reason}\n")
+        return
+    text = render_tool_form(form)
+    sys.stdout.write(text)
+    if tokenizer.available:
+        sys.stderr.write(f"tokens: {tokenizer.count(text)} tokens ({tokenizer.name})\n")
 
 
 def report_problems(pack: Pack, worst: Severity) -> None:

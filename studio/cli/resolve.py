@@ -4,6 +4,8 @@ Output formats: ``text`` (a readable trace: selected and skipped items with reas
 ``json`` (per pack ``selected`` and ``skipped`` lists of ``{path, section, lines, tokens, reason, score}``,
 warnings, citation gaps, ``tokens_used``, ``budget`` and the fenced text) and ``fenced`` (only the fence).
 ``--write-run`` writes a ``runs/context-<UTC>.json`` record into each resolved pack (the only write).
+``--use-feedback`` folds recorded usage feedback into the ranking (off by default) and says, for every item,
+how feedback moved it (``feedback`` in JSON, an indented line in text).
 Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors or an unavailable
 tokenizer.
 """
@@ -45,6 +47,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--count-all", action="store_true",
                    help="tokenize every candidate, also those whose word count alone rules them out "
                         "(exact counts everywhere; about twice the time on a large pack)")
+    p.add_argument("--use-feedback", action="store_true",
+                   help="rank with the helpful/harmful feedback recorded in runs/ (off: the standard simulation)")
     p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
     p.set_defaults(func=run)
 
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     request = ResolveRequest(
         task=args.task, packs=packs, profile_override=args.profile, mode_override=args.mode,
         grounding_override=args.grounding, budget=args.budget, encoding=args.encoding,
-        confirmed=set(args.confirm), variant=args.variant, reference=args.reference,
+        confirmed=set(args.confirm), variant=args.variant, reference=args.reference, use_feedback=args.use_feedback,
         # A record written into the pack is evidence for later review: every count in it is exact.
         count_all=args.count_all or args.write_run,
     )
@@ -104,10 +108,12 @@ def render_text(result: ResolveResult) -> str:
                      f"status={p.pack.status or '-'} grounding={p.grounding or '-'}")
         for d in p.selected:
             lines.append(f"  + {_label(d.path, d.section, d.lines)}  {d.tokens} tok  {d.reason}{_score(d.score)}")
+            lines.extend([f"      {d.feedback}"] if d.feedback else [])
         for d in p.skipped:
             tok = f"  {d.tokens} tok" if d.tokens is not None else (
                 f"  >={d.tokens_at_least} tok (not tokenized)" if d.tokens_at_least is not None else "")
             lines.append(f"  - {_label(d.path, d.section, d.lines)}{tok}  {d.reason}{_score(d.score)}")
+            lines.extend([f"      {d.feedback}"] if d.feedback else [])
         lines.append("")
     for w in result.warnings:
         where = f" [{w.pack}{': ' + w.path if w.path else ''}]" if w.pack else ""

@@ -1,4 +1,8 @@
-"""``pack-studio runs PACK``: the run-record timeline, statistics and each record's validity."""
+"""``pack-studio runs PACK``: the run-record timeline, statistics, feedback per file and each record's validity.
+
+The JSON output's ``feedback`` holds per file the helpful and harmful counts, the confidence (Wilson score lower
+bound of the helpful share, ``studio.core.feedback.aggregate``) and the latest outcomes with their tasks.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from typing import Any
 
 from studio.cli._output import write_json
 from studio.core.diagnostics import Diagnostic
+from studio.core.feedback import FeedbackSummary, aggregate_feedback
 from studio.core.pack import load_pack
 from studio.core.provenance import read_provenance
 from studio.core.runs import RunsReport, read_runs
@@ -37,15 +42,17 @@ def run(args: argparse.Namespace) -> int:
     report = read_runs(pack.root)
     stats = compute_stats(report, pack.root, pack.name)
     provenance = read_provenance(pack, report)
+    feedback = aggregate_feedback(report, pack.name, pack.root)
     if args.format == "json":
         write_json({
             "pack": pack.name, "path": str(pack.root),
             "records": [r.to_dict() for r in report.records],
-            "stats": stats.to_dict(), "provenance": provenance.to_dict(),
+            "stats": stats.to_dict(), "provenance": provenance.to_dict(), "feedback": feedback.to_dict(),
             "diagnostics": [d.to_dict() for d in _folder_diags(report)],
         })
     else:
         _print_text(pack.name, report, stats, provenance.to_dict())
+        _print_feedback(feedback)
     return 1 if any(r.validity.is_problem for r in report.records) else 0
 
 
@@ -92,6 +99,31 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
         for d in provenance["diagnostics"]:
             out.write(f"  {d['severity']} {d['code']} {d['message']}\n")
         out.write(f"  {provenance['statement']}\n")
+
+
+def _print_feedback(feedback: FeedbackSummary) -> None:
+    if not feedback.files and not feedback.not_counted:
+        return
+    out = sys.stdout
+    out.write(f"Feedback ({feedback.records} record(s); confidence = Wilson lower bound of the helpful share):\n")
+    for f in feedback.files[:_MAX_LISTED]:
+        confidence = "-" if f.confidence is None else f"{f.confidence:.2f}"
+        gone = "  (no longer in the pack)" if not f.exists else ""
+        out.write(f"  {f.helpful:>3} helpful {f.harmful:>3} harmful  confidence {confidence}  {_safe(f.path)}{gone}\n")
+        for e in f.recent(3):
+            query = e.query if len(e.query) <= 60 else e.query[:59] + "…"
+            out.write(f"        {_safe(e.timestamp)} {e.outcome}: \"{_safe(query)}\"\n")
+    if len(feedback.files) > _MAX_LISTED:
+        out.write(f"  ... and {len(feedback.files) - _MAX_LISTED} more\n")
+    if feedback.not_counted:
+        out.write(f"  {feedback.not_counted} feedback record(s) not counted\n")
+    for d in feedback.diagnostics:
+        out.write(f"  {d.file}:{d.line}:{d.column}: {d.severity.value} {d.code} {_safe(d.message)}\n")
+
+
+def _safe(text: str) -> str:
+    """Record text on one line, without terminal control characters (records are pack content)."""
+    return "".join(ch if ch.isprintable() else "?" for ch in text)
 
 
 def _builder(ref: dict[str, Any]) -> str:

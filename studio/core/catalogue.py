@@ -63,6 +63,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.evidence.source_map",
     "studio.core.evidence.report",
     "studio.core.provenance",
+    "studio.core.feedback.aggregate",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 

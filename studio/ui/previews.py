@@ -15,11 +15,14 @@ from studio.core.render.costs import count_tokens
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.render.guide import render_guide
 from studio.core.render.markdown import render_markdown_html
-from studio.core.render.resources import ResourceKind, scan_resources
+from studio.core.render.resources import ResourceKind, ResourceScan, scan_resources
+from studio.core.render.tool_form import build_tool_form, render_tool_form
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer
 
 FENCE_FILE_LIMIT = 256 * 1024
 FENCE_MAX_FILES = 40
+TOOL_NOTE = ("The guide's resource list as an agent receives it with a read_files tool: ids stay the same across "
+             "rescans and edits. pack-studio read-files PACK --ids ID ... shows what the tool returns.")
 
 
 @dataclass(slots=True)
@@ -38,12 +41,14 @@ class PackPreviews:
     catalog: Preview
     activation: Preview
     fence: Preview
+    activation_tool: Preview | None = None
+    """The activation "as a tool": the resource list as ``# Input Files`` with stable ids and ``read_files``."""
 
 
-def runtime_items(pack: Pack) -> list[FenceItem]:
+def runtime_items(pack: Pack, scan: ResourceScan | None = None) -> list[FenceItem]:
     """Every runtime resource (``compiled/``) as a whole-file fence item; the resolver picks finer ones."""
     items: list[FenceItem] = []
-    for resource in scan_resources(pack).resources:
+    for resource in (scan or scan_resources(pack)).resources:
         if resource.kind is not ResourceKind.RUNTIME or not resource.path.endswith((".md", ".txt")):
             continue
         data, _size, problem = read_bounded(pack.root / resource.path, FENCE_FILE_LIMIT, root=pack.root)
@@ -67,8 +72,10 @@ def build_previews(pack: Pack, encoding: str = DEFAULT_ENCODING,
     note = "" if catalog else (
         "This pack is not listed in the catalog (archived, quarantined, skipped or shadowed)."
     )
-    guide = render_guide(pack)
-    items = runtime_items(pack)
+    scan = scan_resources(pack)
+    guide = render_guide(pack, scan=scan)
+    tool_text = render_tool_form(build_tool_form(pack, scan=scan))
+    items = runtime_items(pack, scan)
     fence = render_fence([FencePack(pack, items)], variant)
     fence_note = "" if items else "The pack has no runtime files (compiled/) to put in a fence."
     return PackPreviews(
@@ -76,4 +83,5 @@ def build_previews(pack: Pack, encoding: str = DEFAULT_ENCODING,
         catalog=Preview(catalog, count_tokens(catalog, tokenizer).describe(), note),
         activation=Preview(guide, count_tokens(guide, tokenizer).describe()),
         fence=Preview(fence, count_tokens(fence, tokenizer).describe(), fence_note),
+        activation_tool=Preview(tool_text, count_tokens(tool_text, tokenizer).describe(), TOOL_NOTE),
     )

@@ -166,4 +166,4 @@ def test_readme_rules_section_is_generated_from_the_catalogue(capsys: pytest.Cap
     assert start in readme and end in readme, "README needs the generated rules section"
     section = readme.split(start, 1)[1].split(end, 1)[0]
     assert main(["rules", "--format", "markdown"]) == 0
-    assert section == capsys.readouterr().out, "regenerate it: pack-studio rules --format markdown"
+    assert section == capsys.readouterr().out, "regenerate it: python tools/update_readme_rules.py"

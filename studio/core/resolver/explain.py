@@ -48,9 +48,11 @@ class Decision:
     """One sentence a curator can act on."""
     tokens_at_least: int | None = None
     """When ``tokens`` is None because the item was not counted: a lower bound that ruled it out of the budget."""
+    feedback: str = ""
+    """With ``ResolveRequest.use_feedback``: what the feedback stage did to this item (``resolver.feedback``)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "path": self.path,
             "section": self.section,
             "lines": list(self.lines) if self.lines else None,
@@ -60,6 +62,9 @@ class Decision:
             "score": None if self.score is None else round(self.score, 4),
             "detail": self.detail,
         }
+        if self.feedback:  # only when asked for: the standard simulation's output stays as it was
+            out["feedback"] = self.feedback
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,8 @@ class ResolveRequest:
     """Fence variant (see ``studio.core.render.fence.FenceVariant``)."""
     reference: bool = False
     """Also compute the reference CLI's dry run for side-by-side comparison."""
+    use_feedback: bool = False
+    """Fold recorded usage feedback into the ranking (``resolver.feedback``); off, the simulation is the standard's."""
     count_all: bool = False
     """Count every candidate's tokens, not only those the budget reaches, so that every decision shows an exact
     count (``ResolveResult.uncounted`` is 0). The same items are chosen; on a large pack it costs about as much

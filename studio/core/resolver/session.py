@@ -19,6 +19,7 @@ from studio.core.resolver.candidates import Candidate, FileCache, collect
 from studio.core.resolver.compile_runs import latest_flagged_compile
 from studio.core.resolver.coverage import Coverage
 from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
+from studio.core.resolver.feedback import FeedbackFold
 from studio.core.resolver.intent import asks_for_evidence
 from studio.core.resolver.meter import Meter
 from studio.core.resolver.plan import PackPlan, plan_packs
@@ -127,6 +128,7 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
     session = session or ResolverSession()
     tokenizer = get_tokenizer(request.encoding)
     plans = plan_packs(request)
+    fold = FeedbackFold.load(p.pack for p in plans if p.pack.knowledge is not None) if request.use_feedback else None
     evidence = asks_for_evidence(request.task)
     query = terms(request.task)
     variant = FenceVariant(request.variant) if request.variant in set(FenceVariant) else FenceVariant.SUPERSET
@@ -146,7 +148,7 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
             prep.meters[tokenizer.name].count_all()
         res.skipped.extend(Decision(s.path, None, None, None, s.reason, None, plan.name, s.detail)
                            for s in prep.files.skipped)
-        entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res))
+        entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res, fold))
     if not tokenizer.available:
         return _unavailable(request, tokenizer, resolutions, entries)
     ordered = fill_order(entries)
@@ -155,6 +157,8 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
     text, used = fit_exactly(plans, chosen, request.budget, tokenizer.count,
                              lambda i: [w.message for w in resolutions[i].warnings if w.severity != "info"], variant)
     _record(plans, ordered, resolutions)
+    if fold is not None:
+        fold.annotate(resolutions)
     result = ResolveResult(request.task, resolutions, [], [], [], used, request.budget, text, tokenizer.name, True,
                            uncounted=_uncounted(plans, prepared, tokenizer))
     add_findings(result, prepared, request, evidence)
@@ -166,9 +170,11 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
 
 
 def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evidence: bool, tokenizer: Tokenizer,
-               res: PackResolution) -> list[Entry]:
+               res: PackResolution, fold: FeedbackFold | None = None) -> list[Entry]:
     cands = prep.files.candidates
     scores = _with_source_links(cands, prep.index.scores(query), prep.source_map)
+    if fold is not None:  # the optional feedback stage, after the base scores (resolver.feedback)
+        scores = fold.apply(plan.pack, cands, scores)
     profile, mode, body, name = plan.profile, plan.mode, plan.pack.body, plan.name
     key = (profile, mode, evidence, body)
     placements = prep.placements.get(key)

@@ -23,6 +23,8 @@ def infer_kind(data: Any, name: str) -> RunKind:
 def _kind_from_content(data: dict[str, Any]) -> RunKind | None:
     if data.get("record") == "review" or ("decision" in data and "reviewer" in data):
         return RunKind.REVIEW_RECORD
+    if data.get("record") == "feedback" or ("outcome" in data and "file" in data and "query" in data):
+        return RunKind.FEEDBACK_RECORD
     if isinstance(data.get("activated_packs"), list):
         return RunKind.CONTEXT_RESOLUTION
     if isinstance(data.get("claims"), list):
@@ -52,6 +54,8 @@ def kind_from_name(name: str) -> RunKind:
         return RunKind.SOURCE_MAP
     if lower.startswith("review-"):
         return RunKind.REVIEW_RECORD
+    if lower.startswith("feedback-"):
+        return RunKind.FEEDBACK_RECORD  # not "feedback.json": that is the eval viewer's file (below)
     if lower.startswith("compile-"):
         return RunKind.COMPILE_RUN
     if lower.startswith("context-"):

@@ -23,6 +23,8 @@ class RunKind(StrEnum):
     LINT_REPORT = "lint-report"
     HEALTH_REPORT = "health-report"
     REVIEW_RECORD = "review-record"
+    FEEDBACK_RECORD = "feedback-record"
+    """Studio's own: one file helped or harmed one task (``studio.core.feedback``)."""
     UNKNOWN = "unknown"
 
     @property
@@ -33,7 +35,7 @@ class RunKind(StrEnum):
 
 _SCHEMA_KINDS = frozenset({
     RunKind.COMPILE_RUN, RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.SOURCE_MAP,
-    RunKind.SELECTION_EVAL, RunKind.REVIEW_RECORD,
+    RunKind.SELECTION_EVAL, RunKind.REVIEW_RECORD, RunKind.FEEDBACK_RECORD,
 })
 
 

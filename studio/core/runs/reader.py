@@ -189,7 +189,9 @@ def _status_of(data: Any) -> str | None:
     status = data.get("status")
     if isinstance(status, str):
         return status
-    return str(data["decision"]) if isinstance(data.get("decision"), str) else None
+    if isinstance(data.get("decision"), str):
+        return str(data["decision"])
+    return str(data["outcome"]) if data.get("record") == "feedback" and isinstance(data.get("outcome"), str) else None
 
 
 def _malformed(rel: str, name: str, message: str, line: int, column: int) -> RunRecord:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # jsonschema takes ~100 ms to import; only the content checks
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_NAMES = (
     "compile-run", "context-resolution", "source-map", "selection-eval", "usage-record", "review-record",
+    "feedback-record",
 )
 MAX_REPORTED_ERRORS = 50
 """A record with hundreds of violations is reported by its first fifty; the rest add nothing."""

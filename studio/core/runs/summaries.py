@@ -88,6 +88,15 @@ def _review(data: dict[str, Any]) -> str:
     return text
 
 
+def _feedback(data: dict[str, Any]) -> str:
+    query = str(data.get("query", ""))
+    if len(query) > _QUERY_LIMIT:
+        query = query[: _QUERY_LIMIT - 1] + "…"
+    where = str(data.get("file", "?")) + (f" § {data['section']}" if isinstance(data.get("section"), str) else "")
+    text = f"{data.get('outcome', '?')}: {where} for \"{query}\" by {data.get('reviewer', '?')}"
+    return "".join(ch if ch.isprintable() else " " for ch in text)  # one line, no terminal escapes
+
+
 def _report(data: dict[str, Any]) -> str:
     title = data.get("title") or data.get("command") or "report"
     findings = data.get("findings")
@@ -110,6 +119,7 @@ _HANDLERS = {
     RunKind.SELECTION_EVAL: _selection_eval,
     RunKind.EVAL_RESULT: _eval_result,
     RunKind.REVIEW_RECORD: _review,
+    RunKind.FEEDBACK_RECORD: _feedback,
     RunKind.LINT_REPORT: _report,
     RunKind.HEALTH_REPORT: _report,
 }

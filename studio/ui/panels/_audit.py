@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.evidence import EvidenceReport, build_evidence
+from studio.core.feedback import FeedbackSummary, aggregate_feedback
 from studio.core.model import Pack
 from studio.core.provenance import ProvenanceReport, read_provenance
 from studio.core.runs import RunsReport, read_runs
@@ -14,13 +15,14 @@ from studio.core.runs.stats import RunStats, compute_stats
 
 @dataclass(slots=True)
 class PackAudit:
-    """The run records, their statistics, the provenance and the evidence of one pack."""
+    """The run records, their statistics, the provenance, the evidence and the usage feedback of one pack."""
 
     pack: Pack
     runs: RunsReport
     stats: RunStats
     provenance: ProvenanceReport
     evidence: EvidenceReport
+    feedback: FeedbackSummary
 
     @property
     def root(self) -> Path:
@@ -33,4 +35,4 @@ def read_pack_audit(pack: Pack) -> PackAudit:
     stats = compute_stats(runs, pack.root, pack.name)
     provenance = read_provenance(pack, runs)
     evidence = build_evidence(pack.root, runs)
-    return PackAudit(pack, runs, stats, provenance, evidence)
+    return PackAudit(pack, runs, stats, provenance, evidence, aggregate_feedback(runs, pack.name, pack.root))

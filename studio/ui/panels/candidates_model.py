@@ -110,7 +110,8 @@ class CandidateTableModel(ItemTableModel[CandidateRow]):
             d = row.decision
             if col == TOKENS_COLUMN and d.tokens is None and d.tokens_at_least is not None:
                 return UNCOUNTED_TIP.format(n=d.tokens_at_least)
-            return d.detail or d.reason
+            tip = d.detail or d.reason
+            return f"{tip}\n{d.feedback}" if d.feedback else tip  # with "Use feedback": how feedback moved it
         if role == ROW_ROLE:
             return row
         return None

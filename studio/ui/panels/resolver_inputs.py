@@ -1,4 +1,4 @@
-"""ResolverInputs: the simulator's form (task, packs with activation, overrides, encoding, budget).
+"""ResolverInputs: the simulator's form (task, packs with activation, overrides, encoding, budget, switches).
 
 Every edit emits ``changed``; ``request()`` turns the form into a core ``ResolveRequest``. Disputed
 packs carry a separate "confirm" tick: checking the pack alone does not load it. The starting encoding
@@ -87,6 +87,9 @@ class ResolverInputs(QWidget):
             self.encoding.addItem(name, name)
         self.encoding.setCurrentIndex(max(0, self.encoding.findData(DEFAULT_ENCODING)))
         self.reference = QCheckBox("Reference mode (the reference CLI's dry run, side by side)")
+        self.use_feedback = QCheckBox("Use feedback")
+        self.use_feedback.setToolTip("Rank with the helpful / harmful feedback recorded in runs/ (each item then says "
+                                     "how feedback moved it). Off: the standard's simulation.")
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, SLIDER_STEPS)
         self.spin = QSpinBox()
@@ -100,7 +103,7 @@ class ResolverInputs(QWidget):
         self.spin.valueChanged.connect(self._spin_changed)
         for signal in (self.task.textChanged, self.profile.currentIndexChanged, self.mode.currentIndexChanged,
                        self.grounding.currentIndexChanged, self.encoding.currentIndexChanged,
-                       self.reference.toggled):
+                       self.reference.toggled, self.use_feedback.toggled):
             signal.connect(self.changed)
 
         overrides = QHBoxLayout()
@@ -117,7 +120,11 @@ class ResolverInputs(QWidget):
         form.addRow("Packs", self.pack_list)
         form.addRow("Overrides", overrides)
         form.addRow("Budget", budget)
-        form.addRow("", self.reference)
+        switches = QHBoxLayout()
+        switches.addWidget(self.reference)
+        switches.addWidget(self.use_feedback)
+        switches.addStretch(1)
+        form.addRow("", switches)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(form)
@@ -239,4 +246,5 @@ class ResolverInputs(QWidget):
             budget=self.budget, encoding=self.encoding.currentData() or DEFAULT_ENCODING,
             activation=activation,  # type: ignore[arg-type]  # values come from ACTIVATIONS
             confirmed=confirmed, variant=self.variant.value, reference=self.reference.isChecked(),
+            use_feedback=self.use_feedback.isChecked(),
         )

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QMessageBox,
     QPushButton,
     QSplitter,
@@ -33,9 +34,11 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.feedback_recorder import FeedbackRequest
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
+from studio.ui.panels.candidate_menu import build_row_menu
 from studio.ui.panels.candidates_model import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
@@ -55,6 +58,9 @@ class ResolverPanel(ModePanel):
     Signals:
         result_shown(object): the ResolveResult now on screen.
         run_saved(list): paths of the context records just written.
+        feedback_requested(object): a ``FeedbackRequest`` from a row's context menu ("Mark helpful / harmful for
+            this task"); connect it to ``FeedbackRecorder.record``, and the recorder's ``recorded`` / ``failed``
+            back to ``note_feedback_recorded`` / ``note_feedback_failed``.
     """
 
     mode_title = "Resolve"
@@ -63,6 +69,7 @@ class ResolverPanel(ModePanel):
 
     result_shown = Signal(object)
     run_saved = Signal(list)
+    feedback_requested = Signal(object)
 
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -123,6 +130,10 @@ class ResolverPanel(ModePanel):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.clicked.connect(self._row_clicked)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._show_row_menu)
+        self.trace_ids: dict[str, str] = {}
+        """Pack root -> run_id of the context record saved for the result on screen (a feedback's trace id)."""
         self.filter = QLineEdit(placeholderText="Filter by path, section, reason ...")
         self.filter.textChanged.connect(self.proxy.set_needle)
         self.show_selected = QCheckBox("selected", checked=True)
@@ -196,6 +207,7 @@ class ResolverPanel(ModePanel):
         self.pool.clear()  # queued requests and counting steps that have not started are out of date
         if not refresh:
             self.status.setText("Resolving ...")
+            self.trace_ids = {}  # a saved record describes the previous result, not the next one
         submit(self.session.resolve, request, on_done=self._done, on_error=self._failed, request_id=request_id,
                pool=self.pool)
         return request_id
@@ -292,6 +304,30 @@ class ResolverPanel(ModePanel):
             line = row.decision.lines[0] if row.decision.lines else 1
             self.open_file_requested.emit(root / row.decision.path, line)
 
+    # -- feedback from the row menu (recorded by whoever listens to feedback_requested) -------------------
+    def row_menu(self, index: QModelIndex) -> QMenu | None:
+        """The context menu for the row at ``index`` (None outside a row); ``_show_row_menu`` shows it."""
+        row = index.data(ROW_ROLE) if index.isValid() else None
+        if not isinstance(row, CandidateRow) or self.result is None:
+            return None
+        return build_row_menu(self, row, self.result, self.feedback_requested.emit,
+                              lambda: self._row_clicked(index), self.trace_ids)
+
+    def _show_row_menu(self, pos: QPoint) -> None:
+        menu = self.row_menu(self.table.indexAt(pos))
+        if menu is not None:
+            menu.exec(self.table.viewport().mapToGlobal(pos))
+            menu.deleteLater()
+
+    def note_feedback_recorded(self, request: FeedbackRequest, path: object) -> None:
+        """Say what was written; with "Use feedback" on, re-run so the ranking shows it."""
+        self.status.setText(f"Recorded {request.outcome} for {request.file} ({Path(str(path)).name})")
+        if self.inputs.use_feedback.isChecked():
+            self._debounce.start()
+
+    def note_feedback_failed(self, request: FeedbackRequest, message: str) -> None:
+        self.status.setText(f"Feedback for {request.file} was not recorded: {message}")
+
     # -- save as run (explicit user action only) ---------------------------------------------------
     def _save_clicked(self) -> None:
         if self.result is None:
@@ -316,6 +352,7 @@ class ResolverPanel(ModePanel):
                 continue
             try:
                 written.append(write_context_record(self.result, Path(res.pack.root)))
+                self.trace_ids[str(res.pack.root)] = written[-1].stem  # the record's run_id
             except OSError as exc:
                 problems.append(f"{res.name}: {exc}")
         self.status.setText(f"Saved {len(written)} run record(s)" + (f"; failed: {'; '.join(problems)}"

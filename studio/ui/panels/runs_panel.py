@@ -1,4 +1,4 @@
-"""RunsPanel: a pack's ``runs/`` as a timeline, each record's text and findings, statistics and evidence.
+"""RunsPanel: a pack's ``runs/`` as a timeline, each record's text and findings, statistics, feedback, evidence.
 
 ``set_pack`` reads everything off the GUI thread (the latest pack asked for wins); ``loaded`` fires when
 the views show it. Nothing here writes.
@@ -28,6 +28,7 @@ from studio.core.runs import RunRecord
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._audit import PackAudit, read_pack_audit
 from studio.ui.panels.evidence_panel import EvidencePanel
+from studio.ui.panels.feedback_view import FeedbackView
 from studio.ui.panels.record_view import DiagnosticsList, RecordTextView, read_text_for_display
 from studio.ui.panels.run_stats_view import RunStatsView
 from studio.ui.panels.runs_model import ALL, RECORD_ROLE, RunsFilterProxy, RunsTableModel
@@ -35,7 +36,7 @@ from studio.ui.workers import submit
 
 
 class RunsPanel(ModePanel):
-    """Timeline | Statistics | Provenance & evidence, for one pack at a time: the selected one.
+    """Timeline | Statistics | Feedback | Provenance & evidence, for one pack at a time: the selected one.
 
     Signals:
         loaded(): the views now show the pack last passed to ``set_pack``.
@@ -91,11 +92,14 @@ class RunsPanel(ModePanel):
         timeline.addWidget(detail)
 
         self.stats_view = RunStatsView()
+        self.feedback_view = FeedbackView()
+        self.feedback_view.open_file_requested.connect(self.open_file_requested)
         self.evidence = EvidencePanel()
         self.evidence.open_file_requested.connect(self.open_file_requested)
         self.tabs = QTabWidget()
         self.tabs.addTab(timeline, "Timeline")
         self.tabs.addTab(self.stats_view, "Statistics")
+        self.tabs.addTab(self.feedback_view, "Feedback")
         self.tabs.addTab(self.evidence, "Provenance && evidence")
         layout = QVBoxLayout(self)
         layout.addLayout(head)
@@ -140,6 +144,7 @@ class RunsPanel(ModePanel):
         self.record_view.show_text("")
         self.record_diagnostics.set_diagnostics([])
         self.stats_view.set_stats(audit.stats if audit else None)
+        self.feedback_view.set_summary(audit.feedback if audit else None, audit.root if audit else None)
         self.evidence.set_audit(audit)
         if audit is None:
             self.title.setText("No pack selected.")

@@ -1,5 +1,8 @@
 """Preview tabs beside the editor: the rendered guide, the catalog XML, the activation guide and a fence.
 
+The Activation tab has an "As a tool" toggle: the same listing as an ``# Input Files`` block with stable ids and
+the ``read_files`` tool an agent would call.
+
 Each text tab is read-only, highlighted, has a Copy button and shows its token count. Previews are
 built by ``studio.ui.previews.build_previews`` in a worker; the newest request wins. The encoding and
 the fence variant come from the preferences (``set_preferences``).
@@ -11,7 +14,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.core.model import Pack
 from studio.core.render.fence import FenceVariant
@@ -40,7 +52,7 @@ class TextPreview(QWidget):
         self.note.hide()
         self.copy_button = QPushButton(icon("copy"), "Copy")
         self.copy_button.clicked.connect(self.copy)
-        top = QHBoxLayout()
+        self.top = top = QHBoxLayout()
         top.addWidget(self.tokens, 1)
         top.addWidget(self.copy_button)
         layout = QVBoxLayout(self)
@@ -65,6 +77,41 @@ class TextPreview(QWidget):
         QGuiApplication.clipboard().setText(self.view.toPlainText())
 
 
+class ActivationPreview(TextPreview):
+    """The Activation tab: the guide, or with "As a tool" ticked, its resource list as a file list plus a
+    ``read_files`` tool (``render.tool_form``). Both texts arrive together, so the toggle never waits.
+
+    Signals:
+        as_tool_changed(bool): the toggle changed (the text shown has already switched).
+    """
+
+    as_tool_changed = Signal(bool)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__("xml", parent)
+        self.as_tool = QCheckBox("As a tool")
+        self.as_tool.setToolTip("Show the resource list as an agent gets it with a read_files tool: an "
+                                "'# Input Files' block with stable file ids, and the tool's JSON Schema")
+        self.as_tool.toggled.connect(self._toggled)
+        self.top.insertWidget(1, self.as_tool)
+        self.guide_preview = Preview("", "")
+        self.tool_preview: Preview | None = None
+
+    def show_previews(self, guide: Preview, tool: Preview | None) -> None:
+        """Keep both forms and show the one the toggle asks for (the toggle is disabled without a tool form)."""
+        self.guide_preview, self.tool_preview = guide, tool
+        self.as_tool.setEnabled(tool is not None and bool(guide.text))
+        self._show_current()
+
+    def _toggled(self, checked: bool) -> None:
+        self._show_current()
+        self.as_tool_changed.emit(checked)
+
+    def _show_current(self) -> None:
+        tool = self.tool_preview
+        self.show_preview(tool if self.as_tool.isChecked() and tool is not None else self.guide_preview)
+
+
 class PreviewPane(QTabWidget):
     """Signals:
         open_file(Path): a link in the guide points at a pack file.
@@ -79,7 +126,7 @@ class PreviewPane(QTabWidget):
         self.guide = SafeBrowser()
         self.guide.open_file.connect(self.open_file)
         self.catalog = TextPreview("xml")
-        self.activation = TextPreview("xml")
+        self.activation = ActivationPreview()
         self.fence = TextPreview("xml")
         self.addTab(self.guide, "Guide")
         self.addTab(self.catalog, "Catalog")
@@ -101,8 +148,9 @@ class PreviewPane(QTabWidget):
         self.guide.pack_root = None
         self._guide_shown: tuple[Path, str] | None = None
         self.guide.setHtml("<p style='color:gray'>Select a pack to preview what an agent sees.</p>")
-        for tab in (self.catalog, self.activation, self.fence):
+        for tab in (self.catalog, self.fence):
             tab.show_preview(Preview("", ""))
+        self.activation.show_previews(Preview("", ""), None)
 
     def show_pack(self, pack: Pack) -> None:
         self.pack = pack
@@ -131,6 +179,6 @@ class PreviewPane(QTabWidget):
             self._guide_shown = shown
             self.guide.setHtml(previews.guide_html)
         self.catalog.show_preview(previews.catalog)
-        self.activation.show_preview(previews.activation)
+        self.activation.show_previews(previews.activation, previews.activation_tool)
         self.fence.show_preview(previews.fence)
         self.built.emit(previews)

@@ -1,0 +1,235 @@
+"""VisibilityView: who sees a pack: every scope root holding its name, the copy that wins in each, and what a
+client with this context (or without one of its scopes) loads, under the standard precedence or user-first.
+
+Shows a ``VisibilityReport`` (``studio.core.visibility``). ``show_workspace`` computes one from a loaded
+``Workspace``: that is pure over packs already in memory (no file is read), cheap enough for the GUI thread.
+The report holds both policies' answers, so switching the policy re-renders without recomputing; contexts where
+the two policies load different copies are highlighted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QRadioButton,
+    QSplitter,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
+from studio.core.workspace import Workspace
+
+CHANGED_COLOR = QColor(217, 119, 6, 60)
+WARNING_COLOR = QColor("#b45309")
+MUTED_COLOR = QColor("#8a8f98")
+COPY_ROLE = Qt.ItemDataRole.UserRole + 60
+CONTEXT_ROLE = Qt.ItemDataRole.UserRole + 61
+POLICY_LABELS = {Policy.STANDARD: "Standard", Policy.USER_FIRST: "User first"}
+
+
+def telling_paths(copies: list[PackCopy]) -> dict[Path, str]:
+    """Each copy's shortest path suffix that no other copy shares (``proj/.agents/knowledge/acme`` rather than
+    ``.agents/knowledge/acme`` twice): two packs of one name are never shown the same way."""
+    roots = list(dict.fromkeys(c.root for c in copies))
+    longest = max((len(r.parts) for r in roots), default=1)
+    for n in range(2, longest + 1):
+        suffixes = {r: str(Path(*r.parts[-n:])) for r in roots}
+        if len(set(suffixes.values())) == len(roots):
+            return suffixes
+    return {r: str(r) for r in roots}
+
+
+def copy_text(copy: PackCopy | None, paths: dict[Path, str] | None = None) -> str:
+    if copy is None:
+        return "nothing"
+    return f"{copy.scope.value} copy ({_text((paths or {}).get(copy.root, str(copy.root)))})"
+
+
+def _text(value: str) -> str:
+    return "".join(ch if ch.isprintable() else "?" for ch in value)
+
+
+class VisibilityView(QWidget):
+    """Signals:
+        policy_changed(str): the policy shown first changed (``standard`` or ``user-first``).
+        open_pack_requested(Path): the user double-clicked a copy (its ``KNOWLEDGE.md``).
+    """
+
+    policy_changed = Signal(str)
+    open_pack_requested = Signal(Path)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.report: VisibilityReport | None = None
+        self.paths: dict[Path, str] = {}
+        self.policy = Policy.STANDARD
+        self.title = QLabel("Select a pack to see which scopes can see it.")
+        self.title.setWordWrap(True)
+        bold = QFont(self.title.font())
+        bold.setBold(True)
+        self.title.setFont(bold)
+        self.buttons = QButtonGroup(self)
+        policy_row = QHBoxLayout()
+        policy_row.addWidget(QLabel("Precedence:"))
+        self.radios: dict[Policy, QRadioButton] = {}
+        for policy in Policy:
+            radio = QRadioButton(POLICY_LABELS[policy])
+            radio.setToolTip(policy.describe)
+            radio.setChecked(policy is self.policy)
+            radio.toggled.connect(lambda on, p=policy: on and self.set_policy(p))
+            self.buttons.addButton(radio)
+            self.radios[policy] = radio
+            policy_row.addWidget(radio)
+        self.order = QLabel(self.policy.describe)
+        self.order.setStyleSheet("color: gray")
+        policy_row.addWidget(self.order, 1)
+
+        self.roots = QTreeWidget()
+        self.roots.setHeaderLabels(["Scope root / copy", "Scope", "Status", "Trust", "Version"])
+        self.roots.setColumnWidth(0, 420)
+        self.roots.itemDoubleClicked.connect(self._open_copy)
+        self.contexts = QTreeWidget()
+        self.contexts.setRootIsDecorated(False)
+        self.contexts.itemSelectionChanged.connect(self._explain_selected)
+        self.why = QPlainTextEdit(readOnly=True)
+        self.why.setMaximumHeight(110)
+        split = QSplitter(Qt.Orientation.Vertical)
+        for widget in (self.roots, self.contexts, self.why):
+            split.addWidget(widget)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title)
+        layout.addLayout(policy_row)
+        layout.addWidget(split, 1)
+
+    # -- input --------------------------------------------------------------------------------------------
+    def show_workspace(self, workspace: Workspace, name: str) -> VisibilityReport:
+        """Compute and show who sees ``name`` in ``workspace`` (pure, no file is read)."""
+        report = visibility(workspace, name, self.policy)
+        self.show_report(report)
+        return report
+
+    def show_report(self, report: VisibilityReport | None) -> None:
+        self.report = report
+        self._render()
+
+    def set_policy(self, policy: Policy | str) -> None:
+        policy = Policy(policy)
+        if policy is self.policy:
+            return
+        self.policy = policy
+        self.radios[policy].setChecked(True)
+        self.order.setText(policy.describe)
+        self._render()
+        self.policy_changed.emit(policy.value)
+
+    # -- output -------------------------------------------------------------------------------------------
+    def _render(self) -> None:
+        self.roots.clear()
+        self.contexts.clear()
+        self.why.clear()
+        report = self.report
+        if report is None:
+            self.title.setText("Select a pack to see which scopes can see it.")
+            return
+        other = Policy.USER_FIRST if self.policy is Policy.STANDARD else Policy.STANDARD
+        winner = report.winner(self.policy)
+        self.paths = telling_paths(report.copies)
+        self.title.setText(f"{_text(report.name)}: {len(report.copies)} copies in "
+                           f"{sum(1 for r in report.roots if r.copies)} scope roots; this context loads "
+                           f"{copy_text(winner, self.paths)}")
+        self._fill_roots(report, winner)
+        self.contexts.setHeaderLabels(["Client context", f"Loads ({POLICY_LABELS[self.policy]})",
+                                       f"{POLICY_LABELS[other]} would load", ""])
+        for column, width in enumerate((260, 300, 300)):
+            self.contexts.setColumnWidth(column, width)
+        for ctx in report.contexts:
+            self._add_context(ctx, other)
+        if self.contexts.topLevelItemCount():
+            self.contexts.setCurrentItem(self.contexts.topLevelItem(0))
+
+    def _fill_roots(self, report: VisibilityReport, loaded: PackCopy | None) -> None:
+        for root in report.roots:
+            if not root.exists and not root.copies:
+                continue  # a location that was looked at but is not there: only noise here
+            item = QTreeWidgetItem([_text(str(root.path)), root.scope.value, "", "", ""])
+            item.setToolTip(0, f"{len(root.copies)} copy(ies) here" if root.copies else "no copy here")
+            if not root.copies:
+                item.setForeground(0, QBrush(MUTED_COLOR))
+            for copy in root.copies:
+                wins = copy is root.winner
+                label = ("\u2605 wins here: " if wins else "") + _text(copy.root.name)
+                if copy is loaded:
+                    label += "  (loaded in this context)"
+                child = QTreeWidgetItem([label, copy.scope.value, copy.status or "-", copy.trust or "-",
+                                         copy.version or "-"])
+                child.setData(0, COPY_ROLE, copy)
+                child.setToolTip(0, _text(str(copy.root)) + ("" if copy.competes else
+                                                              f"\nDoes not load: {_text(copy.why_not)}"))
+                if wins:
+                    font = child.font(0)
+                    font.setBold(True)
+                    child.setFont(0, font)
+                if not copy.competes:
+                    for column in range(5):
+                        child.setForeground(column, QBrush(MUTED_COLOR))
+                item.addChild(child)
+            self.roots.addTopLevelItem(item)
+            item.setExpanded(True)
+
+    def _add_context(self, ctx: ContextView, other: Policy) -> None:
+        main, alt = ctx.outcomes[self.policy], ctx.outcomes[other]
+        mark = "differs" if ctx.differs else ""
+        if main.lower_trust is not None:
+            mark = (mark + ", " if mark else "") + "lower trust wins"
+        item = QTreeWidgetItem([ctx.label, copy_text(main.winner, self.paths), copy_text(alt.winner, self.paths),
+                                mark])
+        item.setToolTip(1, _text(str(main.winner.root)) if main.winner else "")
+        item.setToolTip(2, _text(str(alt.winner.root)) if alt.winner else "")
+        item.setData(0, CONTEXT_ROLE, ctx)
+        if ctx.differs:
+            for column in range(4):
+                item.setBackground(column, QBrush(CHANGED_COLOR))
+        if main.lower_trust is not None:
+            item.setForeground(3, QBrush(WARNING_COLOR))
+        self.contexts.addTopLevelItem(item)
+
+    def _explain_selected(self) -> None:
+        item = self.contexts.currentItem()
+        ctx = item.data(0, CONTEXT_ROLE) if item is not None else None
+        if not isinstance(ctx, ContextView):
+            self.why.clear()
+            return
+        self.why.setPlainText(explain(ctx, self.policy, self.paths))
+
+    def _open_copy(self, item: QTreeWidgetItem, _column: int) -> None:
+        copy = item.data(0, COPY_ROLE)
+        if isinstance(copy, PackCopy):
+            self.open_pack_requested.emit(copy.root / "KNOWLEDGE.md")
+
+
+def explain(ctx: ContextView, policy: Policy, paths: dict[Path, str] | None = None) -> str:
+    """The sentences shown under the table for one context."""
+    other = Policy.USER_FIRST if policy is Policy.STANDARD else Policy.STANDARD
+    main, alt = ctx.outcomes[policy], ctx.outcomes[other]
+    lines = [f"{ctx.label[:1].upper()}{ctx.label[1:]}: a client loads {copy_text(main.winner, paths)}: {main.reason}."]
+    if main.lower_trust is not None and main.winner is not None:
+        lines.append(f"Warning (V57): this copy (trust {main.winner.trust or 'unreviewed'}) shadows a more trusted "
+                     f"one (trust {main.lower_trust.trust}) at {main.lower_trust.root}.")
+    if ctx.differs:
+        lines.append(f"Under {other.value} precedence it would load {copy_text(alt.winner, paths)} instead: "
+                     f"{alt.reason}.")
+    else:
+        lines.append(f"{other.value.capitalize()} precedence loads the same copy.")
+    return "\n".join(_text(line) for line in lines)
