@@ -1,7 +1,9 @@
-"""The main window: arranges the docks, the editor and the previews, and wires them to the session.
+"""The main window: arranges the docks, the editor and the previews, and shows the pack in view.
 
-It holds no domain logic: packs come from the WorkspaceSession (core workspace in a worker), findings
-from the packs, previews from the core renderers in a worker.
+It holds no domain logic. Its commands and menus are built by ``window_actions``; every workspace-wide view
+(tree, Problems, status, Quick open, job modes) follows the session through ``workspace_views``; the modes are
+``ModePanel``s registered in ``modes``. What is left here: the layout, the selected pack (Inspector, previews,
+job panels, editor tabs all follow one pack), files and tabs, preferences and closing.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QShowEvent
+from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -18,7 +20,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QStackedWidget,
-    QToolButton,
     QWidget,
 )
 
@@ -26,16 +27,15 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.recovery import RecoveryStore
 from studio.ui import child_pool
-from studio.ui.about import show_about
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
 from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
-from studio.ui.modes import AUTHOR, AUTHOR_TIP, JobModes
+from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.settings import StudioSettings, default_settings
-from studio.ui.status_line import PackTally, StatusLine
+from studio.ui.status_line import StatusLine
 from studio.ui.turns import next_turn
 from studio.ui.warm_up import warm_up_editor
 from studio.ui.widgets.editor_area import EditorArea
@@ -47,11 +47,12 @@ from studio.ui.widgets.problems_panel import ProblemsPanel
 from studio.ui.widgets.quick_open import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
+from studio.ui.window_actions import install_actions
 from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
+from studio.ui.workspace_views import WorkspaceViews
 
 APP_TITLE = "Knowledge Pack Studio"
-SETTLE_SLICE = 200
 
 
 class MainWindow(QMainWindow):
@@ -67,7 +68,6 @@ class MainWindow(QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
-        self.tally = PackTally()
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -98,7 +98,11 @@ class MainWindow(QMainWindow):
         self.recovery = RecoveryKeeper(RecoveryStore(default_recovery_dir(settings)), self)
         self.recovery.message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self._recovery_offered = False
-        self._build_actions()
+        self.quick_open = QuickOpen(self)
+        self.views = WorkspaceViews(self.session, self.workspace_panel, self.tree_model, self.diag_model,
+                                    self.status, self.watch, self.quick_open, self.modes, self)
+        self.actions = install_actions(self)
+        self._fill_recent_menu()
         self._connect()
         self.welcome.set_recent(self.settings.recent_workspaces())
         geometry, state = self.settings.geometry(), self.settings.window_state()
@@ -116,107 +120,23 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    def _action(self, text: str, slot: object, shortcut: QKeySequence | str | None = None,
-                icon_name: str | None = None) -> QAction:
-        action = QAction(icon(icon_name) if icon_name else icon(""), text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
-    def _build_actions(self) -> None:
-        a = self._action
-        self.act_open = a("Open folder…", self.choose_folder, QKeySequence.StandardKey.Open, "open")
-        self.act_add_root = a("Add root…", self.choose_root, None, "add-root")
-        self.act_rescan = a("Rescan", self.session.rescan, "Ctrl+R", "rescan")
-        self.act_examples = a("Open the bundled examples", self.open_examples)
-        self.act_save = a("Save", self.save_current, QKeySequence.StandardKey.Save)
-        self.act_close_tab = a("Close tab", self.close_current_tab, QKeySequence.StandardKey.Close)
-        self.act_find = a("Find…", self.find_in_current, QKeySequence.StandardKey.Find)
-        self.act_undo = a("Undo", lambda: self._editor_call("undo"), QKeySequence.StandardKey.Undo)
-        self.act_redo = a("Redo", lambda: self._editor_call("redo"), "Ctrl+Shift+Z")
-        self.act_next = a("Next problem", lambda: self.problems.step(1), "F8")
-        self.act_prev = a("Previous problem", lambda: self.problems.step(-1), "Shift+F8")
-        self.act_preferences = a("Preferences…", self.open_preferences, "Ctrl+,")
-        self.act_preferences.setMenuRole(QAction.MenuRole.PreferencesRole)
-        self.quick_open = QuickOpen(self)
-        self.quick_open.file_chosen.connect(self._quick_open_file)
-        self.quick_open.pack_chosen.connect(self.workspace_panel.select_pack)
-        self.act_quick_open = a("Quick open…", self.quick_open.popup, "Ctrl+P")
-        self.act_about = a("About Knowledge Pack Studio", lambda: show_about(self))
-        self.act_quit = a("Quit", self.close, QKeySequence.StandardKey.Quit)
-        # Undo/redo belong to the focused editor's own shortcuts; the menu entries are for discovery.
-        self.act_undo.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.act_redo.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        self.act_rescan.setEnabled(False)
-        self.act_add_root.setEnabled(False)
-
-        toolbar = self.addToolBar("Main")
-        toolbar.setObjectName("toolbar-main")
-        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        toolbar.addAction(self.act_open)
-        file_menu = self.menuBar().addMenu("&File")
-        toolbar.addAction(self.act_add_root)
-        toolbar.addAction(self.act_rescan)
-        toolbar.addSeparator()
-        modes = QActionGroup(self)
-        self.mode_actions: dict[str, QAction] = {}
-        for i, name in enumerate(self.modes.names):
-            act = QAction(name, self, checkable=True)
-            act.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
-            modes.addAction(act)
-            act.setChecked(name == AUTHOR)
-            tip = AUTHOR_TIP if name == AUTHOR else self.modes.panel(name).mode_tip
-            act.setToolTip(f"{tip} (Ctrl+{i + 1})")
-            act.setEnabled(False)  # until a workspace is open
-            act.triggered.connect(lambda _checked=False, n=name: self.switch_mode(n))
-            toolbar.addAction(act)
-            button = toolbar.widgetForAction(act)
-            if isinstance(button, QToolButton):
-                button.setToolTip(act.toolTip())
-            self.mode_actions[name] = act
-
-        for act in (self.act_open, self.act_add_root, self.act_examples, self.act_quick_open):
-            file_menu.addAction(act)
-        self.recent_submenu = file_menu.addMenu("Recent workspaces")
-        file_menu.addSeparator()
-        for act in (self.act_save, self.act_close_tab, self.act_rescan):
-            file_menu.addAction(act)
-        file_menu.addSeparator()
-        file_menu.addAction(self.act_quit)
-        edit = self.menuBar().addMenu("&Edit")
-        for act in (self.act_undo, self.act_redo, self.act_find):
-            edit.addAction(act)
-        edit.addSeparator()
-        edit.addAction(self.act_preferences)
-        view = self.menuBar().addMenu("&View")
-        for act in (self.act_next, self.act_prev):
-            view.addAction(act)
-        view.addSeparator()
-        for dock in self.docks.values():
-            view.addAction(dock.toggleViewAction())
-        self.menuBar().addMenu("&Help").addAction(self.act_about)
-        self._fill_recent_menu()
-
     def _fill_recent_menu(self) -> None:
-        self.recent_submenu.clear()
+        menu = self.actions.recent_menu
+        menu.clear()
         for entry in self.settings.recent_workspaces():
             label = " + ".join("bundled examples" if e == "builtin:" else e for e in entry)
-            self.recent_submenu.addAction(label, lambda e=entry: self.open_request(WorkspaceRequest.from_settings(e)))
-        self.recent_submenu.setEnabled(bool(self.settings.recent_workspaces()))
+            menu.addAction(label, lambda e=entry: self.open_request(WorkspaceRequest.from_settings(e)))
+        menu.setEnabled(bool(self.settings.recent_workspaces()))
 
     def _connect(self) -> None:
         s = self.session
         s.started.connect(self._scan_started)
-        s.packs_added.connect(self._packs_added)
-        s.findings_added.connect(self._findings_added)
-        s.pack_replaced.connect(self._pack_replaced)
-        s.settled.connect(self._settled)
-        s.progress.connect(self.status.show_progress)
-        s.progress.connect(lambda _done, total: self.workspace_panel.expect(total))
         s.finished.connect(self._scan_finished)
         s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, f"The scan failed:\n{text}"))
+        self.views.pack_replaced.connect(self._pack_replaced)
+        self.views.counts_changed.connect(lambda text: self.docks["problems"].setWindowTitle(f"Problems ({text})"))
+        self.quick_open.file_chosen.connect(self._quick_open_file)
+        self.quick_open.pack_chosen.connect(self.workspace_panel.select_pack)
         self.watch.pack_changed.connect(self.session.reload_pack)
         self.watch.file_changed.connect(self._file_changed_on_disk)
         self.workspace_panel.file_activated.connect(self.open_file)
@@ -249,11 +169,8 @@ class MainWindow(QMainWindow):
         self._fill_recent_menu()
         self.welcome.set_recent(self.settings.recent_workspaces())
         self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
-        self.switch_mode("Author")
-        for act in self.mode_actions.values():
-            act.setEnabled(True)
-        self.act_rescan.setEnabled(True)
-        self.act_add_root.setEnabled(True)
+        self.switch_mode(AUTHOR)
+        self.actions.workspace_opened()
 
     def open_preferences(self) -> None:
         if PreferencesDialog(self.settings, self).exec() == QDialog.DialogCode.Accepted:
@@ -276,75 +193,11 @@ class MainWindow(QMainWindow):
             self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
 
     def _scan_started(self) -> None:
-        self.tree_model.clear()
-        self.diag_model.clear()
-        self.watch.clear()
         self.inspector.show_pack(None)
         self.previews.clear_pack()
         self.current_pack = None
-        self.status.set_workspace(self.session.request.label())
-        self.tally.clear()
-        self._refresh_counts()
-
-    def _packs_added(self, packs: list[Pack]) -> None:
-        self.tree_model.add_packs(packs)
-        self.watch.watch_packs([p.root for p in packs])
-        self.tally.update(packs)
-        self._refresh_counts()
-
-    def _findings_added(self, packs: list[Pack]) -> None:
-        self.diag_model.set_packs([(str(p.root), p.name, p.findings) for p in packs])
-        self._refresh_counts()
-
-    def _settled(self, changed: list[Pack]) -> None:
-        """The scan ended: ``changed`` got a verdict (shadowed, colliding, untrusted); every other pack stands."""
-        self.tally.retain(set(self.session.packs))
-        self.modes.set_packs(list(self.session.packs.values()))
-        self.quick_open.set_packs(self.session.packs.values())
-        generation = self.session.scan_generation
-        if len(changed) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
-            self._settle_slice(changed, generation, [])
-            return
-        # Packs that change group (shadowed, quarantined) move now, while the big groups are still
-        # collapsed: once the user has expanded one, every move re-lays out all of its rows.
-        movers: list[Pack] = []
-        staying: list[Pack] = []
-        for pack in changed:
-            (movers if self.tree_model.changes_group(pack) else staying).append(pack)
-        now, later = movers[:SETTLE_SLICE], movers[SETTLE_SLICE:] + staying
-        for pack in now:
-            self.tree_model.replace_pack(pack)
-        self.tally.update(now)
-        # The rest waits for the next turn, as this one just added the scan's last batch.
-        next_turn(self, lambda: self._settle_slice(later, generation, list(now)))
-
-    def _settle_slice(self, packs: list[Pack], generation: int, findings: list[Pack]) -> None:
-        """Show settled packs a slice per event-loop turn, so a large workspace never blocks the window.
-
-        The tree is updated slice by slice; the Problems table once at the end (each update of it re-sorts
-        and re-filters every row), with the packs gathered on the way in ``findings``.
-        """
-        if generation != self.session.scan_generation:
-            return  # a new scan started meanwhile
-        # A pack reloaded meanwhile has already been shown as it is now: leave it be.
-        head = [p for p in packs[:SETTLE_SLICE] if self.session.packs.get(p.root) is p]
-        rest = packs[SETTLE_SLICE:]
-        for pack in head:
-            self.tree_model.replace_pack(pack)
-        self.tally.update(head)
-        findings.extend(head)
-        if rest:
-            next_turn(self, lambda: self._settle_slice(rest, generation, findings))
-            return
-        current = [p for p in findings if self.session.packs.get(p.root) is p]
-        self.diag_model.set_packs([("", "(workspace)", self.session.diagnostics)]
-                                  + [(str(p.root), p.name, p.findings) for p in current])
-        self._refresh_counts()
 
     def _scan_finished(self, cancelled: bool) -> None:
-        self.workspace_panel.scan_finished()
-        self.status.finish(cancelled)
-        self._refresh_counts()
         if not cancelled and not self._recovery_offered:
             self._recovery_offered = True  # once per run; later copies are asked about when opened
             QTimer.singleShot(0, self, self._offer_recovery)
@@ -353,23 +206,13 @@ class MainWindow(QMainWindow):
         self.recovery.offer_pending(self, self.open_file,
                                     can_open=lambda path: self.session.pack_for_path(path) is not None)
 
-    def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
-        self.tree_model.replace_pack(fresh)
-        self.diag_model.set_pack(str(fresh.root), fresh.name, fresh.findings)
+    def _pack_replaced(self, fresh: Pack) -> None:
+        """A pack's settled copy changed: its tabs and, when it is in view, the Inspector and previews follow."""
         for tab in self.editors.tabs():
             if tab.document_state.pack_root == fresh.root and not (tab.is_knowledge and tab.dirty):
                 tab.show_pack_diagnostics(fresh)
         if self.current_pack is not None and self.current_pack.root == fresh.root:
             self._show_pack(fresh)
-        self.modes.pack_replaced(fresh)
-        self.quick_open.update_pack(fresh)
-        self.tally.update([fresh])
-        self._refresh_counts()
-
-    def _refresh_counts(self) -> None:
-        self.status.set_counts(self.diag_model.counts(), len(self.session.packs),
-                               self.tally.quarantined, self.tally.shadowed)
-        self.docks["problems"].setWindowTitle(f"Problems ({self.status.counts_label.text()})")
 
     # -- current pack -------------------------------------------------------------------------------
     def _pack_selected(self, pack: Pack | None) -> None:
@@ -412,14 +255,14 @@ class MainWindow(QMainWindow):
 
     # -- modes --------------------------------------------------------------------------------------
     def switch_mode(self, name: str) -> None:
-        """Show one of Author, Resolve, Runs, Review in the centre; the docks stay."""
-        self.mode_actions[name].setChecked(True)
+        """Show one mode (Author, Resolve, Runs, ...) in the centre; the docks stay."""
+        self.actions.modes[name].setChecked(True)
         self.modes.show(name)
         # The Inspector describes the pack being edited; the job panels need its width for their tables.
-        self.docks["inspector"].setVisible(name == "Author")
+        self.docks["inspector"].setVisible(name == AUTHOR)
 
     def _open_from_panel(self, path: Path, line: int) -> None:
-        self.switch_mode("Author")
+        self.switch_mode(AUTHOR)
         self.open_file(path, max(line, 1))
 
     # -- files --------------------------------------------------------------------------------------
@@ -446,7 +289,7 @@ class MainWindow(QMainWindow):
         return tab
 
     def _quick_open_file(self, path: Path) -> None:
-        self.switch_mode("Author")
+        self.switch_mode(AUTHOR)
         tab = self.open_file(path)
         if tab is not None:  # show where the file lives, once the tab has painted
             root = tab.document_state.pack_root
@@ -470,7 +313,8 @@ class MainWindow(QMainWindow):
         except OpenRefused as exc:
             self.statusBar().showMessage(str(exc), 5000)
 
-    def _editor_call(self, name: str) -> None:
+    def editor_call(self, name: str) -> None:
+        """Call ``name`` (undo, redo...) on the current tab's editor."""
         tab = self.editors.current_tab()
         if tab is not None:
             getattr(tab.editor, name)()

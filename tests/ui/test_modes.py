@@ -16,7 +16,7 @@ def _select(window: MainWindow, name: str) -> None:
 
 
 def test_modes_are_disabled_until_a_workspace_is_open(window: MainWindow) -> None:
-    assert [a.isEnabled() for a in window.mode_actions.values()] == [False] * 4
+    assert [a.isEnabled() for a in window.actions.modes.values()] == [False] * 4
     assert window.center.currentWidget() is window.welcome
 
 
@@ -25,14 +25,14 @@ def test_resolve_mode_simulates_the_selected_pack(qtbot, open_and_wait, window: 
     open_and_wait(window, [examples_copy])
     _select(window, "northwind-espresso")
     with qtbot.waitSignal(window.modes.panel("Resolve").result_shown, timeout=20_000) as shown:
-        window.mode_actions["Resolve"].trigger()
+        window.actions.modes["Resolve"].trigger()
     assert window.center.currentWidget() is window.modes.panel("Resolve")
     assert window.docks["workspace"].isVisible() and window.docks["problems"].isVisible()
     assert not window.docks["inspector"].isVisible()  # the tables need the width
     result = shown.args[0]
     assert [p.name for p in result.packs] == ["northwind-espresso"]
     assert result.tokens_used <= result.budget
-    window.mode_actions["Author"].trigger()
+    window.actions.modes["Author"].trigger()
     assert window.center.currentWidget() is window.splitter and window.docks["inspector"].isVisible()
 
 

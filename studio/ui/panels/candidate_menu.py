@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QMenu, QWidget
 
 from studio.core.resolver import ResolveResult
 from studio.ui.feedback_recorder import FeedbackRequest
-from studio.ui.panels.candidates_model import CandidateRow
+from studio.ui.models.candidates import CandidateRow
 
 OUTCOME_LABELS = (("helpful", "Mark helpful for this task"), ("harmful", "Mark harmful for this task"))
 

@@ -27,8 +27,8 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.evidence import ClaimEvidence, Excerpt, SourceReader, parse_anchor
 from studio.core.evidence.anchors import split_ref
 from studio.core.evidence.source_map import SOURCE_MAP
+from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, is_broken
 from studio.ui.panels._audit import PackAudit
-from studio.ui.panels.evidence_model import CLAIM_ROLE, ClaimTableModel, anchor_text, is_broken
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
 
 NEVER_RUNS = "The studio never runs, installs or fetches Builder Skills."

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, FileFeedback
-from studio.ui.panels._table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.panels.record_view import DiagnosticsList
 
 COLUMNS = ("File", "Helpful", "Harmful", "Confidence", "Latest outcome")

@@ -35,11 +35,11 @@ from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.feedback_recorder import FeedbackRequest
+from studio.ui.models.candidates import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidate_menu import build_row_menu
-from studio.ui.panels.candidates_model import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.workers import next_request_id, submit

@@ -34,8 +34,8 @@ from studio.core.pack import load_pack
 from studio.core.review import ReviewError, ReviewPlan, commit_review, plan_review
 from studio.core.review_reasons import ReviewReason, gather_review_reasons, review_queue
 from studio.core.runs import read_runs
+from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.modes import Follows, ModePanel
-from studio.ui.panels._table import ItemTableModel, ModelIndex
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.workers import submit
 

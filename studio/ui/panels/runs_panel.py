@@ -25,13 +25,13 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.runs import RunRecord
+from studio.ui.models.runs import ALL, RECORD_ROLE, RunsFilterProxy, RunsTableModel
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._audit import PackAudit, read_pack_audit
 from studio.ui.panels.evidence_panel import EvidencePanel
 from studio.ui.panels.feedback_view import FeedbackView
 from studio.ui.panels.record_view import DiagnosticsList, RecordTextView, read_text_for_display
 from studio.ui.panels.run_stats_view import RunStatsView
-from studio.ui.panels.runs_model import ALL, RECORD_ROLE, RunsFilterProxy, RunsTableModel
 from studio.ui.workers import submit
 
 

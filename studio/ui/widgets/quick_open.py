@@ -13,10 +13,8 @@ import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractListModel,
     QEvent,
     QModelIndex,
     QObject,
@@ -57,51 +55,16 @@ from studio.core.quick_open import (
     search,
 )
 from studio.ui import workers
-from studio.ui.icons import icon
+from studio.ui.models.quick_open import MATCH_ROLE, QuickOpenModel
 from studio.ui.theme import is_dark
 
 ModelIndex = QModelIndex | QPersistentModelIndex
-MATCH_ROLE = Qt.ItemDataRole.UserRole + 1
 SYNC_LIMIT = 400
 """Entries a search may look at on the GUI thread: scoring costs up to ~25 µs an entry, so this stays ~10 ms."""
 REFRESH_AFTER_S = 30.0
 """Opening the popup re-lists every pack when the last listing is older than this (files come and go)."""
 VISIBLE_ROWS = 12
 WIDTH_RANGE = (460, 760)
-
-
-class QuickOpenModel(QAbstractListModel):
-    """The ranked matches as list rows; ``MATCH_ROLE`` gives the ``Match`` itself."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._results: list[Match] = []
-
-    def set_results(self, results: list[Match]) -> None:
-        self.beginResetModel()
-        self._results = list(results)
-        self.endResetModel()
-
-    def match_at(self, row: int) -> Match | None:
-        return self._results[row] if 0 <= row < len(self._results) else None
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._results)
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        found = self.match_at(index.row()) if index.isValid() else None
-        if found is None:
-            return None
-        entry = found.entry
-        if role == Qt.ItemDataRole.DisplayRole:
-            return entry.text
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return str(entry.path)
-        if role == Qt.ItemDataRole.DecorationRole:
-            return icon("pack" if entry.kind is EntryKind.PACK else "file")
-        if role == MATCH_ROLE:
-            return found
-        return None
 
 
 def _short_folder(path: Path) -> str:

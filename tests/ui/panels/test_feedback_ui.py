@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from studio.core.feedback import record_feedback
 from studio.core.pack import load_pack
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
-from studio.ui.panels.candidates_model import ROW_ROLE, CandidateRow
+from studio.ui.models.candidates import ROW_ROLE, CandidateRow
 from studio.ui.panels.feedback_view import CONFIDENCE_COLUMN, FeedbackView
 from studio.ui.panels.resolver_panel import ResolverPanel
 from studio.ui.panels.runs_panel import RunsPanel

@@ -7,9 +7,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from studio.core.pack import load_pack
-from studio.ui.panels.evidence_model import CLAIM_ROLE, ClaimTableModel, is_broken
+from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, is_broken
+from studio.ui.models.runs import RunsTableModel
 from studio.ui.panels.evidence_panel import NEVER_RUNS
-from studio.ui.panels.runs_model import RunsTableModel
 from studio.ui.panels.runs_panel import RunsPanel
 
 

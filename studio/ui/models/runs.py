@@ -9,7 +9,7 @@ from PySide6.QtGui import QColor
 
 from studio.core.runs import RunRecord
 from studio.core.runs.timestamps import format_time
-from studio.ui.panels._table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel, ModelIndex
 
 COLUMNS = ("Time", "Kind", "Status", "Validity", "Summary", "File")
 RECORD_ROLE = Qt.ItemDataRole.UserRole + 20

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from studio.core.evidence import ClaimEvidence
-from studio.ui.panels._table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel, ModelIndex
 
 COLUMNS = ("Claim", "Text", "Status", "Source anchor", "Anchor", "Compiled into")
 CLAIM_ROLE = Qt.ItemDataRole.UserRole + 30

@@ -14,7 +14,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyM
 from PySide6.QtGui import QColor
 
 from studio.core.resolver import Decision, ResolveResult
-from studio.ui.panels._table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel, ModelIndex
 
 COLUMNS = ("", "Pack", "Path", "Section", "Lines", "Tokens", "Score", "Reason")
 ROW_ROLE = Qt.ItemDataRole.UserRole + 40

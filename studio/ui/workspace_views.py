@@ -1,0 +1,148 @@
+"""The scan-to-views wiring: how every workspace-wide view follows what the session reports.
+
+A finding's trip: the core loads a pack (its own findings) and settles the workspace (verdicts); the session
+announces packs as loaded, their findings a few times a second, then the packs that got a verdict, then single
+replacements; this object hands each announcement to the views that show the whole workspace (the tree, the
+Problems table, the status counts, the file watcher, Quick open, the job modes). The window only handles the
+pack in view (Inspector, previews, editor tabs), through ``pack_replaced``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from studio.core.model import Pack
+from studio.ui.live_watch import LiveWatch
+from studio.ui.models.diagnostics_table import DiagnosticsTableModel
+from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.modes import JobModes
+from studio.ui.status_line import PackTally, StatusLine
+from studio.ui.turns import next_turn
+from studio.ui.widgets.quick_open import QuickOpen
+from studio.ui.widgets.workspace_panel import WorkspacePanel
+from studio.ui.workspace_session import WorkspaceSession
+
+SETTLE_SLICE = 200
+"""Settled packs shown per event-loop turn: a verdict that moves a pack re-lays out its tree group."""
+
+
+class WorkspaceViews(QObject):
+    """Owns the workspace-wide models and feeds them from the session.
+
+    Signals:
+        pack_replaced(object): a pack's settled copy changed (after a reload or a new verdict); the window
+            refreshes the pack in view and its editor tabs.
+        counts_changed(str): the findings tally changed; the text is the short summary ("3 errors, 2 warnings").
+    """
+
+    pack_replaced = Signal(object)
+    counts_changed = Signal(str)
+
+    def __init__(self, session: WorkspaceSession, workspace_panel: WorkspacePanel, tree_model: PackTreeModel,
+                 diag_model: DiagnosticsTableModel, status: StatusLine, watch: LiveWatch, quick_open: QuickOpen,
+                 modes: JobModes, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.workspace_panel = workspace_panel
+        self.tree_model = tree_model
+        self.diag_model = diag_model
+        self.status = status
+        self.watch = watch
+        self.quick_open = quick_open
+        self.modes = modes
+        self.tally = PackTally()
+        session.started.connect(self._started)
+        session.packs_added.connect(self._packs_added)
+        session.findings_added.connect(self._findings_added)
+        session.settled.connect(self._settled)
+        session.pack_replaced.connect(self._pack_replaced)
+        session.progress.connect(status.show_progress)
+        session.progress.connect(lambda _done, total: workspace_panel.expect(total))
+        session.finished.connect(self._finished)
+
+    def _started(self) -> None:
+        self.tree_model.clear()
+        self.diag_model.clear()
+        self.watch.clear()
+        self.status.set_workspace(self.session.request.label())
+        self.tally.clear()
+        self.refresh_counts()
+
+    def _packs_added(self, packs: list[Pack]) -> None:
+        self.tree_model.add_packs(packs)
+        self.watch.watch_packs([p.root for p in packs])
+        self.tally.update(packs)
+        self.refresh_counts()
+
+    def _findings_added(self, packs: list[Pack]) -> None:
+        self.diag_model.set_packs([(str(p.root), p.name, p.findings) for p in packs])
+        self.refresh_counts()
+
+    def _settled(self, changed: list[Pack]) -> None:
+        """The scan ended: ``changed`` got a verdict (shadowed, colliding, untrusted); every other pack stands."""
+        self.tally.retain(set(self.session.packs))
+        self.modes.set_packs(list(self.session.packs.values()))
+        self.quick_open.set_packs(self.session.packs.values())
+        generation = self.session.scan_generation
+        if len(changed) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
+            self._settle_slice(changed, generation, [])
+            return
+        # Packs that change group (shadowed, quarantined) move now, while the big groups are still
+        # collapsed: once the user has expanded one, every move re-lays out all of its rows.
+        movers: list[Pack] = []
+        staying: list[Pack] = []
+        for pack in changed:
+            (movers if self.tree_model.changes_group(pack) else staying).append(pack)
+        now, later = movers[:SETTLE_SLICE], movers[SETTLE_SLICE:] + staying
+        for pack in now:
+            self.tree_model.replace_pack(pack)
+        self.tally.update(now)
+        # The rest waits for the next turn, as this one just added the scan's last batch.
+        self._next(lambda: self._settle_slice(later, generation, list(now)))
+
+    def _settle_slice(self, packs: list[Pack], generation: int, shown: list[Pack]) -> None:
+        """Show settled packs a slice per event-loop turn, so a large workspace never blocks the window.
+
+        The tree is updated slice by slice; the Problems table once at the end (each update of it re-sorts
+        and re-filters every row), with the packs gathered on the way in ``shown``.
+        """
+        if generation != self.session.scan_generation:
+            return  # a new scan started meanwhile
+        # A pack reloaded meanwhile has already been shown as it is now: leave it be.
+        head = [p for p in packs[:SETTLE_SLICE] if self.session.packs.get(p.root) is p]
+        rest = packs[SETTLE_SLICE:]
+        for pack in head:
+            self.tree_model.replace_pack(pack)
+        self.tally.update(head)
+        shown.extend(head)
+        if rest:
+            self._next(lambda: self._settle_slice(rest, generation, shown))
+            return
+        current = [p for p in shown if self.session.packs.get(p.root) is p]
+        self.diag_model.set_packs([("", "(workspace)", self.session.diagnostics)]
+                                  + [(str(p.root), p.name, p.findings) for p in current])
+        self.refresh_counts()
+
+    def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
+        self.tree_model.replace_pack(fresh)
+        self.diag_model.set_pack(str(fresh.root), fresh.name, fresh.findings)
+        self.modes.pack_replaced(fresh)
+        self.quick_open.update_pack(fresh)
+        self.tally.update([fresh])
+        self.refresh_counts()
+        self.pack_replaced.emit(fresh)
+
+    def _finished(self, cancelled: bool) -> None:
+        self.workspace_panel.scan_finished()
+        self.status.finish(cancelled)
+        self.refresh_counts()
+
+    def refresh_counts(self) -> None:
+        self.status.set_counts(self.diag_model.counts(), len(self.session.packs),
+                               self.tally.quarantined, self.tally.shadowed)
+        self.counts_changed.emit(self.status.counts_label.text())
+
+    def _next(self, step: Callable[[], None]) -> None:
+        next_turn(self, step)
