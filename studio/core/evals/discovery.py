@@ -7,7 +7,7 @@ the entry's fields, with the pack *name* as the title field.
 
 ``score`` is the share of the prompt's content terms the entry covers, in [0, 1): a term in the pack's name
 counts 1, a term in the description or type counts ``tf / (tf + DESCRIPTION_K)`` (0.6 for one occurrence,
-0.75 for two). It does not depend on other packs, so one threshold (``DEFAULT_THRESHOLD``, calibrated on the
+0.75 for two). Terms in a script the entry does not use (Chinese against an English entry) are left out. It does not depend on other packs, so one threshold (``DEFAULT_THRESHOLD``, calibrated on the
 bundled examples' ``discovery.train.json`` suites with ``calibrate``) serves every workspace.
 
 Decisions, in order:
@@ -35,7 +35,7 @@ from studio.core.model import Pack
 from studio.core.resolver.candidates import Candidate
 from studio.core.resolver.rank import BM25Index, DocTerms, raw_bag, surface_forms, terms
 
-DEFAULT_THRESHOLD = 0.2
+DEFAULT_THRESHOLD = 0.17
 """Calibrated with ``calibrate`` on the bundled examples' train suites (see ``bench/eval_ranking.py``)."""
 DESCRIPTION_K = 2 / 3
 COMPETITION = 0.5
@@ -64,8 +64,14 @@ def catalog_terms(pack: Pack) -> DocTerms:
 
 
 def catalog_score(entry: DocTerms, prompt: str) -> CatalogScore:
-    """Share of the prompt's content terms that ``entry`` covers (see the module docstring)."""
-    query = list(dict.fromkeys(terms(prompt)))
+    """Share of the prompt's content terms that ``entry`` covers (see the module docstring).
+
+    Terms in a script the entry does not use at all (Chinese words against an English-only catalog entry, or
+    the reverse) are left out of the share: a client model reads across languages, lexical matching cannot,
+    so it abstains on them rather than count them as misses. A prompt with nothing left scores 0.
+    """
+    scripts = {_is_cjk(t.decode("utf-8", "surrogatepass")) for bag in (entry.title, entry.freqs) for t in bag}
+    query = [t for t in dict.fromkeys(terms(prompt)) if _is_cjk(t) in scripts]
     if not query:
         return CatalogScore(0.0, (), 0)
     total = 0.0
@@ -123,8 +129,8 @@ class Simulator:
             own, best_i = scores[0], max(range(len(scores)), key=scores.__getitem__)
             if best_i != 0 and own < COMPETITION * scores[best_i]:
                 rival = self.competitors[best_i - 1].name
-                return "reject", (f"{rival} matches the prompt better in the workspace catalog (BM25F {scores[best_i]:.2f} "
-                                  f"against {own:.2f}); a client would activate it instead.")
+                return "reject", (f"{rival} matches the prompt better in the workspace catalog (BM25F "
+                                  f"{scores[best_i]:.2f} against {own:.2f}); a client would activate it instead.")
         base = f"Covers {covered} of {match.content} prompt term(s) (score {match.score:.2f} >= {self.threshold:.2f})"
         if warnings:
             return "warn", f"{base}, but activation needs a warning: {'; '.join(warnings)}"

@@ -20,7 +20,7 @@ from typing import Any
 from studio.core.diagnostics import Code, Diagnostic, Severity
 from studio.core.evals.model import ContextCase, DiscoveryCase, Suite
 from studio.core.model import Pack
-from studio.core.paths import is_inside, is_unsafe_pointer, read_bounded, resolve_inside
+from studio.core.paths import is_file, is_inside, is_unsafe_pointer, read_bounded, resolve_inside
 from studio.core.runs.jsonpos import value_positions
 from studio.core.runs.schemas import locate, schema_errors
 
@@ -78,7 +78,9 @@ def read_suite(path: Path, pack: Pack | None = None) -> Suite:
     """Read the suite at ``path``; ``pack`` (when given) checks pack_name and required_context paths."""
     root = pack.root if pack is not None else None
     inside = root is not None and is_inside(root, path)
-    label = path.relative_to(root).as_posix() if inside and root is not None and path.is_relative_to(root) else str(path)
+    label = str(path)
+    if inside and root is not None and path.is_relative_to(root):
+        label = path.relative_to(root).as_posix()
     raw, size, problem = read_bounded(path, MAX_SUITE_BYTES + 1, root=root if inside else None)
     if problem is not None or raw is None:
         message = problem.message if problem is not None else "the file could not be read"
@@ -203,7 +205,7 @@ class _Reader:
                 self.find(SUITE_OUTSIDE_PACK, f"required_context {entry!r} leads outside the pack (a symlink); the "
                           "case is not run", ("evals", i, "required_context", k))
                 return None
-            if found is None or not found.is_file():
+            if found is None or not is_file(found):
                 self.find(SUITE_MISSING_FILE, f"required_context {entry!r} does not exist in the pack",
                           ("evals", i, "required_context", k))
         assertions = tuple(a if isinstance(a, str) else str(a.get("text", "")) for a in item.get("assertions", ()))

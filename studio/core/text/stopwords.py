@@ -41,9 +41,10 @@ idea ideas thing things something anything way ways someone somebody really quit
 # Two-character function and request words. Bigrams are what the ranking sees, so only two-character
 # entries matter there; longer words are split into their bigrams by ``is_stop_bigram`` callers.
 _CHINESE = """
-我们 你们 他们 她们 它们 咱们 大家 自己 什么 怎么 怎样 怎么样 如何 为何 为什么 哪些 哪个 哪里 这个 那个 这些 那些 这样 那样
-这里 那里 一个 一些 一下 一点 可以 能够 应该 需要 是否 还是 或者 以及 而且 并且 但是 不过 因为 所以 如果 虽然 就是 已经 没有
-不是 还有 然后 关于 对于 有关 请问 请帮 帮我 帮忙 给我 告诉 一下 写一 写个 一段 一篇 一份 一条 时候 时间 现在 里面
+我们 你们 他们 她们 它们 咱们 大家 自己 什么 怎么 怎样 怎么样 如何 为何 为什么 为什 哪些 哪个 哪里 这个
+那个 这些 那些 这样 那样 这里 那里 一个 一些 一下 一点 可以 能够 应该 需要 是否 还是 或者 以及 而且
+并且 但是 不过 因为 所以 如果 虽然 就是 已经 没有 不是 还有 然后 关于 对于 有关 请问 请帮 帮我 帮忙
+给我 告诉 写一 写个 一段 一篇 一份 一条 时候 现在 里面
 """
 _PARTICLES = "的了吗呢吧啊呀嘛哦么着"
 
