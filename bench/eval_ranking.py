@@ -40,7 +40,8 @@ def main() -> None:
         for rel in pack_suites(pack.root):
             suite = read_suite(pack.root / rel, pack)
             if rel.endswith("discovery.train.json"):
-                train_scores += [(catalog_score(entry, c.prompt).score, c.expected != "reject") for c in suite.discovery]
+                train_scores += [(catalog_score(entry, c.prompt).score, c.expected != "reject")
+                                 for c in suite.discovery]
             counts[suite.kind or "discovery"] += len(suite.cases)
             counts["zh"] += sum(any("\u4e00" <= ch <= "\u9fff" for ch in c.prompt) for c in suite.cases)
             for variant in VARIANTS:

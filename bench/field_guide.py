@@ -43,7 +43,8 @@ def build(out: Path, splits: int = SPLITS, seed: int = 7) -> Path:
     cases = []
     for i in range(splits):
         if i < FUNGI:
-            name, title = f"{i:03d}_fungi-{i}", f"Fungi of the {['oak wood', 'birch copse', 'beech hanger', 'meadow edge', 'old orchard'][i]}"
+            place = ("oak wood", "birch copse", "beech hanger", "meadow edge", "old orchard")[i]
+            name, title = f"{i:03d}_fungi-{i}", f"Fungi of the {place}"
             body = ["## What grows here\n\nBrackets and small caps grow on the fallen wood; most fruit in autumn "
                     "after rain. " + " ".join(rng.choice(FILLER) + "." for _ in range(3)),
                     "## Identifying them\n\nNote the gills, the stem and the spore colour; never pick fungi to eat."]

@@ -15,7 +15,8 @@ from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalRun
 from studio.core.evals.records import summary_of
 
 Outcome = DiscoveryOutcome | ContextOutcome
-EPSILON = 1e-9
+EPSILON = 1e-4
+"""Records keep four decimals; smaller differences are rounding, not change."""
 CHANGES = ("improved", "regressed", "changed", "unchanged", "added", "removed")
 
 

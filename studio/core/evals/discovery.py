@@ -7,7 +7,8 @@ the entry's fields, with the pack *name* as the title field.
 
 ``score`` is the share of the prompt's content terms the entry covers, in [0, 1): a term in the pack's name
 counts 1, a term in the description or type counts ``tf / (tf + DESCRIPTION_K)`` (0.6 for one occurrence,
-0.75 for two). Terms in a script the entry does not use (Chinese against an English entry) are left out. It does not depend on other packs, so one threshold (``DEFAULT_THRESHOLD``, calibrated on the
+0.75 for two). Terms in a script the entry does not use (Chinese against an English entry) are left out.
+It does not depend on other packs, so one threshold (``DEFAULT_THRESHOLD``, calibrated on the
 bundled examples' ``discovery.train.json`` suites with ``calibrate``) serves every workspace.
 
 Decisions, in order:
@@ -32,7 +33,9 @@ from dataclasses import dataclass
 
 from studio.core.evals.model import DiscoveryCase, DiscoveryOutcome
 from studio.core.model import Pack
+from studio.core.resolver import ResolveRequest, ResolverSession
 from studio.core.resolver.candidates import Candidate
+from studio.core.resolver.plan import plan_packs
 from studio.core.resolver.rank import BM25Index, DocTerms, raw_bag, surface_forms, terms
 
 DEFAULT_THRESHOLD = 0.17
@@ -96,15 +99,16 @@ class Simulator:
     """
 
     def __init__(self, pack: Pack, workspace: Sequence[Pack] = (), threshold: float | None = None,
-                 boundary_items: Sequence[Candidate] = (), other_items: Sequence[DocTerms] = ()) -> None:
+                 session: ResolverSession | None = None, ranking: str = "bm25f") -> None:
         self.pack = pack
+        self.ranking = ranking
         self.threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         self.entry = catalog_terms(pack)
         others = [p for p in workspace if p.root != pack.root and p.name and p.loads]
         self.competitors = others
         self._index = BM25Index([self.entry, *(catalog_terms(p) for p in others)]) if others else None
+        boundary_items, self._others = pack_items(pack, session or ResolverSession())
         self._boundary = [raw_bag(c.text) for c in boundary_items]
-        self._others = list(other_items)
 
     def decide(self, case: DiscoveryCase) -> DiscoveryOutcome:
         match = catalog_score(self.entry, case.prompt)
@@ -125,7 +129,7 @@ class Simulator:
             return "reject", (f"The catalog entry covers {covered} of {match.content} prompt term(s): score "
                               f"{match.score:.2f} is below the threshold {self.threshold:.2f}.")
         if self._index is not None:
-            scores = self._index.scores(terms(prompt))
+            scores = self._index.scores(terms(prompt), self.ranking)
             own, best_i = scores[0], max(range(len(scores)), key=scores.__getitem__)
             if best_i != 0 and own < COMPETITION * scores[best_i]:
                 rival = self.competitors[best_i - 1].name
@@ -179,6 +183,23 @@ def _loose_in(needle: str, hay: str) -> bool:
     """An expected warning is raised when most of its words appear among the raised warnings."""
     words = [w for w in terms(needle)]
     return bool(words) and sum(w in hay for w in words) * 2 >= len(words)
+
+
+def pack_items(pack: Pack, session: ResolverSession) -> tuple[list[Candidate], list[DocTerms]]:
+    """The pack's boundary items, and the term bags of its other runtime items (sources left out)."""
+    if not pack.loads:
+        return [], []
+    prepared = session.prepare(plan_packs(ResolveRequest("", [pack]))[0])
+    boundary: list[Candidate] = []
+    others: list[DocTerms] = []
+    for candidate, doc in zip(prepared.files.candidates, prepared.index.docs, strict=True):
+        if candidate.layer == "source":
+            continue
+        if "boundaries" in candidate.roles:
+            boundary.append(candidate)
+        else:
+            others.append(doc)
+    return boundary, others
 
 
 # -- the reference CLI's smoke test -----------------------------------------------------------------------

@@ -133,7 +133,8 @@ class SelectedItem:
         return f"{self.path}#{self.section_slug}" if self.section_slug is not None else self.path
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "section": self.section, "tokens": self.tokens, "required": self.required}
+        return {"path": self.path, "section": self.section, "slug": self.section_slug, "tokens": self.tokens,
+                "required": self.required}
 
 
 @dataclass(frozen=True, slots=True)

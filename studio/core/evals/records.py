@@ -109,7 +109,7 @@ def run_from_record(data: Any, path: str = "") -> EvalRun | None:
 
 def _context_outcome(r: dict[str, Any], config: EvalConfig) -> ContextOutcome:
     selected = tuple(SelectedItem(str(s.get("path", "")), _str(s.get("section")), _int(s.get("tokens"), None),
-                                  bool(s.get("required")))
+                                  bool(s.get("required")), _str(s.get("slug")))
                      for s in r.get("selected", []) if isinstance(s, dict))
     required = tuple(str(x) for x in r.get("required_context", []) if isinstance(x, str))
     missed = tuple(str(x) for x in r.get("missed", []) if isinstance(x, str))

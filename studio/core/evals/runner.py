@@ -10,8 +10,7 @@ from studio.core.evals.context import run_context_cases
 from studio.core.evals.discovery import Simulator, reference_decision
 from studio.core.evals.model import DiscoveryOutcome, EvalConfig, EvalRun, Suite
 from studio.core.model import Pack
-from studio.core.resolver import ResolveRequest, ResolverSession
-from studio.core.resolver.plan import plan_packs
+from studio.core.resolver import ResolverSession
 
 
 def run_suite(pack: Pack, suite: Suite, config: EvalConfig | None = None, workspace: Sequence[Pack] = (),
@@ -38,26 +37,8 @@ def run_discovery_cases(pack: Pack, suite: Suite, config: EvalConfig, workspace:
             out.append(DiscoveryOutcome(case.id, case.prompt, case.expected, actual, 1.0 if actual == "select" else 0.0,
                                         reason))
         return out
-    boundary, others = _pack_items(pack, session)
-    simulator = Simulator(pack, workspace, config.threshold, boundary, others)
+    simulator = Simulator(pack, workspace, config.threshold, session, config.ranking)
     return [simulator.decide(case) for case in suite.discovery]
-
-
-def _pack_items(pack: Pack, session: ResolverSession) -> tuple[list, list]:  # type: ignore[type-arg]
-    """The pack's boundary items and the term bags of its other runtime items (sources left out)."""
-    if not pack.loads:
-        return [], []
-    plan = plan_packs(ResolveRequest("", [pack]))[0]
-    prepared = session.prepare(plan)
-    boundary, others = [], []
-    for candidate, terms in zip(prepared.files.candidates, prepared.index.docs, strict=True):
-        if candidate.layer == "source":
-            continue
-        if "boundaries" in candidate.roles:
-            boundary.append(candidate)
-        else:
-            others.append(terms)
-    return boundary, others
 
 
 def suite_path(pack_root: Path, given: str) -> Path:
