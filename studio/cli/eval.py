@@ -22,8 +22,8 @@ from studio.cli._output import write_json
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evals.compare import Comparison, compare_runs
 from studio.core.evals.model import EvalConfig, EvalRun
-from studio.core.evals.records import run_from_record, summary_of, write_eval_record
-from studio.core.evals.runner import run_suite, suite_path
+from studio.core.evals.records import summary_of, write_eval_record
+from studio.core.evals.runner import last_recorded, run_suite, suite_path
 from studio.core.evals.suites import read_suite
 from studio.core.model import PROFILES, Pack
 from studio.core.pack import load_pack
@@ -131,14 +131,10 @@ def _workspace(folder: Path) -> list[Pack]:
 def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: EvalRun, workspace: list[Pack],
                 session: ResolverSession) -> Comparison | str | None:
     if what == "last":
-        from studio.core.runs import RunKind, read_runs
-
-        kinds = (RunKind.DISCOVERY_EVAL_RESULT, RunKind.CONTEXT_EVAL_RESULT)
-        for record in reversed(read_runs(pack.root).by_kind(*kinds)):
-            previous = run_from_record(record.data, record.path)
-            if previous is not None and previous.suite == current.suite and previous.kind == current.kind:
-                return compare_runs(previous, current, f"recorded {record.path}", "working tree")
-        return f"no recorded run of {current.suite} under {pack.root}/runs to compare with"
+        previous = last_recorded(pack, current)
+        if previous is None:
+            return f"no recorded run of {current.suite} under {pack.root}/runs to compare with"
+        return compare_runs(previous, current, f"recorded {previous.source}", "working tree")
     key, _, value = what.partition("=")
     try:
         other = {"ranking": lambda: replace(config, ranking=value if value in RANKING_CHOICES else ""),

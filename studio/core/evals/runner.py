@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from studio.core.evals.compare import Comparison, compare_runs
 from studio.core.evals.context import run_context_cases
 from studio.core.evals.discovery import Simulator, reference_decision
 from studio.core.evals.model import DiscoveryOutcome, EvalConfig, EvalRun, Suite
+from studio.core.evals.records import run_from_record
+from studio.core.evals.suites import read_suite
 from studio.core.model import Pack
 from studio.core.resolver import ResolverSession
 
@@ -48,3 +52,57 @@ def suite_path(pack_root: Path, given: str) -> Path:
         return candidate
     inside = pack_root / candidate
     return inside if inside.exists() else candidate
+
+
+@dataclass(slots=True)
+class PairResult:
+    """A suite run under configuration A and, when asked, compared with B (another configuration or a record)."""
+
+    suite: Suite
+    a: EvalRun
+    b: EvalRun | None = None
+    comparison: Comparison | None = None
+    note: str = ""
+    """Why B is missing when it was asked for (e.g. no recorded run of this suite yet)."""
+
+
+LAST_RECORDED = "last"
+"""``evaluate_pair``'s ``b`` value for "the last recorded run of this suite"."""
+
+
+def evaluate_pair(pack: Pack, suite_file: Path, a: EvalConfig, b: EvalConfig | str | None = None,
+                  workspace: Sequence[Pack] = (), session: ResolverSession | None = None) -> PairResult:
+    """Read the suite, run it under ``a`` and (optionally) ``b`` or the last recorded run, and compare.
+
+    The working tree is run as configuration A; a recorded run is B's baseline, so the deltas read "A is the
+    change, B is how it was" for records. Pure apart from reading files: the app calls it from a worker.
+    """
+    session = session or ResolverSession()
+    suite = read_suite(suite_file, pack)
+    run_a = run_suite(pack, suite, a, workspace, session)
+    out = PairResult(suite, run_a)
+    if b is None or suite.kind is None:
+        return out
+    if isinstance(b, EvalConfig):
+        out.b = run_suite(pack, suite, b, workspace, session)
+        out.comparison = compare_runs(run_a, out.b, a.label(), b.label())
+        return out
+    previous = last_recorded(pack, run_a)
+    if previous is None:
+        out.note = f"No recorded run of {run_a.suite} yet: record one to compare with it."
+        return out
+    out.b = previous
+    out.comparison = compare_runs(previous, run_a, f"recorded {previous.source}", "working tree")
+    return out
+
+
+def last_recorded(pack: Pack, current: EvalRun) -> EvalRun | None:
+    """The newest recorded run of the same suite and kind under ``runs/``, or None."""
+    from studio.core.runs import RunKind, read_runs
+
+    kinds = (RunKind.DISCOVERY_EVAL_RESULT, RunKind.CONTEXT_EVAL_RESULT)
+    for record in reversed(read_runs(pack.root).by_kind(*kinds)):
+        previous = run_from_record(record.data, record.path)
+        if previous is not None and previous.suite == current.suite and previous.kind == current.kind:
+            return previous
+    return None
