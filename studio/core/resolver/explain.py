@@ -16,7 +16,7 @@ skipped reasons
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from studio.core.model import Pack
 
@@ -61,9 +61,11 @@ class Decision:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class RankedItem:
-    """One place in the resolver's full candidate ranking (``ResolveResult.ranking``)."""
+class RankedItem(NamedTuple):
+    """One place in the resolver's full candidate ranking (``ResolveResult.ranking``).
+
+    A named tuple rather than a frozen dataclass: a resolve makes one per candidate, and tuples are built in C.
+    """
 
     pack: str
     path: str

@@ -151,11 +151,18 @@ class DocTerms:
     """Every Markdown heading line inside the text (also counted in the body)."""
 
     @classmethod
-    def of(cls, text: str, title: str = "") -> DocTerms:
-        """Terms of ``text`` (body), of ``title`` and of the heading lines in ``text``."""
+    def of(cls, text: str, title: str = "", headings: str | None = None) -> DocTerms:
+        """Terms of ``text`` (body), of ``title`` and of the heading lines in ``text``.
+
+        ``headings`` gives the heading text when the caller knows it (a document section holds exactly one
+        heading, its own title), which spares a scan of the text.
+        """
         freqs = raw_bag(text)
-        heads = _HEADING_LINE.findall(text) if "#" in text else []
-        return cls(freqs, sum(freqs.values()), raw_bag(title), raw_bag("\n".join(heads)) if heads else Counter())
+        if headings is None:
+            headings = "\n".join(_HEADING_LINE.findall(text)) if "#" in text else ""
+        title_bag = raw_bag(title) if title else Counter()
+        head_bag = (title_bag.copy() if headings == title else raw_bag(headings)) if headings else Counter()
+        return cls(freqs, sum(freqs.values()), title_bag, head_bag)
 
     def plus(self, extra: str) -> DocTerms:
         """A copy with the words of ``extra`` added to the body (used for source-map claim texts)."""
@@ -166,7 +173,10 @@ class DocTerms:
 
     def content_terms(self) -> set[bytes]:
         """Distinct body and title terms without function words (for comparing items with each other)."""
-        return (self.freqs.keys() | self.title.keys()) - _NOT_CONTENT
+        out = self.freqs.keys() - _NOT_CONTENT
+        if self.title:
+            out |= self.title.keys() - _NOT_CONTENT
+        return out
 
 
 def _postings(bags: Iterable[Counter[bytes]]) -> dict[bytes, list[tuple[int, int]]]:
@@ -224,7 +234,7 @@ class BM25Index:
                     titles[i] = titles.get(i, 0) + c
                 for i, c in self._heads.get(key, ()):
                     heads[i] = heads.get(i, 0) + c
-            df = sum(1 for i, tf in enumerate(tfs) if tf or i in titles)
+            df = n - tfs.count(0) + sum(1 for i in titles if not tfs[i])
             if not df:
                 continue
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
@@ -238,7 +248,9 @@ class BM25Index:
             body_norm, head_norm = self._body_norm, self._head_norm
             for i, tf in enumerate(tfs):
                 if tf:
-                    weighted = tf / body_norm[i] + HEADING_WEIGHT * heads.get(i, 0) / head_norm[i]
+                    weighted = tf / body_norm[i]
+                    if heads and i in heads:
+                        weighted += HEADING_WEIGHT * heads[i] / head_norm[i]
                     out[i] += idf * weighted * (K1 + 1) / (weighted + K1)
             title_k = self._title_k
             for i, tf in titles.items():

@@ -72,7 +72,7 @@ class ResolverSession:
             docs = []
             fresh_terms: dict[Candidate, DocTerms] = {}
             for c in files.candidates:
-                dt = cache.terms.get(c) or DocTerms.of(c.text, item_title(c))
+                dt = cache.terms.get(c) or DocTerms.of(c.text, item_title(c), c.section)
                 fresh_terms[c] = dt
                 # Source-map hits raise candidates: claim texts compiled into an item count as its words.
                 claims = source_map.claims_for(c.path, c.slug)
