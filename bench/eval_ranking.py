@@ -11,6 +11,8 @@ context recall and MRR, plus the discovery threshold that ``calibrate`` picks on
 from __future__ import annotations
 
 import argparse
+import sys
+import tempfile
 from pathlib import Path
 
 from studio.core.evals.discovery import DEFAULT_THRESHOLD, calibrate, catalog_score, catalog_terms
@@ -59,6 +61,32 @@ def main() -> None:
         print(f"| {variant} | {d['pass_rate']:.2f} ({d['passed']}/{d['total']}) | {_n(d['precision'])} | "
               f"{_n(d['recall'])} | {_n(c['context_recall'])} | {_n(c['mrr'])} | {_n(c['ndcg_at_10'])} | "
               f"{_n(c['recall_at_5'])} | {c['tokens_mean']:.0f} |")
+    field_guide(args.budget)
+
+
+def field_guide(budget: int) -> None:
+    """The same measures on the generated 200-split field guide (bench/field_guide.py), 50 context cases."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from field_guide import build
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = load_pack(build(Path(tmp)))
+        suite = read_suite(pack.root / "evals" / "answer-quality.json", pack)
+        print()
+        print("Generated 200-split field guide, 50 context cases (5 of them \"fungi near the footpath\"):")
+        print()
+        print("| ranking | context recall | MRR | nDCG@10 | recall@5 | fungi cases: recall / MRR | fungi cases at "
+              "budget 1000: recall |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        for variant in VARIANTS:
+            run = run_suite(pack, suite, EvalConfig(budget=budget, ranking=variant), session=ResolverSession())
+            c = context_summary(run.context)
+            fungi = context_summary([o for o in run.context if "fungi" in o.prompt])
+            small = run_suite(pack, suite, EvalConfig(budget=1000, ranking=variant), session=ResolverSession())
+            fungi_small = context_summary([o for o in small.context if "fungi" in o.prompt])
+            print(f"| {variant} | {_n(c['context_recall'])} | {_n(c['mrr'])} | {_n(c['ndcg_at_10'])} | "
+                  f"{_n(c['recall_at_5'])} | {_n(fungi['context_recall'])} / {_n(fungi['mrr'])} | "
+                  f"{_n(fungi_small['context_recall'])} |")
 
 
 def _n(value: float | None) -> str:

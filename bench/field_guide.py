@@ -21,8 +21,10 @@ FILLER = ("the path climbs gently past the old wall and the view opens to the va
           "look for tracks in the soft mud after rain and listen for movement in the undergrowth",
           "the slope faces north so it stays cool and damp well into the summer months",
           "a bench by the gate makes a good place to stop and note what you have seen")
-FUNGI = 5
-TRAILS = 8
+FUNGI = range(150, 155)
+"""Split numbers of the fungi notes (not the first five: the reference CLI's dry run takes the first five splits)."""
+TRAILS = range(40, 48)
+OTHER_CASES = range(60, 105)
 SPLITS = 200
 
 
@@ -42,13 +44,13 @@ def build(out: Path, splits: int = SPLITS, seed: int = 7) -> Path:
                                                        encoding="utf-8")
     cases = []
     for i in range(splits):
-        if i < FUNGI:
-            place = ("oak wood", "birch copse", "beech hanger", "meadow edge", "old orchard")[i]
+        if i in FUNGI:
+            place = ("oak wood", "birch copse", "beech hanger", "meadow edge", "old orchard")[i - FUNGI.start]
             name, title = f"{i:03d}_fungi-{i}", f"Fungi of the {place}"
             body = ["## What grows here\n\nBrackets and small caps grow on the fallen wood; most fruit in autumn "
                     "after rain. " + " ".join(rng.choice(FILLER) + "." for _ in range(3)),
                     "## Identifying them\n\nNote the gills, the stem and the spore colour; never pick fungi to eat."]
-        elif i < FUNGI + TRAILS:
+        elif i in TRAILS:
             name, title = f"{i:03d}_trail-{i}", f"Trail notes: section {i}"
             lines = [f"The footpath {rng.choice(['turns', 'drops', 'climbs', 'narrows'])} here; keep to the footpath "
                      f"where it is marked." for _ in range(15)]
@@ -63,14 +65,14 @@ def build(out: Path, splits: int = SPLITS, seed: int = 7) -> Path:
                 extra = " A footpath crosses the area from east to west."
             body = [f"## {topic.capitalize()}\n\n" + " ".join(rng.choice(FILLER) + "." for _ in range(6)) + extra]
         (folder / f"{name}.md").write_text(f"# {title}\n\n" + "\n\n".join(body) + "\n", encoding="utf-8")
-        if i < FUNGI or (FUNGI + TRAILS <= i < FUNGI + TRAILS + 45):
-            topic = "fungi" if i < FUNGI else TOPICS[i % len(TOPICS)]
-            cases.append({"id": f"case-{i:03d}", "prompt": f"{topic} near the footpath" if i < FUNGI
+        if i in FUNGI or i in OTHER_CASES:
+            topic = "fungi" if i in FUNGI else TOPICS[i % len(TOPICS)]
+            cases.append({"id": f"case-{i:03d}", "prompt": f"{topic} near the footpath" if i in FUNGI
                           else f"what {topic} can I see in {title.lower()}",
                           "required_context": [f"compiled/splits/field-guide/{name}.md"]})
     (root / "evals").mkdir()
     (root / "evals" / "answer-quality.json").write_text(
-        json.dumps({"pack_name": "field-guide", "evals": cases[:50]}, indent=2) + "\n", encoding="utf-8")
+        json.dumps({"pack_name": "field-guide", "evals": cases}, indent=2) + "\n", encoding="utf-8")
     return root
 
 
