@@ -21,7 +21,7 @@ from typing import Any
 from studio.cli._output import write_json
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evals.compare import Comparison, compare_runs
-from studio.core.evals.model import EvalConfig, EvalRun
+from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun
 from studio.core.evals.records import summary_of, write_eval_record
 from studio.core.evals.runner import last_recorded, run_suite, suite_path
 from studio.core.evals.suites import read_suite
@@ -155,9 +155,10 @@ def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | 
         lines.append(f"{f['path']}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {f['message']}")
     for o in result.outcomes:
         mark = "PASS" if o.passed else "FAIL"
-        if result.kind == "discovery":
+        if isinstance(o, DiscoveryOutcome):
             lines.append(f"  {mark} {o.id}: expected {o.expected}, got {o.actual} (score {o.score:.2f}). {o.reason}")
             continue
+        assert isinstance(o, ContextOutcome)
         recall = "-" if o.context_recall is None else f"{o.context_recall:.2f}"
         rr = "-" if o.reciprocal_rank is None else f"{o.reciprocal_rank:.2f}"
         lines.append(f"  {mark} {o.id}: recall {recall}, RR {rr}, {o.tokens_used}/{o.budget} tokens")

@@ -92,11 +92,12 @@ def run_from_record(data: Any, path: str = "") -> EvalRun | None:
             "discovery" if any("actual" in r for r in results) else None)
     if kind is None:
         return None
-    conf = data.get("configuration") if isinstance(data.get("configuration"), dict) else {}
+    conf: dict[str, Any] = data["configuration"] if isinstance(data.get("configuration"), dict) else {}
     config = EvalConfig(budget=_int(conf.get("budget"), 4000), profile=_str(conf.get("profile")),
                         encoding=_str(conf.get("encoding")) or "cl100k_base",
                         ranking=_str(conf.get("ranking")) or "bm25f", threshold=_float(conf.get("threshold")))
-    run = EvalRun(str(data.get("pack_name", "")), str(data.get("suite", "")), kind, config,
+    run = EvalRun(str(data.get("pack_name", "")), str(data.get("suite", "")), "context" if kind == "context" else
+                  "discovery", config,
                   timestamp=str(data.get("timestamp", "")), source=path)
     if kind == "discovery":
         run.discovery = [DiscoveryOutcome(str(r["id"]), str(r.get("prompt", "")), str(r.get("expected", "")),

@@ -152,8 +152,8 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
 
 
 def _eval_point(record: RunRecord, data: dict[str, Any]) -> EvalPoint:
-    summary = data.get("summary") if isinstance(data.get("summary"), dict) else {}
-    conf = data.get("configuration") if isinstance(data.get("configuration"), dict) else {}
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
+    conf: dict[str, Any] = data["configuration"] if isinstance(data.get("configuration"), dict) else {}
 
     def number(key: str) -> float | None:
         value = summary.get(key)

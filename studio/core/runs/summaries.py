@@ -79,7 +79,7 @@ def _eval_result(data: dict[str, Any]) -> str:
 
 
 def _discovery_result(data: dict[str, Any]) -> str:
-    summary = data.get("summary") if isinstance(data.get("summary"), dict) else {}
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
     rate = summary.get("pass_rate")
     text = f"discovery eval {data.get('suite', '?')}: {summary.get('passed', '?')}/{summary.get('total', '?')} passed"
     if isinstance(rate, int | float):
@@ -88,7 +88,7 @@ def _discovery_result(data: dict[str, Any]) -> str:
 
 
 def _context_result(data: dict[str, Any]) -> str:
-    summary = data.get("summary") if isinstance(data.get("summary"), dict) else {}
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
     text = f"context eval {data.get('suite', '?')}: {_count(data.get('results'))} case(s)"
     for key, label in (("context_recall", "recall"), ("mrr", "MRR")):
         if isinstance(summary.get(key), int | float):

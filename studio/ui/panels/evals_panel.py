@@ -16,6 +16,7 @@ from PySide6.QtCore import QItemSelection, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -123,11 +124,15 @@ class EvalsPanel(QWidget):
         self.compare_mode = QComboBox()
         for key, text in COMPARE_MODES:
             self.compare_mode.addItem(text, key)
-        configs = QHBoxLayout()
-        configs.addWidget(self.config_a)
-        configs.addWidget(QLabel("compare with"))
-        configs.addWidget(self.compare_mode)
-        configs.addWidget(self.config_b, 1)
+        # Two rows, so that the panel fits a 1024-pixel window.
+        configs = QGridLayout()
+        configs.addWidget(self.config_a, 0, 0, 1, 2)
+        compare = QHBoxLayout()
+        compare.addWidget(QLabel("compare with"))
+        compare.addWidget(self.compare_mode)
+        configs.addLayout(compare, 1, 0)
+        configs.addWidget(self.config_b, 1, 1)
+        configs.setColumnStretch(2, 1)
 
         self.filter = QComboBox()
         for mode in FILTERS:
