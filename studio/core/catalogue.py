@@ -64,6 +64,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.evidence.report",
     "studio.core.provenance",
     "studio.core.feedback.aggregate",
+    "studio.core.evals.suites",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 

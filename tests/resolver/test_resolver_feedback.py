@@ -36,7 +36,10 @@ def _order(result: object) -> list[str]:
 
 
 def _ranked_order(pack: Pack, use_feedback: bool, budget: int = 4000) -> list[str]:
-    result = resolve(ResolveRequest(TASK, [load_pack(pack.root)], budget=budget, use_feedback=use_feedback))
+    # Plain BM25 keeps the two splits close (3.5 against 2.5): eight votes each way can swap them. Under the
+    # field-weighted default the title "warranty" puts its split 2.5 times ahead, beyond what feedback may move.
+    result = resolve(ResolveRequest(TASK, [load_pack(pack.root)], budget=budget, use_feedback=use_feedback,
+                                    ranking="bm25"))
     return [d.path for p in result.packs for d in p.selected if d.reason == "relevant"]
 
 

@@ -8,12 +8,20 @@ reproduces the reference CLI's dry run; ``records`` writes run and usage records
 
 from __future__ import annotations
 
-from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
+from studio.core.resolver.explain import (
+    Decision,
+    PackResolution,
+    RankedItem,
+    ResolveRequest,
+    ResolveResult,
+    ResolveWarning,
+)
 from studio.core.resolver.session import ResolverSession, resolve
 
 __all__ = [
     "Decision",
     "PackResolution",
+    "RankedItem",
     "ResolveRequest",
     "ResolveResult",
     "ResolveWarning",

@@ -16,7 +16,7 @@ skipped reasons
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from studio.core.model import Pack
 from studio.core.resolver.budget import DEFAULT_BUDGET
@@ -67,6 +67,26 @@ class Decision:
         return out
 
 
+class RankedItem(NamedTuple):
+    """One place in the resolver's full candidate ranking (``ResolveResult.ranking``).
+
+    A named tuple rather than a frozen dataclass: a resolve makes one per candidate, and tuples are built in C.
+    """
+
+    pack: str
+    path: str
+    section: str | None
+    slug: str | None
+    """The section's anchor (``documents/x.md#slug``); None for a whole file."""
+    score: float
+    tier: int | None
+    """Fill tier (``tiers``); None for a ranked item below the relevance floor."""
+
+    @property
+    def key(self) -> str:
+        return f"{self.path}#{self.slug}" if self.slug is not None else self.path
+
+
 @dataclass(frozen=True, slots=True)
 class ResolveWarning:
     """A resolver warning (digest 6.7); shaped like the record schemas' ``{severity, message, path}``."""
@@ -103,6 +123,8 @@ class ResolveRequest:
     """Fence variant (see ``studio.core.render.fence.FenceVariant``)."""
     reference: bool = False
     """Also compute the reference CLI's dry run for side-by-side comparison."""
+    ranking: str = "bm25f"
+    """Relevance ranking: ``bm25f`` (field-weighted, the default) or ``bm25`` (plain; see ``rank.RANKINGS``)."""
     use_feedback: bool = False
     """Fold recorded usage feedback into the ranking (``resolver.feedback``); off, the simulation is the standard's."""
     count_all: bool = False
@@ -171,6 +193,10 @@ class ResolveResult:
     uncounted: int = 0
     """Decisions whose ``tokens`` is None only because the item was not counted yet; after
     ``ResolverSession.count_pending`` the same request reports all of them exactly."""
+    ranking: list[RankedItem] = field(default_factory=list)
+    """Every candidate the fill considered, in fill order (what an unlimited budget would load, in order),
+    then the ranked candidates below the relevance floor by score. Gated and never-context items are not in it.
+    The evals measure ranking quality (MRR, nDCG) on this list."""
 
     @property
     def wrapper_order(self) -> list[str]:

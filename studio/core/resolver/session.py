@@ -18,7 +18,14 @@ from studio.core.render.fence import FenceVariant
 from studio.core.resolver.candidates import Candidate, FileCache, collect
 from studio.core.resolver.compile_runs import latest_flagged_compile
 from studio.core.resolver.coverage import Coverage
-from studio.core.resolver.explain import Decision, PackResolution, ResolveRequest, ResolveResult, ResolveWarning
+from studio.core.resolver.explain import (
+    Decision,
+    PackResolution,
+    RankedItem,
+    ResolveRequest,
+    ResolveResult,
+    ResolveWarning,
+)
 from studio.core.resolver.feedback import FeedbackFold
 from studio.core.resolver.intent import asks_for_evidence
 from studio.core.resolver.meter import Meter
@@ -66,7 +73,7 @@ class ResolverSession:
             docs = []
             fresh_terms: dict[Candidate, DocTerms] = {}
             for c in files.candidates:
-                dt = cache.terms.get(c) or DocTerms.of(c.text, f"{c.path.rsplit('/', 1)[-1]} {c.section or ''}")
+                dt = cache.terms.get(c) or DocTerms.of(c.text, item_title(c), c.section)
                 fresh_terms[c] = dt
                 # Source-map hits raise candidates: claim texts compiled into an item count as its words.
                 claims = source_map.claims_for(c.path, c.slug)
@@ -115,6 +122,16 @@ class ResolverSession:
         return uncounted + untested
 
 
+def item_title(c: Candidate) -> str:
+    """The title field of a candidate: the section title of a document section, else the file name.
+
+    A section's file name names the whole document, so it would raise every section of it alike.
+    """
+    if c.section is not None:
+        return c.section
+    return c.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
 def _stat_key(path: Path) -> tuple[int, int]:
     try:
         st = os.stat(path)
@@ -134,6 +151,7 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
     variant = FenceVariant(request.variant) if request.variant in set(FenceVariant) else FenceVariant.SUPERSET
     resolutions: list[PackResolution] = []
     entries: list[Entry] = []
+    below: list[tuple[int, Candidate, float]] = []
     prepared: list[PreparedPack | None] = []
     for i, plan in enumerate(plans):
         res = PackResolution(plan.pack, plan.profile, plan.mode, plan.pack.grounding, plan.activation,
@@ -148,7 +166,7 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
             prep.meters[tokenizer.name].count_all()
         res.skipped.extend(Decision(s.path, None, None, None, s.reason, None, plan.name, s.detail)
                            for s in prep.files.skipped)
-        entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res, fold))
+        entries.extend(_place_all(i, plan, prep, query, evidence, tokenizer, res, request.ranking, below, fold))
     if not tokenizer.available:
         return _unavailable(request, tokenizer, resolutions, entries)
     ordered = fill_order(entries)
@@ -160,7 +178,7 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
     if fold is not None:
         fold.annotate(resolutions)
     result = ResolveResult(request.task, resolutions, [], [], [], used, request.budget, text, tokenizer.name, True,
-                           uncounted=_uncounted(plans, prepared, tokenizer))
+                           uncounted=_uncounted(plans, prepared, tokenizer), ranking=_ranking(plans, ordered, below))
     add_findings(result, prepared, request, evidence)
     if request.reference:
         from studio.core.resolver.reference import reference_dry_run
@@ -170,9 +188,10 @@ def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> 
 
 
 def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evidence: bool, tokenizer: Tokenizer,
-               res: PackResolution, fold: FeedbackFold | None = None) -> list[Entry]:
+               res: PackResolution, ranking: str, below: list[tuple[int, Candidate, float]],
+               fold: FeedbackFold | None = None) -> list[Entry]:
     cands = prep.files.candidates
-    scores = _with_source_links(cands, prep.index.scores(query), prep.source_map)
+    scores = _with_source_links(cands, prep.index.scores(query, ranking), prep.source_map)
     if fold is not None:  # the optional feedback stage, after the base scores (resolver.feedback)
         scores = fold.apply(plan.pack, cands, scores)
     profile, mode, body, name = plan.profile, plan.mode, plan.pack.body, plan.name
@@ -203,8 +222,18 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
             detail = (f"BM25 score {s:.2f} is below the floor {floor:.2f} (a fifth of the best match in this pack)"
                       if query else "The task has no searchable words to rank this item by.")
             res.skipped.append(_decision(c, cost, "low-relevance", s, name, detail))
+            below.append((i, c, s))
         else:
             out.append(Entry(i, c, p, s, meter, k))
+    return out
+
+
+def _ranking(plans: list[PackPlan], ordered: list[Entry], below: list[tuple[int, Candidate, float]],
+             ) -> list[RankedItem]:
+    out = [RankedItem(plans[e.plan_index].name, e.candidate.path, e.candidate.section, e.candidate.slug, e.score,
+                      e.placement.tier) for e in ordered]
+    below.sort(key=lambda t: (-t[2], t[0], t[1].path, t[1].lines or (0, 0)))
+    out.extend(RankedItem(plans[i].name, c.path, c.section, c.slug, s, None) for i, c, s in below)
     return out
 
 

@@ -30,7 +30,7 @@ def _kind_from_content(data: dict[str, Any]) -> RunKind | None:
     if isinstance(data.get("claims"), list):
         return RunKind.SOURCE_MAP
     if any(key in data for key in _EVAL_RESULT_KEYS) or _has_pass_rate(data.get("summary")):
-        return RunKind.EVAL_RESULT
+        return _eval_result_kind(data)
     if isinstance(data.get("cases"), list) and "pack_name" in data:
         return RunKind.SELECTION_EVAL
     if "run_id" in data and ("trigger" in data or "inputs" in data or "outputs" in data):
@@ -41,6 +41,17 @@ def _kind_from_content(data: dict[str, Any]) -> RunKind | None:
         command = str(data.get("command", ""))
         return RunKind.HEALTH_REPORT if "health" in command else RunKind.LINT_REPORT
     return None
+
+
+def _eval_result_kind(data: dict[str, Any]) -> RunKind:
+    """Discovery and context results have shapes (and schemas); other eval results stay unvalidated."""
+    results = data.get("results")
+    items = [r for r in results if isinstance(r, dict)] if isinstance(results, list) else []
+    if data.get("kind") == "context" or any("context_recall" in r or "required_context" in r for r in items):
+        return RunKind.CONTEXT_EVAL_RESULT
+    if data.get("kind") == "discovery" or (items and all("expected" in r and "actual" in r for r in items)):
+        return RunKind.DISCOVERY_EVAL_RESULT
+    return RunKind.EVAL_RESULT
 
 
 def _has_pass_rate(summary: Any) -> bool:

@@ -20,6 +20,10 @@ class RunKind(StrEnum):
     SOURCE_MAP = "source-map"
     SELECTION_EVAL = "selection-eval"
     EVAL_RESULT = "eval-result"
+    DISCOVERY_EVAL_RESULT = "discovery-eval-result"
+    """A discovery suite run (``runs/eval-discovery-*.json``): results with expected and actual decisions."""
+    CONTEXT_EVAL_RESULT = "context-eval-result"
+    """A context eval run (``runs/eval-*/answer-results.json``): results with required context and recall."""
     LINT_REPORT = "lint-report"
     HEALTH_REPORT = "health-report"
     REVIEW_RECORD = "review-record"
@@ -35,7 +39,8 @@ class RunKind(StrEnum):
 
 _SCHEMA_KINDS = frozenset({
     RunKind.COMPILE_RUN, RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.SOURCE_MAP,
-    RunKind.SELECTION_EVAL, RunKind.REVIEW_RECORD, RunKind.FEEDBACK_RECORD,
+    RunKind.SELECTION_EVAL, RunKind.REVIEW_RECORD, RunKind.FEEDBACK_RECORD, RunKind.DISCOVERY_EVAL_RESULT,
+    RunKind.CONTEXT_EVAL_RESULT,
 })
 
 

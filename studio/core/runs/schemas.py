@@ -36,6 +36,7 @@ SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_NAMES = (
     "compile-run", "context-resolution", "source-map", "selection-eval", "usage-record", "review-record",
     "feedback-record",
+    "answer-quality", "discovery-eval-result", "context-eval-result",
 )
 MAX_REPORTED_ERRORS = 50
 """A record with hundreds of violations is reported by its first fifty; the rest add nothing."""
@@ -72,6 +73,31 @@ def _validator(name: str) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(load_schema(name))
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaError:
+    """One violation, independent of how a caller reports it."""
+
+    path: tuple[str | int, ...]
+    """Where in the document (keys and indexes)."""
+    message: str
+    validator: str
+    """The JSON Schema keyword that failed (``required``, ``enum``, ``additionalProperties`` ...)."""
+    extra_keys: tuple[str, ...] = ()
+    """For ``additionalProperties``: the keys the schema does not define."""
+
+
+def schema_errors(data: Any, schema: str) -> list[SchemaError]:
+    """Every violation of ``schema`` in ``data``, sorted by path. Raises RecursionError on absurd nesting."""
+    out = []
+    for error in _validator(schema).iter_errors(data):
+        extras: tuple[str, ...] = ()
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            known = set((error.schema or {}).get("properties", {})) if isinstance(error.schema, dict) else set()
+            extras = tuple(sorted(str(k) for k in error.instance if k not in known))
+        out.append(SchemaError(tuple(error.absolute_path), _short(error.message), str(error.validator), extras))
+    return sorted(out, key=lambda e: [str(p) for p in e.path])
 
 
 def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -> SchemaCheck:

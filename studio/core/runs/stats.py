@@ -37,6 +37,23 @@ class TimePoint:
 
 
 @dataclass(slots=True)
+class EvalPoint:
+    """One recorded eval run: how its suite fared (``runs/eval-discovery-*``, ``runs/eval-*/answer-results``)."""
+
+    time: str
+    path: str
+    kind: str
+    """``discovery`` or ``context``."""
+    suite: str
+    pass_rate: float | None
+    context_recall: float | None
+    """Context runs only: mean share of required context selected."""
+    mrr: float | None
+    ranking: str | None
+    """The configuration's ranking variant, when the record says."""
+
+
+@dataclass(slots=True)
 class HashCheck:
     """A file a record hashed, compared with the file as it is now."""
 
@@ -56,6 +73,8 @@ class RunStats:
     compile_history: list[tuple[str, str, str]] = field(default_factory=list)
     """(time, record path, status) for every compile run, oldest first."""
     over_time: list[TimePoint] = field(default_factory=list)
+    eval_history: list[EvalPoint] = field(default_factory=list)
+    """Eval runs, oldest first: pass rate and context recall over time."""
     never_selected: list[str] = field(default_factory=list)
     selected_missing: list[str] = field(default_factory=list)
     """Selected paths that no longer exist in the pack."""
@@ -77,6 +96,7 @@ class RunStats:
             "selection_counts": dict(sorted(self.selection_counts.items())),
             "compile_history": [{"time": t, "path": p, "status": s} for t, p, s in self.compile_history],
             "over_time": [vars_of(p) for p in self.over_time],
+            "eval_history": [vars_of(p) for p in self.eval_history],
             "never_selected": self.never_selected,
             "selected_missing": self.selected_missing,
             "selected_modified": [{"path": p, "last_selected": t} for p, t in self.selected_modified],
@@ -113,6 +133,8 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
             stats.compile_history.append((format_time(record.timestamp), record.path, str(data.get("status"))))
             stats.hash_checks.extend(_hash_checks(record, data, disk))
             stats.outputs_missing.extend((p, record.path) for p in _missing_outputs(data, disk))
+        if record.kind in (RunKind.DISCOVERY_EVAL_RESULT, RunKind.CONTEXT_EVAL_RESULT):
+            stats.eval_history.append(_eval_point(record, data))
         if record.kind in (RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.COMPILE_RUN):
             warnings, gaps = _warning_counts(record.kind, data)
             stats.over_time.append(TimePoint(format_time(record.timestamp), record.path, record.kind.value,
@@ -127,6 +149,21 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
         if p not in stats.selected_missing and _modified_after(root, p, when)
     ]
     return stats
+
+
+def _eval_point(record: RunRecord, data: dict[str, Any]) -> EvalPoint:
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
+    conf: dict[str, Any] = data["configuration"] if isinstance(data.get("configuration"), dict) else {}
+
+    def number(key: str) -> float | None:
+        value = summary.get(key)
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    kind = "context" if record.kind is RunKind.CONTEXT_EVAL_RESULT else "discovery"
+    ranking = conf.get("ranking")
+    return EvalPoint(format_time(record.timestamp), record.path, kind, str(data.get("suite", "")),
+                     number("pass_rate"), number("context_recall"), number("mrr"),
+                     ranking if isinstance(ranking, str) else None)
 
 
 def _modified_after(root: Path, path: str, when: datetime) -> bool:

@@ -78,6 +78,24 @@ def _eval_result(data: dict[str, Any]) -> str:
     return "eval result"
 
 
+def _discovery_result(data: dict[str, Any]) -> str:
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
+    rate = summary.get("pass_rate")
+    text = f"discovery eval {data.get('suite', '?')}: {summary.get('passed', '?')}/{summary.get('total', '?')} passed"
+    if isinstance(rate, int | float):
+        text += f" ({rate:.0%})"
+    return text
+
+
+def _context_result(data: dict[str, Any]) -> str:
+    summary: dict[str, Any] = data["summary"] if isinstance(data.get("summary"), dict) else {}
+    text = f"context eval {data.get('suite', '?')}: {_count(data.get('results'))} case(s)"
+    for key, label in (("context_recall", "recall"), ("mrr", "MRR")):
+        if isinstance(summary.get(key), int | float):
+            text += f", {label} {summary[key]:.2f}"
+    return text
+
+
 def _review(data: dict[str, Any]) -> str:
     text = f"review by {data.get('reviewer', '?')}: {data.get('decision', '?')}"
     before, after = data.get("before"), data.get("after")
@@ -118,6 +136,8 @@ _HANDLERS = {
     RunKind.SOURCE_MAP: _source_map,
     RunKind.SELECTION_EVAL: _selection_eval,
     RunKind.EVAL_RESULT: _eval_result,
+    RunKind.DISCOVERY_EVAL_RESULT: _discovery_result,
+    RunKind.CONTEXT_EVAL_RESULT: _context_result,
     RunKind.REVIEW_RECORD: _review,
     RunKind.FEEDBACK_RECORD: _feedback,
     RunKind.LINT_REPORT: _report,

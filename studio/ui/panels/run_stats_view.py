@@ -28,6 +28,24 @@ def over_time_bars(stats: RunStats) -> list[Bar]:
                 f"{p.warnings} warnings, {p.citation_gaps} gaps") for p in stats.over_time]
 
 
+PASS_COLOR = QColor("#2e7d32")
+RECALL_COLOR = QColor("#3b82f6")
+
+
+def eval_pass_bars(stats: RunStats) -> list[Bar]:
+    """One bar per eval run, oldest first: its pass rate in per cent."""
+    return [simple_bar(f"{p.time} {p.kind} {p.suite.rsplit('/', 1)[-1]}", 100 * p.pass_rate, PASS_COLOR,
+                       f"{p.pass_rate:.0%}" + (f" ({p.ranking})" if p.ranking else ""))
+            for p in stats.eval_history if p.pass_rate is not None]
+
+
+def eval_recall_bars(stats: RunStats) -> list[Bar]:
+    """One bar per context eval run, oldest first: mean context recall (per cent), with MRR in the note."""
+    return [simple_bar(f"{p.time} {p.suite.rsplit('/', 1)[-1]}", 100 * p.context_recall, RECALL_COLOR,
+                       f"recall {p.context_recall:.2f}" + (f", MRR {p.mrr:.2f}" if p.mrr is not None else ""))
+            for p in stats.eval_history if p.kind == "context" and p.context_recall is not None]
+
+
 def compile_bars(stats: RunStats) -> list[Bar]:
     """One equal-length bar per compile run, coloured by its status."""
     return [simple_bar(time, 1, STATUS_COLORS.get(status, UNKNOWN_STATUS), status)
@@ -48,7 +66,11 @@ class RunStatsView(QScrollArea):
         self.time_chart.empty_text = "No context, usage or compile records."
         self.compile_chart = BarChart("Compile status history")
         self.compile_chart.empty_text = "No compile runs."
-        for chart in (self.selection_chart, self.time_chart, self.compile_chart):
+        self.eval_chart = BarChart("Eval pass rate over time")
+        self.eval_chart.empty_text = "No eval runs recorded (pack-studio eval --write-run, or the Evals mode)."
+        self.recall_chart = BarChart("Context recall over time (context evals)")
+        self.recall_chart.empty_text = "No context eval runs recorded."
+        for chart in (self.selection_chart, self.time_chart, self.compile_chart, self.eval_chart, self.recall_chart):
             layout.addWidget(chart)
         lists = QGridLayout()
         self.never_selected = QListWidget()
@@ -73,6 +95,8 @@ class RunStatsView(QScrollArea):
         self.selection_chart.set_bars(selection_bars(stats))
         self.time_chart.set_bars(over_time_bars(stats))
         self.compile_chart.set_bars(compile_bars(stats))
+        self.eval_chart.set_bars(eval_pass_bars(stats))
+        self.recall_chart.set_bars(eval_recall_bars(stats))
         _fill(self.never_selected, stats.never_selected)
         _fill(self.selected_missing, stats.selected_missing)
         _fill(self.changed, [f"{h.path}  (recorded in {h.record})" for h in stats.changed])

@@ -1,0 +1,211 @@
+"""``pack-studio eval PACK --suite FILE``: run a discovery or answer-quality suite against a pack.
+
+Discovery suites (``cases``) simulate implicit activation from the tier-1 catalog; answer-quality suites
+(``evals``) run the resolver for each prompt and measure the picked context against ``required_context``
+(``studio.core.evals``). The JSON output is the reference CLI's ``eval`` envelope as a superset:
+``{ok, status, command: "eval", pack, suite, kind, results, summary, findings}``; ``--reference`` adds the
+reference CLI's own decisions (discovery) or its dry-run selection (context) for comparison; ``--compare``
+runs a second configuration (``last`` recorded run, ``ranking=bm25``, ``budget=2000``, ``profile=hybrid``)
+and adds per-case deltas. ``--write-run`` records the run under ``runs/`` (the only write).
+Exit status: 0 every case passed, 1 a case failed or the suite has errors, 2 usage or environment errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from studio.cli._output import write_json
+from studio.core.diagnostics import Diagnostic, Severity
+from studio.core.evals.compare import Comparison, compare_runs
+from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun
+from studio.core.evals.records import summary_of, write_eval_record
+from studio.core.evals.runner import last_recorded, run_suite, suite_path
+from studio.core.evals.suites import read_suite
+from studio.core.model import PROFILES, Pack
+from studio.core.pack import load_pack
+from studio.core.resolver import ResolverSession
+from studio.core.resolver.rank import RANKINGS
+from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
+
+RANKING_CHOICES = (*RANKINGS, "reference")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("eval", help="run a discovery or answer-quality eval suite against a pack",
+                       description="Run an eval suite (evals/discovery.*.json or evals/answer-quality.json) against "
+                       "PACK and report per-case results and a summary.")
+    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")
+    p.add_argument("--suite", required=True, metavar="FILE",
+                   help="suite file, relative to the pack (as the reference CLI reads it) or to the current folder")
+    p.add_argument("--workspace", type=Path, metavar="DIR",
+                   help="discovery: the other packs under DIR compete for each prompt")
+    p.add_argument("--budget", type=int, default=4000, help="token budget per context case (default 4000)")
+    p.add_argument("--profile", choices=PROFILES, default=None, help="override the pack's profile")
+    p.add_argument("--encoding", default=DEFAULT_ENCODING,
+                   help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    p.add_argument("--ranking", choices=RANKING_CHOICES, default="bm25f",
+                   help="bm25f (titles and headings weighted; default), bm25 (plain), or reference (the "
+                   "reference CLI's choices)")
+    p.add_argument("--threshold", type=float, default=None, help="discovery activation threshold (0-1)")
+    p.add_argument("--reference", action="store_true", help="also give the reference CLI's decisions")
+    p.add_argument("--compare", metavar="WHAT",
+                   help="compare with a second configuration: last, ranking=R, budget=N, profile=P, threshold=T")
+    p.add_argument("--write-run", action="store_true",
+                   help="record the run: runs/eval-discovery-<UTC>.json or runs/eval-<UTC>/answer-results.json")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.budget < 0 or (args.threshold is not None and not 0 <= args.threshold <= 1):
+        sys.stderr.write("--budget must be zero or more and --threshold between 0 and 1\n")
+        return 2
+    if not (args.pack / "KNOWLEDGE.md").is_file():
+        sys.stderr.write(f"{args.pack}: not a pack (no KNOWLEDGE.md)\n")
+        return 2
+    tokenizer = get_tokenizer(args.encoding)
+    if not tokenizer.available:
+        sys.stderr.write(f"tokenizer unavailable: {tokenizer.unavailable_reason}\n")
+        return 2
+    pack = load_pack(args.pack)
+    suite = read_suite(suite_path(pack.root, args.suite), pack)
+    workspace = _workspace(args.workspace) if args.workspace else []
+    config = EvalConfig(args.budget, args.profile, args.encoding, args.ranking, args.threshold)
+    session = ResolverSession()
+    result = run_suite(pack, suite, config, workspace, session)
+    data = envelope(result)
+    if args.reference and suite.kind is not None:
+        reference = run_suite(pack, suite, replace(config, ranking="reference"), workspace, session)
+        data["reference"] = {"results": [o.to_json() for o in reference.outcomes], "summary": summary_of(reference)}
+    comparison = _comparison(args.compare, pack, suite, config, result, workspace, session) if args.compare else None
+    if isinstance(comparison, str):
+        sys.stderr.write(comparison + "\n")
+        return 2
+    if comparison is not None:
+        data["comparison"] = comparison.to_json()
+    written = None
+    if args.write_run and suite.kind is not None:
+        try:
+            written = write_eval_record(result, pack.root)
+            data["written"] = str(written)
+        except OSError as exc:
+            sys.stderr.write(f"{pack.root}: could not write the eval record: {exc}\n")
+            return 1
+    if args.format == "json":
+        write_json(data)
+    else:
+        sys.stdout.write(render_text(result, data, comparison))
+        if written is not None:
+            sys.stdout.write(f"eval record written: {written}\n")
+    return 0 if data["ok"] else 1
+
+
+def envelope(result: EvalRun) -> dict[str, Any]:
+    """The reference CLI's eval envelope, extended (kind, configuration, per-case detail, findings)."""
+    summary = summary_of(result)
+    errors = any(d.severity is Severity.ERROR for d in result.findings)
+    ok = summary["failed"] == 0 and not errors and bool(result.outcomes)
+    return {
+        "ok": ok, "status": "passed" if ok else "needs-review", "command": "eval", "pack": result.pack,
+        "suite": result.suite, "kind": result.kind, "configuration": result.config.to_json(),
+        "results": [o.to_json() for o in result.outcomes], "summary": summary,
+        "findings": [_finding(d) for d in result.findings],
+    }
+
+
+def _finding(d: Diagnostic) -> dict[str, Any]:
+    return {"severity": d.severity.value, "code": d.code, "path": d.file, "line": d.line, "column": d.column,
+            "message": d.message}
+
+
+def _workspace(folder: Path) -> list[Pack]:
+    from studio.core.scan import find_pack_dirs
+
+    return [load_pack(p) for p in find_pack_dirs(folder).pack_dirs]
+
+
+def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: EvalRun, workspace: list[Pack],
+                session: ResolverSession) -> Comparison | str | None:
+    if what == "last":
+        previous = last_recorded(pack, current)
+        if previous is None:
+            return f"no recorded run of {current.suite} under {pack.root}/runs to compare with"
+        return compare_runs(previous, current, f"recorded {previous.source}", "working tree")
+    key, _, value = what.partition("=")
+    try:
+        other = {"ranking": lambda: replace(config, ranking=value if value in RANKING_CHOICES else ""),
+                 "budget": lambda: replace(config, budget=int(value)),
+                 "profile": lambda: replace(config, profile=value if value in PROFILES else ""),
+                 "threshold": lambda: replace(config, threshold=float(value))}[key]()
+    except (KeyError, ValueError):
+        return f"--compare {what!r}: use last, ranking=R, budget=N, profile=P or threshold=T"
+    if other.ranking == "" or other.profile == "":
+        return f"--compare {what!r}: unknown value"
+    second = run_suite(pack, suite, other, workspace, session)
+    return compare_runs(current, second, config.label(), other.label())
+
+
+def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | None) -> str:
+    lines = [f"eval {result.pack}  {result.suite}  ({result.kind}; {result.config.label()})"]
+    for f in data["findings"]:
+        lines.append(f"{f['path']}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {f['message']}")
+    for o in result.outcomes:
+        mark = "PASS" if o.passed else "FAIL"
+        if isinstance(o, DiscoveryOutcome):
+            lines.append(f"  {mark} {o.id}: expected {o.expected}, got {o.actual} (score {o.score:.2f}). {o.reason}")
+            continue
+        assert isinstance(o, ContextOutcome)
+        recall = "-" if o.context_recall is None else f"{o.context_recall:.2f}"
+        rr = "-" if o.reciprocal_rank is None else f"{o.reciprocal_rank:.2f}"
+        lines.append(f"  {mark} {o.id}: recall {recall}, RR {rr}, {o.tokens_used}/{o.budget} tokens")
+        picked = ", ".join(s.key + (" *" if s.required else "") for s in o.selected if s.path != "KNOWLEDGE.md")
+        lines.append(f"       picked: {picked or '(nothing)'}")
+        if o.missed:
+            lines.append(f"       missed: {', '.join(o.missed)}")
+        if o.not_run:
+            lines.append(f"       not run (needs a model): {', '.join(o.not_run)}")
+    s = data["summary"]
+    if result.kind == "discovery":
+        lines.append(f"summary: {s['passed']}/{s['total']} passed ({s['pass_rate']:.0%}), precision "
+                     f"{_num(s['precision'])}, recall {_num(s['recall'])}, false positives {s['false_positives']}, "
+                     f"false negatives {s['false_negatives']}")
+    else:
+        lines.append(f"summary: {s['passed']}/{s['total']} with all required context; context recall "
+                     f"{_num(s['context_recall'])}, MRR {_num(s['mrr'])}, nDCG@10 {_num(s['ndcg_at_10'])}, recall@5 "
+                     f"{_num(s['recall_at_5'])}, tokens mean {s['tokens_mean']}")
+    if "reference" in data:
+        r = data["reference"]["summary"]
+        lines.append(f"reference CLI: {r['passed']}/{r['total']} passed ({r['pass_rate']:.0%})"
+                     + (f", context recall {_num(r['context_recall'])}" if "context_recall" in r else ""))
+    if comparison is not None:
+        counts = comparison.counts()
+        lines.append(f"compare {comparison.label_a} -> {comparison.label_b}: " + ", ".join(
+            f"{n} {k}" for k, n in counts.items() if n))
+        for case in comparison.cases:
+            if case.change not in ("unchanged",):
+                lines.append(f"  {case.change:9s} {case.id}" + _delta_text(case))
+        delta = comparison.summary_delta()
+        lines.append("  summary delta: " + ", ".join(f"{k} {v:+.3g}" for k, v in delta.items()
+                                                     if k in ("pass_rate", "context_recall", "mrr", "ndcg_at_10")))
+    return "\n".join(lines) + "\n"
+
+
+def _delta_text(case: Any) -> str:
+    parts = []
+    for name, label in (("context_recall", "recall"), ("reciprocal_rank", "RR"), ("score", "score")):
+        d = case.delta(name)
+        if d:
+            parts.append(f"{label} {d:+.2f}")
+    if case.entered:
+        parts.append("now picks " + ", ".join(case.entered[:3]))
+    if case.left:
+        parts.append("no longer " + ", ".join(case.left[:3]))
+    return ("  " + "; ".join(parts)) if parts else ""
+
+
+def _num(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"

@@ -1,0 +1,236 @@
+"""Discovery evals: would a client activate the pack for a prompt, judging only by the tier-1 catalog?
+
+A client sees a catalog entry per pack (name, description, type, status, trust ...) and activates the packs a
+request clearly matches (digest 4.4, implicit activation). The simulation scores the entry the way the
+resolver ranks items: the prompt's terms (``rank.terms``: stop words out, plural fold, CJK bigrams) against
+the entry's fields, with the pack *name* as the title field.
+
+``score`` is the share of the prompt's content terms the entry covers, in [0, 1): a term in the pack's name
+counts 1, a term in the description or type counts ``tf / (tf + DESCRIPTION_K)`` (0.6 for one occurrence,
+0.75 for two). Terms in a script the entry does not use (Chinese against an English entry) are left out.
+It does not depend on other packs, so one threshold (``DEFAULT_THRESHOLD``, calibrated on the
+bundled examples' ``discovery.train.json`` suites with ``calibrate``) serves every workspace.
+
+Decisions, in order:
+
+1. ``reject`` when the score is below the threshold.
+2. With a workspace, the other packs compete: every catalog entry is ranked by BM25F over the workspace's
+   catalog (IDF across packs), and the pack is rejected when a competitor scores more than ``1 / COMPETITION``
+   times its own score (the pack is not among the clear matches).
+3. ``warn`` when the pack is activated but needs confirmation or a warning: status other than ``ready``,
+   trust ``unreviewed`` or no status (digest 6.7), or a prompt word found mostly in the pack's boundaries
+   (a request for something the pack forbids, such as "quietest" in "Never state ... 'quietest' claims").
+4. Otherwise ``select``.
+
+``reference_decision`` reproduces the reference CLI's smoke test exactly, for comparison.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from studio.core.evals.model import DiscoveryCase, DiscoveryOutcome
+from studio.core.model import Pack
+from studio.core.resolver import ResolveRequest, ResolverSession
+from studio.core.resolver.candidates import Candidate
+from studio.core.resolver.plan import plan_packs
+from studio.core.resolver.rank import BM25Index, DocTerms, raw_bag, surface_forms, terms
+
+DEFAULT_THRESHOLD = 0.17
+"""Calibrated with ``calibrate`` on the bundled examples' train suites (see ``bench/eval_ranking.py``)."""
+DESCRIPTION_K = 2 / 3
+COMPETITION = 0.5
+"""A competitor scoring more than twice this pack's BM25F score takes the prompt."""
+BOUNDARY_SHARE = 0.5
+"""A prompt word with at least this share of its pack occurrences in boundary items touches a boundary."""
+NEEDS_CONFIRMATION = ("draft", "needs-review", "stale", "disputed")
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogScore:
+    """How one catalog entry matches one prompt."""
+
+    score: float
+    matched: tuple[str, ...]
+    """Prompt terms the entry covers."""
+    content: int
+    """Number of distinct content terms in the prompt."""
+
+
+def catalog_terms(pack: Pack) -> DocTerms:
+    """The catalog entry as a resolver item: the name is the title, description and type the body."""
+    description = pack.description or ""
+    body = f"{description}\n{pack.type or ''}"
+    return DocTerms.of(body, pack.name.replace("-", " "))
+
+
+def catalog_score(entry: DocTerms, prompt: str) -> CatalogScore:
+    """Share of the prompt's content terms that ``entry`` covers (see the module docstring).
+
+    Terms in a script the entry does not use at all (Chinese words against an English-only catalog entry, or
+    the reverse) are left out of the share: a client model reads across languages, lexical matching cannot,
+    so it abstains on them rather than count them as misses. A prompt with nothing left scores 0.
+    """
+    scripts = {_is_cjk(t.decode("utf-8", "surrogatepass")) for bag in (entry.title, entry.freqs) for t in bag}
+    query = [t for t in dict.fromkeys(terms(prompt)) if _is_cjk(t) in scripts]
+    if not query:
+        return CatalogScore(0.0, (), 0)
+    total = 0.0
+    matched: list[str] = []
+    for term in query:
+        forms = [f.encode("utf-8", "surrogatepass") for f in surface_forms(term)]
+        if any(entry.title.get(f) for f in forms):
+            total += 1.0
+            matched.append(term)
+            continue
+        tf = sum(entry.freqs.get(f, 0) for f in forms)
+        if tf:
+            total += tf / (tf + DESCRIPTION_K)
+            matched.append(term)
+    return CatalogScore(total / len(query), tuple(matched), len(query))
+
+
+class Simulator:
+    """Discovery decisions for one pack, optionally among the packs of a workspace.
+
+    Build once per (pack, workspace); ``decide`` is then cheap per prompt.
+    """
+
+    def __init__(self, pack: Pack, workspace: Sequence[Pack] = (), threshold: float | None = None,
+                 session: ResolverSession | None = None, ranking: str = "bm25f") -> None:
+        self.pack = pack
+        self.ranking = ranking
+        self.threshold = DEFAULT_THRESHOLD if threshold is None else threshold
+        self.entry = catalog_terms(pack)
+        others = [p for p in workspace if p.root != pack.root and p.name and p.loads]
+        self.competitors = others
+        self._index = BM25Index([self.entry, *(catalog_terms(p) for p in others)]) if others else None
+        boundary_items, self._others = pack_items(pack, session or ResolverSession())
+        self._boundary = [raw_bag(c.text) for c in boundary_items]
+
+    def decide(self, case: DiscoveryCase) -> DiscoveryOutcome:
+        match = catalog_score(self.entry, case.prompt)
+        warnings = self._warnings(case.prompt) if match.score >= self.threshold else []
+        actual, reason = self._decision(case.prompt, match, warnings)
+        matched_warnings = None
+        if case.expected_warnings:
+            hay = " ".join(warnings).lower()
+            matched_warnings = actual == "warn" and all(_loose_in(w, hay) for w in case.expected_warnings)
+        return DiscoveryOutcome(case.id, case.prompt, case.expected, actual, match.score, reason,
+                                tuple(warnings) if actual == "warn" else (), matched_warnings)
+
+    def _decision(self, prompt: str, match: CatalogScore, warnings: list[str]) -> tuple[str, str]:
+        covered = ", ".join(match.matched[:6]) or "nothing"
+        if not match.content:
+            return "reject", "The prompt has no content words to match the catalog entry against."
+        if match.score < self.threshold:
+            return "reject", (f"The catalog entry covers {covered} of {match.content} prompt term(s): score "
+                              f"{match.score:.2f} is below the threshold {self.threshold:.2f}.")
+        if self._index is not None:
+            scores = self._index.scores(terms(prompt), self.ranking)
+            own, best_i = scores[0], max(range(len(scores)), key=scores.__getitem__)
+            if best_i != 0 and own < COMPETITION * scores[best_i]:
+                rival = self.competitors[best_i - 1].name
+                return "reject", (f"{rival} matches the prompt better in the workspace catalog (BM25F "
+                                  f"{scores[best_i]:.2f} against {own:.2f}); a client would activate it instead.")
+        base = f"Covers {covered} of {match.content} prompt term(s) (score {match.score:.2f} >= {self.threshold:.2f})"
+        if warnings:
+            return "warn", f"{base}, but activation needs a warning: {'; '.join(warnings)}"
+        return "select", base + "."
+
+    def _warnings(self, prompt: str) -> list[str]:
+        pack = self.pack
+        out: list[str] = []
+        if pack.status is None:
+            out.append("Pack declares no status; treat it as unreviewed.")
+        elif pack.status in NEEDS_CONFIRMATION:
+            out.append(f"Pack status is {pack.status}" + (" (needs explicit confirmation)." if pack.status == "disputed"
+                                                          else "."))
+        if pack.trust == "unreviewed":
+            out.append("Pack trust is unreviewed.")
+        touched = self._boundary_words(prompt)
+        if touched:
+            out.append(f"The prompt asks about {', '.join(touched)}, which the pack's boundaries restrict.")
+        return out
+
+    def _boundary_words(self, prompt: str) -> list[str]:
+        if not self._boundary:
+            return []
+        found = []
+        for term in dict.fromkeys(terms(prompt)):
+            if len(term) < 4 and not _is_cjk(term):
+                continue
+            forms = [f.encode("utf-8", "surrogatepass") for f in surface_forms(term)]
+            inside = sum(bag.get(f, 0) for bag in self._boundary for f in forms)
+            if not inside:
+                continue
+            outside = sum(d.freqs.get(f, 0) for d in self._others for f in forms)
+            if inside / (inside + outside) >= BOUNDARY_SHARE:
+                found.append(term)
+        return found
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]")
+
+
+def _is_cjk(term: str) -> bool:
+    return bool(_CJK.match(term))
+
+
+def _loose_in(needle: str, hay: str) -> bool:
+    """An expected warning is raised when most of its words appear among the raised warnings."""
+    words = [w for w in terms(needle)]
+    return bool(words) and sum(w in hay for w in words) * 2 >= len(words)
+
+
+def pack_items(pack: Pack, session: ResolverSession) -> tuple[list[Candidate], list[DocTerms]]:
+    """The pack's boundary items, and the term bags of its other runtime items (sources left out)."""
+    if not pack.loads:
+        return [], []
+    prepared = session.prepare(plan_packs(ResolveRequest("", [pack]))[0])
+    boundary: list[Candidate] = []
+    others: list[DocTerms] = []
+    for candidate, doc in zip(prepared.files.candidates, prepared.index.docs, strict=True):
+        if candidate.layer == "source":
+            continue
+        if "boundaries" in candidate.roles:
+            boundary.append(candidate)
+        else:
+            others.append(doc)
+    return boundary, others
+
+
+# -- the reference CLI's smoke test -----------------------------------------------------------------------
+
+_REF_SPLIT = re.compile(r"[^a-z0-9\u4e00-\u9fff]+")
+
+
+def reference_decision(pack: Pack, prompt: str) -> tuple[str, str]:
+    """The reference CLI's ``eval`` decision: ``select`` if any prompt token of 3+ characters occurs in the
+    lower-cased ``name description type`` text, else ``reject`` (it never says ``warn``)."""
+    hay = f"{pack.name or ''} {pack.description or ''} {pack.type or ''}".lower()
+    for token in _REF_SPLIT.split(prompt.lower()):
+        # JavaScript's length counts UTF-16 code units; these characters are all one unit each.
+        if len(token) >= 3 and token in hay:
+            return "select", f"The prompt token {token!r} occurs in the catalog text."
+    return "reject", "No prompt token of 3+ characters occurs in the catalog text."
+
+
+def calibrate(scores: Sequence[tuple[float, bool]]) -> float:
+    """The threshold that classifies (score, should-activate) pairs best: most right, then widest margin.
+
+    Candidates are the midpoints between neighbouring distinct scores (and just above/below all of them).
+    """
+    values = sorted({s for s, _ in scores})
+    if not values:
+        return DEFAULT_THRESHOLD
+    cuts = [values[0] / 2] + [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] + [values[-1] + 0.01]
+    best, best_key = DEFAULT_THRESHOLD, (-1, 0.0)
+    for cut in cuts:
+        right = sum((s >= cut) == want for s, want in scores)
+        margin = min((abs(s - cut) for s, _ in scores), default=0.0)
+        if (right, margin) > best_key:
+            best, best_key = cut, (right, margin)
+    return round(best, 3)

@@ -1,0 +1,78 @@
+"""Stop words: the English and Chinese words a task or a prompt is made of that say nothing about its topic.
+
+One list for every place that matches task words against pack text: the resolver's ranking ignores them in
+queries, discovery evals ignore them in prompts, and reports that list "missing facts" or "citation gaps"
+should not name them. Three groups, because callers need different strictness:
+
+``FUNCTION_WORDS``
+    English articles, pronouns, auxiliaries, prepositions and conjunctions (the usual IR stop list, close to
+    the Snowball English list, minus words that carry meaning in packs such as "against", "off", "over").
+``REQUEST_WORDS``
+    Words that frame a request rather than name its topic ("write", "draft", "explain", "tips", "please").
+    Ranking ignores them; a report about what a pack lacks should ignore them too.
+``CHINESE_WORDS`` / ``CHINESE_PARTICLES``
+    Two-character function and request words (``我们``, ``如何``, ``请问``, ``帮我``) and the particles
+    (``的``, ``了``, ``吗``) that a CJK bigram straddling a word boundary carries (``的口`` in ``林悦的口吻``).
+
+Why a hand-written list and not a package: the lists in packages (``stopwordsiso``, NLTK's corpus) are long
+(1,300 English words in ISO's, including "system", "information" and "value", which are topics in packs)
+and NLTK's needs a data download. Ours is short, reviewed, and checked by the ranking evals.
+"""
+
+from __future__ import annotations
+
+_FUNCTION = """
+a about above after again all also am an and any are aren't as at be because been before being below between
+both but by can cannot could couldn't did didn't do does doesn't doing don't down during each either else
+ever every few for from further had hadn't has hasn't have haven't having he her here hers herself him himself
+his how however i if in into is isn't it it's its itself just let's may me might more most must mustn't my
+myself neither no nor not now of once only or other ought our ours ourselves out own same shall she should
+shouldn't so some such than that that's the their theirs them themselves then there there's these they this
+those through thus to too under until up upon us very was wasn't we were weren't what what's when where
+whether which while who whom whose why will with within without won't would wouldn't yet you your yours
+yourself yourselves
+"""
+_REQUEST = """
+answer ask asked asking asks tell tells explain explains describe give gives giving show shows help helps
+need needs want wants wish like please thanks thank could would write writes writing written draft drafts
+drafting make makes making create find get gets let know knows provide summarize summarise tip tips
+idea ideas thing things something anything way ways someone somebody really quite much many lot lots
+"""
+# Two-character function and request words. Bigrams are what the ranking sees, so only two-character
+# entries matter there; longer words are split into their bigrams by ``is_stop_bigram`` callers.
+_CHINESE = """
+我们 你们 他们 她们 它们 咱们 大家 自己 什么 怎么 怎样 怎么样 如何 为何 为什么 为什 哪些 哪个 哪里 这个
+那个 这些 那些 这样 那样 这里 那里 一个 一些 一下 一点 可以 能够 应该 需要 是否 还是 或者 以及 而且
+并且 但是 不过 因为 所以 如果 虽然 就是 已经 没有 不是 还有 然后 关于 对于 有关 请问 请帮 帮我 帮忙
+给我 告诉 写一 写个 一段 一篇 一份 一条 时候 现在 里面
+"""
+_PARTICLES = "的了吗呢吧啊呀嘛哦么着"
+
+FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION.split())
+REQUEST_WORDS: frozenset[str] = frozenset(_REQUEST.split())
+ENGLISH_STOPWORDS: frozenset[str] = FUNCTION_WORDS | REQUEST_WORDS
+"""Everything a query drops: function words and request words."""
+CHINESE_WORDS: frozenset[str] = frozenset(_CHINESE.split())
+CHINESE_PARTICLES: frozenset[str] = frozenset(_PARTICLES)
+_PARTICLE_LEAD = frozenset("的吗呢吧啊呀嘛哦")
+"""Particles that never begin a content word (``了`` does: ``了解``; ``么`` and ``着`` do: ``着手``)."""
+_KEEP = frozenset({"目的", "的确"})
+"""Bigrams ending in a particle that are words of their own (``目的`` is "purpose")."""
+
+
+def is_stopword(word: str) -> bool:
+    """True for an English stop word (lower-case input), a Chinese stop word or a lone particle."""
+    return word in ENGLISH_STOPWORDS or word in CHINESE_WORDS or word in CHINESE_PARTICLES
+
+
+def is_stop_bigram(bigram: str) -> bool:
+    """True for a CJK bigram that is a function word or straddles a particle (``的口``, ``林悦的`` -> ``悦的``).
+
+    A bigram is dropped when it is a listed word, begins with a particle that never starts a word, or ends
+    with any particle, unless it is a word of its own (``目的``).
+    """
+    if bigram in _KEEP:
+        return False
+    if bigram in CHINESE_WORDS:
+        return True
+    return len(bigram) == 2 and (bigram[0] in _PARTICLE_LEAD or bigram[1] in CHINESE_PARTICLES)

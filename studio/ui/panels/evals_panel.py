@@ -1,0 +1,429 @@
+"""EvalsPanel: run a pack's eval suites, see each case pass or fail, and compare two configurations.
+
+A run reads the suite and evaluates it in a one-thread pool that owns a ResolverSession (the session is not
+thread-safe, and its caches make the next run cheap); only the answer to the newest request is shown.
+Configuration A is the working tree with the chosen budget, profile and ranking; B is another configuration
+or the last recorded run of the suite, and the table then shows per-case deltas. Nothing here writes except
+"Record run" (``runs/``) and ``add_case_from_result`` (``evals/answer-quality.json``), both on request.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelection, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from studio.core.evals.authoring import add_case, context_case_from_result
+from studio.core.evals.compare import CaseDelta, compare_runs
+from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig
+from studio.core.evals.records import summary_of, write_eval_record
+from studio.core.evals.runner import LAST_RECORDED, PairResult, evaluate_pair
+from studio.core.evals.suites import pack_suites
+from studio.core.model import PROFILES, Pack
+from studio.core.resolver import ResolveResult, ResolverSession
+from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
+from studio.ui.workers import submit
+
+RANKINGS = ("bm25f", "bm25", "reference")
+COMPARE_MODES = (("none", "No comparison"), ("config", "Configuration B"), ("last", "Last recorded run"))
+DEBOUNCE_MS = 150
+
+
+class ConfigBox(QGroupBox):
+    """Budget, profile and ranking of one configuration."""
+
+    def __init__(self, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(title, parent)
+        self.budget = QSpinBox(minimum=0, maximum=1_000_000, singleStep=250, value=4000, suffix=" tok")
+        self.profile = QComboBox()
+        self.profile.addItem("pack's profile", None)
+        for p in PROFILES:
+            self.profile.addItem(p, p)
+        self.ranking = QComboBox()
+        for r in RANKINGS:
+            self.ranking.addItem(r, r)
+        row = QHBoxLayout(self)
+        for label, widget in (("Budget", self.budget), ("Profile", self.profile), ("Ranking", self.ranking)):
+            row.addWidget(QLabel(label))
+            row.addWidget(widget)
+
+    def config(self, encoding: str) -> EvalConfig:
+        return EvalConfig(self.budget.value(), self.profile.currentData(), encoding, self.ranking.currentData())
+
+    def set_config(self, budget: int | None = None, profile: str | None = None, ranking: str | None = None) -> None:
+        if budget is not None:
+            self.budget.setValue(budget)
+        if profile is not None:
+            self.profile.setCurrentIndex(max(0, self.profile.findData(profile)))
+        if ranking is not None:
+            self.ranking.setCurrentIndex(max(0, self.ranking.findData(ranking)))
+
+
+class EvalsPanel(QWidget):
+    """Suites of one pack, a table of cases, a filter, and a comparison of two configurations.
+
+    Signals:
+        open_in_resolve(str, int, object): a case's prompt, budget and profile (or None) to open in Resolve mode.
+        open_file_requested(Path, int): a file (the suite, a record) and a 1-based line to open.
+        finished(): the table now shows the answer to the latest run.
+        case_added(str): the id of a case ``add_case_from_result`` appended.
+    """
+
+    open_in_resolve = Signal(str, int, object)
+    open_file_requested = Signal(Path, int)
+    finished = Signal()
+    case_added = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.pack: Pack | None = None
+        self.workspace: list[Pack] = []
+        self.encoding = DEFAULT_ENCODING
+        self.result: PairResult | None = None
+        self.error = ""
+        self.session = ResolverSession()
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)  # the session belongs to one thread at a time
+        self._latest = 0
+        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
+        self._debounce.timeout.connect(self.run)
+
+        self.title = QLabel("No pack selected.")
+        self.suite_combo = QComboBox()
+        self.suite_combo.setMinimumContentsLength(28)
+        self.run_button = QPushButton("Run")
+        self.run_button.setToolTip("Run the suite again (after editing a split, a description or the budget)")
+        self.run_button.clicked.connect(self.run)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        head.addWidget(QLabel("Suite"))
+        head.addWidget(self.suite_combo)
+        head.addWidget(self.run_button)
+
+        self.config_a = ConfigBox("A: working tree")
+        self.config_b = ConfigBox("B")
+        self.config_b.set_config(budget=2000)
+        self.compare_mode = QComboBox()
+        for key, text in COMPARE_MODES:
+            self.compare_mode.addItem(text, key)
+        # Two rows, so that the panel fits a 1024-pixel window.
+        configs = QGridLayout()
+        configs.addWidget(self.config_a, 0, 0, 1, 2)
+        compare = QHBoxLayout()
+        compare.addWidget(QLabel("compare with"))
+        compare.addWidget(self.compare_mode)
+        configs.addLayout(compare, 1, 0)
+        configs.addWidget(self.config_b, 1, 1)
+        configs.setColumnStretch(2, 1)
+
+        self.filter = QComboBox()
+        for mode in FILTERS:
+            self.filter.addItem(mode.capitalize(), mode)
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Show"))
+        bar.addWidget(self.filter)
+        bar.addWidget(self.summary, 1)
+
+        self.model = EvalCasesModel(self)
+        self.proxy = CaseFilterProxy(self)
+        self.proxy.setSourceModel(self.model)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().hide()
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.table.horizontalHeader()
+        for column, width in enumerate((150, 90, 90, 80, 110, 90, 300)):
+            header.resizeSection(column, width)
+        header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.table.doubleClicked.connect(lambda _index: self.open_selected_in_resolve())
+        self.detail = QTextBrowser()
+        self.detail.setOpenLinks(False)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+
+        self.open_button = QPushButton("Open in Resolve")
+        self.open_button.setToolTip("Open the selected case in Resolve mode with its prompt and budget")
+        self.open_button.clicked.connect(self.open_selected_in_resolve)
+        self.edit_button = QPushButton("Edit suite")
+        self.edit_button.clicked.connect(self._edit_suite)
+        self.record_button = QPushButton("Record run A")
+        self.record_button.setToolTip("Write run A under runs/ (the Runs mode charts pass rate and recall over time)")
+        self.record_button.clicked.connect(self.record_run)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        for button in (self.open_button, self.edit_button, self.record_button):
+            buttons.addWidget(button)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(head)
+        layout.addLayout(configs)
+        layout.addLayout(bar)
+        layout.addWidget(split, 1)
+        layout.addLayout(buttons)
+
+        self.suite_combo.currentIndexChanged.connect(self._changed)
+        self.compare_mode.currentIndexChanged.connect(self._compare_mode_changed)
+        self.filter.currentIndexChanged.connect(lambda *_: self.proxy.set_mode(self.filter.currentData()))
+        for box in (self.config_a, self.config_b):
+            box.budget.valueChanged.connect(self._changed)
+            box.profile.currentIndexChanged.connect(self._changed)
+            box.ranking.currentIndexChanged.connect(self._changed)
+        self._compare_mode_changed()
+        self._show(None)
+
+    # -- inputs ---------------------------------------------------------------------------------------------
+    def set_pack(self, pack: Pack | None, workspace: list[Pack] | None = None, suite: str | None = None) -> None:
+        """Show ``pack``'s suites and run ``suite`` (default: the first); ``workspace`` packs compete in discovery."""
+        self.pack = pack
+        self.workspace = list(workspace or [])
+        self.suite_combo.blockSignals(True)
+        self.suite_combo.clear()
+        for rel in pack_suites(pack.root) if pack is not None else []:
+            self.suite_combo.addItem(rel, rel)
+        if suite is not None:
+            self.suite_combo.setCurrentIndex(max(0, self.suite_combo.findData(suite)))
+        self.suite_combo.blockSignals(False)
+        if pack is None or self.suite_combo.count() == 0:
+            self._latest = 0
+            self._show(None)
+            self.title.setText("No pack selected." if pack is None else
+                               f"{pack.name}: no suites under evals/ (add a case from Resolve mode)")
+            return
+        self.run()
+
+    def set_encoding(self, encoding: str) -> None:
+        self.encoding = encoding
+        self._changed()
+
+    def set_compare(self, mode: str) -> None:
+        """``none``, ``config`` (configuration B) or ``last`` (the last recorded run)."""
+        self.compare_mode.setCurrentIndex(max(0, self.compare_mode.findData(mode)))
+
+    def select_suite(self, rel: str) -> bool:
+        index = self.suite_combo.findData(rel)
+        if index >= 0:
+            self.suite_combo.setCurrentIndex(index)
+        return index >= 0
+
+    def set_filter(self, mode: str) -> None:
+        self.filter.setCurrentIndex(max(0, self.filter.findData(mode)))
+
+    def _compare_mode_changed(self) -> None:
+        self.config_b.setEnabled(self.compare_mode.currentData() == "config")
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.pack is not None and self.suite_combo.count():
+            self._debounce.start()
+
+    # -- running --------------------------------------------------------------------------------------------
+    def run(self) -> int:
+        """Evaluate the current suite now; returns the request id (0 when there is nothing to run)."""
+        self._debounce.stop()
+        rel = self.suite_combo.currentData()
+        if self.pack is None or not rel:
+            return 0
+        mode = self.compare_mode.currentData()
+        b: EvalConfig | str | None = (self.config_b.config(self.encoding) if mode == "config" else
+                                      LAST_RECORDED if mode == "last" else None)
+        self.title.setText(f"{self.pack.name}: running {rel} ...")
+        self._latest = submit(evaluate_pair, self.pack, self.pack.root / rel, self.config_a.config(self.encoding), b,
+                              self.workspace, self.session, on_done=self._done, on_error=self._failed, pool=self.pool)
+        return self._latest
+
+    def _done(self, request_id: int, result: object) -> None:
+        if request_id != self._latest or not isinstance(result, PairResult):
+            return  # overtaken by a newer run
+        self._show(result)
+
+    def _failed(self, request_id: int, trace: str) -> None:
+        if request_id != self._latest:
+            return
+        self.error = trace
+        self.title.setText("The eval run failed; see the log.")
+        self.finished.emit()
+
+    def _show(self, result: PairResult | None) -> None:
+        self.result = result
+        self.error = ""
+        if result is None:
+            self.model.set_cases([], False)
+            self.summary.setText("")
+            self.detail.setHtml("")
+            return
+        cases = result.comparison.cases if result.comparison else compare_runs(result.a, result.a).cases
+        # The change always reads from the left column to the right one: A -> B, or recorded -> now.
+        recorded = result.b is not None and bool(result.b.source)
+        self.model.labels = ("recorded", "now") if recorded else ("A", "B")
+        self.model.set_cases(cases, result.comparison is not None)
+        self.summary.setText(self._summary_html(result))
+        pack_name = self.pack.name if self.pack else result.a.pack
+        problems = len(result.suite.findings)
+        self.title.setText(f"{pack_name}: {result.a.kind} suite, {len(cases)} case(s)"
+                           + (f", {problems} finding(s) in the suite" if problems else ""))
+        if self.proxy.rowCount():
+            self.table.selectRow(0)
+        else:
+            self.detail.setHtml(self._findings_html(result))
+        self.finished.emit()
+
+    # -- reading the result ---------------------------------------------------------------------------------
+    def visible_cases(self) -> list[CaseDelta]:
+        return [self.proxy.index(row, 0).data(CASE_ROLE) for row in range(self.proxy.rowCount())]
+
+    def selected_case(self) -> CaseDelta | None:
+        rows = self.table.selectionModel().selectedRows()
+        case = rows[0].data(CASE_ROLE) if rows else None
+        return case if isinstance(case, CaseDelta) else None
+
+    def select_case(self, case_id: str) -> bool:
+        for row in range(self.proxy.rowCount()):
+            case = self.proxy.index(row, 0).data(CASE_ROLE)
+            if isinstance(case, CaseDelta) and case.id == case_id:
+                self.table.selectRow(row)
+                return True
+        return False
+
+    def _selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        case = self.selected_case()
+        self.detail.setHtml(self._case_html(case) if case else "")
+
+    def _summary_html(self, result: PairResult) -> str:
+        if result.b is None or result.comparison is None:
+            parts = [f"<b>A</b> ({html.escape(result.a.config.label())}): {_summary_text(summary_of(result.a))}"]
+            if result.note:
+                parts.append(html.escape(result.note))
+            return " &nbsp;|&nbsp; ".join(parts)
+        left, right = (result.b, result.a) if result.b.source else (result.a, result.b)
+        names = self.model.labels
+        parts = [f"<b>{names[0]}</b> ({html.escape(result.comparison.label_a)}): {_summary_text(summary_of(left))}",
+                 f"<b>{names[1]}</b> ({html.escape(result.comparison.label_b)}): {_summary_text(summary_of(right))}"]
+        counts = result.comparison.counts()
+        changed = ", ".join(f"{n} {k}" for k, n in counts.items() if n and k != "unchanged") or "no change"
+        parts.append(f"<b>cases</b>: {html.escape(changed)}")
+        return " &nbsp;|&nbsp; ".join(parts)
+
+    def _case_html(self, case: CaseDelta) -> str:
+        out = [f"<p><b>{html.escape(case.id)}</b>: {html.escape(case.prompt)}</p>"]
+        for label, outcome in zip(self.model.labels, (case.a, case.b), strict=True):
+            if outcome is None:
+                continue
+            verdict = "passed" if outcome.passed else "<span style='color:#c62828'>failed</span>"
+            if isinstance(outcome, DiscoveryOutcome):
+                out.append(f"<p><b>{label}</b> {verdict}: expected {outcome.expected}, got {outcome.actual} (score "
+                           f"{outcome.score:.2f}). {html.escape(outcome.reason)}</p>")
+                continue
+            if not isinstance(outcome, ContextOutcome):
+                continue
+            picked = ", ".join(("<b>" if s.required else "") + html.escape(s.key) + ("</b>" if s.required else "")
+                               for s in outcome.selected)
+            out.append(f"<p><b>{label}</b> {verdict}, {outcome.tokens_used}/{outcome.budget} tokens. Picked: "
+                       f"{picked or '(nothing)'}</p>")
+            if outcome.missed:
+                missed = ", ".join(html.escape(m) for m in outcome.missed)
+                out.append(f"<p style='color:#c62828'>Missed: {missed}</p>")
+            if outcome.not_run:
+                out.append(f"<p><i>Not run (needs a model): {html.escape(', '.join(outcome.not_run))}</i></p>")
+        if case.entered or case.left:
+            out.append(f"<p>{self.model.labels[1]} picks {html.escape(', '.join(case.entered) or 'nothing new')}; "
+                       f"no longer "
+                       f"{html.escape(', '.join(case.left) or 'anything')}.</p>")
+        return "".join(out)
+
+    def _findings_html(self, result: PairResult) -> str:
+        if not result.suite.findings:
+            return "<p>No cases to show.</p>"
+        return "".join(f"<p>{d.line}:{d.column} {html.escape(d.severity.value)} {html.escape(d.code)}: "
+                       f"{html.escape(d.message)}</p>" for d in result.suite.findings)
+
+    # -- actions --------------------------------------------------------------------------------------------
+    def open_selected_in_resolve(self) -> None:
+        case = self.selected_case()
+        if case is None:
+            return
+        outcome = case.a if case.a is not None and not (self.result and self.result.b and self.result.b.source) \
+            else case.b
+        budget = outcome.budget if isinstance(outcome, ContextOutcome) else self.config_a.budget.value()
+        profile = (outcome.profile if isinstance(outcome, ContextOutcome) else None) or \
+            self.config_a.profile.currentData()
+        self.open_in_resolve.emit(case.prompt, budget, profile)
+
+    def _edit_suite(self) -> None:
+        rel = self.suite_combo.currentData()
+        if self.pack is None or not rel:
+            return
+        case = self.selected_case()
+        line = 1
+        if case is not None and self.result is not None:
+            line = next((c.line for c in self.result.suite.cases if c.id == case.id), 1)
+        self.open_file_requested.emit(self.pack.root / rel, line)
+
+    def record_run(self) -> Path | None:
+        """Write run A under ``runs/``; returns the path (None when there is nothing to record or it failed)."""
+        if self.pack is None or self.result is None or not self.result.a.outcomes:
+            return None
+        try:
+            path = write_eval_record(self.result.a, self.pack.root)
+        except OSError as exc:
+            self.title.setText(f"Could not record the run: {exc}")
+            return None
+        self.title.setText(f"Recorded {path.relative_to(self.pack.root).as_posix()}")
+        return path
+
+    def add_case_from_result(self, result: ResolveResult, files: list[str] | None = None) -> str | None:
+        """Append a case expecting ``result``'s picks (or ``files``) to ``evals/answer-quality.json``; re-run.
+
+        Returns the new case's id, or None (with the reason in the title) when the suite could not be written.
+        """
+        if self.pack is None:
+            return None
+        case = context_case_from_result(result, self.pack.name, files=files)
+        try:
+            path, case_id = add_case(self.pack, case)
+        except (OSError, ValueError) as exc:
+            self.title.setText(f"Could not add the case: {exc}")
+            return None
+        self.set_pack(self.pack, self.workspace, path.relative_to(self.pack.root).as_posix())
+        self.case_added.emit(case_id)
+        return case_id
+
+
+def _summary_text(summary: dict[str, object]) -> str:
+    rate = summary.get("pass_rate")
+    text = f"{summary.get('passed')}/{summary.get('total')} pass"
+    if isinstance(rate, float | int):
+        text += f" ({rate:.0%})"
+    for key, label in (("context_recall", "recall"), ("mrr", "MRR"), ("precision", "precision"),
+                       ("recall", "selection recall")):
+        value = summary.get(key)
+        if isinstance(value, float | int):
+            text += f", {label} {value:.2f}"
+    return html.escape(text)

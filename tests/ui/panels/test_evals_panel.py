@@ -1,0 +1,107 @@
+"""EvalsPanel driven like a curator would: run a suite, compare two budgets, filter, open a case, add one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from studio.core.pack import load_pack
+from studio.core.resolver import ResolveRequest, resolve
+from studio.core.runs import read_runs
+from studio.core.runs.stats import compute_stats
+from studio.ui.models.evals import FAIL_COLOR
+from studio.ui.panels.evals_panel import EvalsPanel
+from studio.ui.panels.run_stats_view import RunStatsView
+
+
+def _panel(qtbot, root: Path, compare: str = "none") -> EvalsPanel:  # type: ignore[no-untyped-def]
+    panel = EvalsPanel()
+    qtbot.addWidget(panel)
+    panel.set_compare(compare)
+    with qtbot.waitSignal(panel.finished, timeout=20000):
+        panel.set_pack(load_pack(root))
+    return panel
+
+
+def _rerun(qtbot, panel: EvalsPanel) -> None:  # type: ignore[no-untyped-def]
+    with qtbot.waitSignal(panel.finished, timeout=20000):
+        panel.run()
+
+
+def test_model_passes_the_model_tester_and_lists_the_suites(qtbot, qtmodeltester, examples_copy: Path) -> None:
+    panel = _panel(qtbot, examples_copy / "northwind-espresso")
+    suites = [panel.suite_combo.itemData(i) for i in range(panel.suite_combo.count())]
+    assert suites == ["evals/discovery.train.json", "evals/discovery.validation.json", "evals/answer-quality.json"]
+    assert panel.model.rowCount() == 6 and "discovery suite" in panel.title.text()
+    qtmodeltester.check(panel.model)
+    qtmodeltester.check(panel.proxy)
+
+
+def test_compare_two_budgets_shows_what_got_worse(qtbot, examples_copy: Path) -> None:
+    panel = _panel(qtbot, examples_copy / "atlas-lending-policy", compare="config")
+    panel.config_b.set_config(budget=600)
+    assert panel.select_suite("evals/answer-quality.json")
+    _rerun(qtbot, panel)
+    assert panel.result is not None and panel.result.comparison is not None
+    panel.set_filter("regressed")
+    worse = panel.visible_cases()
+    assert worse and all(c.change == "regressed" for c in worse)
+    row = panel.proxy.index(0, 6)
+    assert "✗" in row.data() and row.data(Qt.ItemDataRole.ForegroundRole) == FAIL_COLOR
+    assert "→" in panel.proxy.index(0, 4).data()  # recall A -> B
+    assert "cases" in panel.summary.text() and "regressed" in panel.summary.text()
+    panel.set_filter("all")
+    assert len(panel.visible_cases()) == 6
+
+
+def test_double_click_opens_the_case_in_resolve(qtbot, examples_copy: Path) -> None:
+    panel = _panel(qtbot, examples_copy / "harbor-support-playbook")
+    panel.select_suite("evals/answer-quality.json")
+    _rerun(qtbot, panel)
+    assert panel.select_case("refund-steps")
+    with qtbot.waitSignal(panel.open_in_resolve) as opened:
+        panel.table.doubleClicked.emit(panel.table.currentIndex())
+    assert opened.args == ["What are the steps to handle a refund request?", 4000, None]
+    assert "refund-workflow.md" in panel.detail.toPlainText()
+
+
+def test_edit_a_split_and_compare_with_the_last_recorded_run(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "northwind-espresso"
+    panel = _panel(qtbot, root, compare="last")
+    panel.select_suite("evals/answer-quality.json")
+    _rerun(qtbot, panel)
+    assert "No recorded run" in panel.summary.text()
+    recorded = panel.record_run()
+    assert recorded is not None and recorded.is_file()
+    (root / "compiled/splits/product-brief/warranty.md").unlink()  # a split removed by a re-split
+    _rerun(qtbot, panel)
+    assert panel.model.labels == ("recorded", "now")
+    changed = {c.id: c.change for c in panel.visible_cases()}
+    assert changed["warranty-cover"] == "regressed"
+    history = compute_stats(read_runs(root), root, "northwind-espresso").eval_history
+    view = RunStatsView()
+    qtbot.addWidget(view)
+    view.set_stats(compute_stats(read_runs(root), root, "northwind-espresso"))
+    assert len(history) == 1 and view.recall_chart.bars and view.eval_chart.bars
+
+
+def test_add_a_case_from_the_current_resolve_task(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "orbit-launch-notes"
+    panel = _panel(qtbot, root)
+    result = resolve(ResolveRequest("paid channels budget", [load_pack(root)], budget=3000))
+    with qtbot.waitSignal(panel.finished, timeout=20000):
+        case_id = panel.add_case_from_result(result)
+    assert case_id is not None and panel.suite_combo.currentData() == "evals/answer-quality.json"
+    assert panel.select_case(case_id)
+    case = panel.selected_case()
+    assert case is not None and case.a is not None and case.a.passed
+
+
+def test_a_broken_suite_shows_its_findings(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "lin-yue-persona"
+    (root / "evals" / "discovery.train.json").write_text('{"pack_name": "lin-yue-persona", "cases": [\n  {"id": 1}',
+                                                         encoding="utf-8")
+    panel = _panel(qtbot, root)
+    assert panel.model.rowCount() == 0 and "1 finding" in panel.title.text()
+    assert "eval-suite-malformed-json" in panel.detail.toPlainText()
