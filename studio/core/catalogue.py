@@ -16,6 +16,7 @@ from studio.core.diagnostics import Code
 
 EMITTERS: tuple[str, ...] = (
     "studio.core.paths",
+    "studio.core.resources",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 
