@@ -16,7 +16,12 @@ _log = logging.getLogger(__name__)
 
 @cache
 def icon(name: str) -> QIcon:
-    """``icon("error")`` loads ``<icons>/error.svg``; a missing file gives an empty icon and one warning."""
+    """``icon("error")`` loads ``<icons>/error.svg``; a missing file gives an empty icon and one warning.
+
+    ``icon("")`` is the deliberate empty icon (actions without one), never a warning.
+    """
+    if not name:
+        return QIcon()
     path = ICON_DIR / f"{name}.svg"
     if path.is_file():
         return QIcon(str(path))

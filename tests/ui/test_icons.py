@@ -18,6 +18,12 @@ def test_severity_icons_load_from_the_bundled_folder(qapp) -> None:
     assert not icons.icon("app").isNull()
 
 
+def test_the_empty_name_is_a_deliberate_blank_not_a_warning(qapp, caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="studio.ui.icons"):
+        assert icons.icon("").isNull()
+    assert caplog.records == []
+
+
 def test_missing_icon_folder_is_a_warning_naming_it(qapp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                    caplog: pytest.LogCaptureFixture) -> None:
     gone = tmp_path / "site-packages" / "studio" / "resources" / "icons"
