@@ -24,8 +24,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEventLoop, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication, QMainWindow, QWidget  # noqa: E402
 
-from studio.core.examples import builtin_examples_dir  # noqa: E402
 from studio.core.pack import load_pack  # noqa: E402
+from studio.core.resources import examples_dir  # noqa: E402
 from studio.ui.panels.resolver_inputs import budget_to_slider  # noqa: E402
 from studio.ui.panels.resolver_panel import ResolverPanel  # noqa: E402
 from studio.ui.panels.review_panel import ReviewPanel  # noqa: E402
@@ -152,7 +152,7 @@ def main() -> None:
     if args.screenshots or not args.latency:
         with tempfile.TemporaryDirectory() as tmp:
             examples = Path(tmp) / "examples"
-            shutil.copytree(builtin_examples_dir(), examples)
+            shutil.copytree(examples_dir(), examples)
             screenshots(examples)
     if args.latency or not args.screenshots:
         latency(args.moves)

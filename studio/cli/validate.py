@@ -1,13 +1,21 @@
-"""``pack-studio validate``: discover packs and print every diagnostic (text or JSON)."""
+"""``pack-studio validate``: discover packs and print every diagnostic (text, JSON, SARIF or GitHub annotations).
+
+The CI formats are rendered by ``studio.cli._sarif`` and ``studio.cli._github``; ``--strict`` makes warnings fail
+the run as errors do.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
+from studio.cli._findings import located_findings
+from studio.cli._github import github_annotations
 from studio.cli._output import write_json
+from studio.cli._sarif import sarif_log
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
 from studio.core.model import Pack
@@ -17,14 +25,17 @@ from studio.core.workspace import Workspace, open_workspace
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("validate", help="validate packs and print diagnostics",
                        description="Validate packs. PATH is a pack directory or a root to scan. "
-                       "Exit status: 0 no errors, 1 errors, 2 usage error.")
+                       "Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error.")
     add_scope_arguments(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
+                   help="text (default); json; sarif (SARIF 2.1.0, for code scanning); github (workflow-command "
+                   "annotations for GitHub Actions)")
+    p.add_argument("--strict", action="store_true", help="warnings fail the run too (exit status 1)")
     p.add_argument("--content", action="store_true",
                    help="also run the content checks: source maps against their schema, executable files, "
                    "prompt-injection text in every text file")
     p.add_argument("--min-severity", choices=("error", "warning", "info"), default="info",
-                   help="hide findings below this severity in text output")
+                   help="hide findings below this severity in text and github output")
     p.set_defaults(func=run)
 
 
@@ -39,10 +50,14 @@ def run(args: argparse.Namespace) -> int:
     workspace = open_workspace(options)
     if args.format == "json":
         write_json(workspace_json(workspace))
+    elif args.format == "sarif":
+        write_json(sarif_log(located_findings(workspace), Path.cwd()))
+    elif args.format == "github":
+        print_github(workspace, Severity(args.min_severity))
     else:
         print_text(workspace, Severity(args.min_severity))
-    everything = workspace.all_diagnostics()
-    return 1 if any(d.severity is Severity.ERROR for d in everything) else 0
+    failing = (Severity.ERROR, Severity.WARNING) if args.strict else (Severity.ERROR,)
+    return 1 if any(d.severity in failing for d in workspace.all_diagnostics()) else 0
 
 
 def pack_json(pack: Pack) -> dict[str, Any]:
@@ -81,6 +96,15 @@ def workspace_json(workspace: Workspace) -> dict[str, Any]:
         "summary": {"packs": len(workspace.packs), "errors": counts.errors, "warnings": counts.warnings,
                     "infos": counts.infos},
     }
+
+
+def print_github(workspace: Workspace, min_severity: Severity) -> None:
+    out = sys.stdout
+    for line in github_annotations(located_findings(workspace, min_severity), Path.cwd()):
+        out.write(line + "\n")
+    counts = DiagnosticCounts.of(workspace.all_diagnostics())
+    out.write(f"pack-studio: {len(workspace.packs)} packs: {counts.errors} errors, {counts.warnings} warnings, "
+              f"{counts.infos} info\n")
 
 
 def print_text(workspace: Workspace, min_severity: Severity) -> None:

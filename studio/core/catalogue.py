@@ -65,6 +65,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.provenance",
     "studio.core.feedback.aggregate",
     "studio.core.evals.suites",
+    "studio.core.resources",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 

@@ -12,9 +12,9 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
-from studio.core.examples import builtin_examples_dir
 from studio.core.model import NO_VERDICT, Frontmatter, Pack, Scope, Verdict
 from studio.core.pack import NOT_A_DIRECTORY, load_pack
+from studio.core.resources import builtin_scope_findings, examples_dir
 from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
 from studio.core.shadowing import apply, settle
 
@@ -208,7 +208,7 @@ def scan_locations(options: WorkspaceOptions) -> list[tuple[Scope, Path]]:
             out.extend((scope, base / native / "knowledge") for native in options.client_native)
     out.extend((Scope.ORGANIZATION, _abs(p)) for p in options.org_roots)
     if options.builtin:
-        out.append((Scope.BUILTIN, builtin_examples_dir()))
+        out.append((Scope.BUILTIN, examples_dir()))
     return out
 
 
@@ -270,6 +270,8 @@ def _scan_one(
 ) -> tuple[ScanLocation, list[tuple[Path, Path | None, frozenset[str] | None]], list[Diagnostic], bool]:
     """Scan one location: (location, [(pack dir, scope root, top-level folders)], diagnostics, cancelled)."""
     named = scope in (Scope.EXPLICIT, Scope.ORGANIZATION)
+    if scope is Scope.BUILTIN and not os.path.isdir(path):
+        return ScanLocation(scope, path, os.path.exists(path)), [], builtin_scope_findings(path, 0), False
     if not os.path.exists(path):
         diags = [_missing_root(scope, path)] if named else []
         return ScanLocation(scope, path, exists=False), [], diags, False
@@ -283,6 +285,8 @@ def _scan_one(
     result = find_pack_dirs(path, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
                             honor_gitignore=limits.honor_gitignore, cancelled=cancelled)
     diags = list(result.diagnostics)
+    if scope is Scope.BUILTIN and not result.cancelled:
+        diags.extend(builtin_scope_findings(path, len(result.pack_dirs)))
     if scope is Scope.EXPLICIT and not result.pack_dirs and not result.cancelled:
         diags.append(NO_PACKS_FOUND(f"No pack (folder with a KNOWLEDGE.md) found under {path}", str(path)))
     location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)

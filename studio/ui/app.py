@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from studio import __version__
+from studio import APP_ID, __version__
 from studio.ui.gc_policy import collect_on_gui_thread
 from studio.ui.icons import icon
 from studio.ui.main_window import MainWindow
@@ -33,6 +33,8 @@ def make_app() -> QApplication:
     app.setOrganizationName("KnowledgePackStudio")
     app.setApplicationVersion(__version__)
     app.setWindowIcon(icon("app"))
+    # Lets desktop shells (Wayland in particular) match the window to the installed desktop entry and icon.
+    app.setDesktopFileName(APP_ID)
     apply_theme(app)
     if app.property("studio-gc") is None:  # make_app may be called again (tests, benchmarks)
         app.setProperty("studio-gc", True)

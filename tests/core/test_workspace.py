@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from studio.core.diagnostics import Behavior, Diagnostic, Severity
-from studio.core.examples import builtin_examples_dir
 from studio.core.model import Pack, Scope
 from studio.core.pack import load_pack, reload_pack
+from studio.core.resources import examples_dir
 from studio.core.workspace import (
     ScanLimits,
     Workspace,
@@ -73,7 +73,7 @@ def test_locations_in_precedence_order(dirs: dict[str, Path]) -> None:
         (Scope.USER, dirs["home"] / ".pack-studio" / "knowledge"),
         (Scope.USER, dirs["home"] / ".acme" / "knowledge"),
         (Scope.ORGANIZATION, dirs["org"]),
-        (Scope.BUILTIN, builtin_examples_dir()),
+        (Scope.BUILTIN, examples_dir()),
     ]
 
 

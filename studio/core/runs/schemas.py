@@ -1,8 +1,8 @@
 """Check parsed JSON against the studio's schema files; every violation becomes a positioned Diagnostic.
 
-The schema files live in ``studio/schemas/`` and were written for the studio from the facts the digest
-gives (7.2-7.6). Keys a schema does not define are findings of their own (info), because the standard's
-records use ``additionalProperties: false`` but an extra key never makes a record unusable.
+The schema files live in ``studio/schemas/`` (found through ``studio.core.resources``) and were written for the
+studio from the facts the digest gives (7.2-7.6). Keys a schema does not define are findings of their own (info),
+because the standard's records use ``additionalProperties: false`` but an extra key never makes a record unusable.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.resources import missing_resource, schemas_dir
 from studio.core.runs.jsonpos import line_column, value_positions
 
 RUN_TOO_DEEP = Code("run-too-deep", Severity.ERROR, "a run record is nested too deeply to check against its schema",
@@ -32,7 +33,6 @@ if TYPE_CHECKING:  # jsonschema takes ~100 ms to import; only the content checks
     from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
     from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "schemas"
 SCHEMA_NAMES = (
     "compile-run", "context-resolution", "source-map", "selection-eval", "usage-record", "review-record",
     "feedback-record",
@@ -60,10 +60,14 @@ class SchemaCheck:
         return self.errors + self.infos
 
 
+def schema_path(name: str) -> Path:
+    return schemas_dir() / f"{name}.schema.json"
+
+
 @cache
 def load_schema(name: str) -> dict[str, Any]:
     """The parsed schema file ``studio/schemas/<name>.schema.json``."""
-    with open(SCHEMA_DIR / f"{name}.schema.json", encoding="utf-8") as fh:
+    with open(schema_path(name), encoding="utf-8") as fh:
         schema: dict[str, Any] = json.load(fh)
     return schema
 
@@ -107,7 +111,13 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
     """
     result = SchemaCheck(schema)
     try:
-        errors = sorted(_validator(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
+        validator = _validator(schema)
+    except (OSError, ValueError) as exc:  # a damaged installation: say which file is missing, check nothing
+        # Not an error of the record: nothing is known about it. The warning still shows with the record's findings.
+        result.infos.append(missing_resource(schema_path(schema), exc.__class__.__name__, file=file))
+        return result
+    try:
+        errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     except RecursionError:
         result.errors.append(RUN_TOO_DEEP(f"{file} is nested too deeply to check against {schema}", file=file))
         return result
