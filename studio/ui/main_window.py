@@ -33,6 +33,7 @@ from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
+from studio.ui.panels.visibility_view import VisibilityView
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.settings import StudioSettings, default_settings
 from studio.ui.status_line import StatusLine
@@ -84,11 +85,16 @@ class MainWindow(QMainWindow):
         self.center.addWidget(self.splitter)
         self.modes = JobModes(self.center, self.splitter, self)
         self.setCentralWidget(self.center)
+        self.visibility = VisibilityView()
         self.docks = {
             "workspace": self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
             "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
+            "visibility": self._dock("Who sees it", self.visibility, Qt.DockWidgetArea.RightDockWidgetArea),
             "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
+        # Who sees the pack: a tab behind the Inspector, computed only while it is in front.
+        self.tabifyDockWidget(self.docks["inspector"], self.docks["visibility"])
+        self.docks["inspector"].raise_()
         self._sized = False
         self._warmed = False
         self.status = StatusLine(self.statusBar())
@@ -135,6 +141,10 @@ class MainWindow(QMainWindow):
         s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, f"The scan failed:\n{text}"))
         self.views.pack_replaced.connect(self._pack_replaced)
         self.views.counts_changed.connect(lambda text: self.docks["problems"].setWindowTitle(f"Problems ({text})"))
+        self.modes.switch_requested.connect(self.switch_mode)
+        self.docks["visibility"].visibilityChanged.connect(lambda shown: shown and self._show_visibility())
+        self.visibility.open_pack_requested.connect(lambda path: self.open_file(path, 1))
+        s.finished.connect(lambda _cancelled: self._show_visibility())
         self.quick_open.file_chosen.connect(self._quick_open_file)
         self.quick_open.pack_chosen.connect(self.workspace_panel.select_pack)
         self.watch.pack_changed.connect(self.session.reload_pack)
@@ -206,6 +216,14 @@ class MainWindow(QMainWindow):
         self.recovery.offer_pending(self, self.open_file,
                                     can_open=lambda path: self.session.pack_for_path(path) is not None)
 
+    def _show_visibility(self) -> None:
+        """Who sees the pack in view, when that tab is in front (pure: reads the settled workspace, no file)."""
+        workspace = self.session.workspace
+        dock = self.docks["visibility"]
+        if workspace is None or self.current_pack is None or not dock.isVisible() or dock.visibleRegion().isEmpty():
+            return
+        self.visibility.show_workspace(workspace, self.current_pack.name)
+
     def _pack_replaced(self, fresh: Pack) -> None:
         """A pack's settled copy changed: its tabs and, when it is in view, the Inspector and previews follow."""
         for tab in self.editors.tabs():
@@ -234,6 +252,7 @@ class MainWindow(QMainWindow):
         if pack is None:
             return
         self.inspector.show_pack(pack)
+        self._show_visibility()
         # The previews and job panels follow one turn later still, so that the Inspector's layout and
         # paint and theirs each fit in a turn of their own instead of adding up to one long stall.
         next_turn(self, lambda: self._show_pack_jobs(pack))

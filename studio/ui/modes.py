@@ -49,11 +49,13 @@ class ModePanel(QWidget):
         open_file_requested(Path, int): open a file at a 1-based line (the window switches to Author).
         pack_changed(Path): the panel changed a pack's KNOWLEDGE.md; the workspace reloads that pack.
         runs_written(Path): the panel wrote records into this pack's runs/ (other panels may show them).
+        handoff(str, object): open the named mode and give its panel this request (``accept``).
     """
 
     open_file_requested = Signal(Path, int)
     pack_changed = Signal(Path)
     runs_written = Signal(Path)
+    handoff = Signal(str, object)
 
     mode_title: ClassVar[str] = ""
     """The mode's name on its toolbar button and in the View menu."""
@@ -65,15 +67,19 @@ class ModePanel(QWidget):
         """Bring the panel up to date with the workspace's ``packs`` and the ``selected`` pack (on screen only)."""
         raise NotImplementedError
 
+    def accept(self, request: object) -> bool:
+        """Take a request another panel handed over (see ``studio.ui.panels.handoffs``); False to ignore it."""
+        return False
+
     def shutdown(self) -> None:
         """The window is closing: stop background work."""
 
 
 def mode_panels() -> list[type[ModePanel]]:
     """The registered modes after Author, in toolbar order (Ctrl+2, Ctrl+3, ...)."""
-    from studio.ui.panels import ResolverPanel, ReviewPanel, RunsPanel
+    from studio.ui.panels import EvalsPanel, ResolverPanel, ReviewPanel, RunsPanel
 
-    return [ResolverPanel, RunsPanel, ReviewPanel]
+    return [ResolverPanel, RunsPanel, ReviewPanel, EvalsPanel]
 
 
 class JobModes(QObject):
@@ -82,10 +88,12 @@ class JobModes(QObject):
     Signals:
         open_file_requested(Path, int): a panel asked to open a file at a 1-based line.
         pack_changed(Path): a panel edited a pack's KNOWLEDGE.md; reload that pack.
+        switch_requested(str): a panel handed a request to another mode; the window switches to it.
     """
 
     open_file_requested = Signal(Path, int)
     pack_changed = Signal(Path)
+    switch_requested = Signal(str)
 
     def __init__(self, stack: QStackedWidget, author_page: QWidget, parent: QObject | None = None,
                  panels: Sequence[Callable[[], ModePanel]] | None = None) -> None:
@@ -101,6 +109,7 @@ class JobModes(QObject):
             panel.open_file_requested.connect(self.open_file_requested)
             panel.pack_changed.connect(self.pack_changed)
             panel.runs_written.connect(self._runs_written)
+            panel.handoff.connect(self._handoff)
         self.current = AUTHOR
         self._packs: list[Pack] = []
         self._selected: Pack | None = None
@@ -153,6 +162,13 @@ class JobModes(QObject):
     def _runs_written(self, root: Path) -> None:
         if self._selected is not None and self._selected.root == Path(root):
             self._mark(Follows.SELECTED_PACK)
+
+    def _handoff(self, mode: str, request: object) -> None:
+        target = self.panels.get(mode)
+        if target is None:
+            return
+        self.switch_requested.emit(mode)  # the window switches; showing the panel brings it up to date first
+        target.accept(request)
 
     def shutdown(self) -> None:
         for panel in self.panels.values():

@@ -89,6 +89,11 @@ class WorkspaceSession(QObject):
         self._drain.setInterval(DRAIN_MS)
         self._drain.timeout.connect(self._drain_inbox)
 
+    @property
+    def workspace(self) -> Workspace | None:
+        """The settled core workspace, once the scan has ended (None while it runs)."""
+        return self._core
+
     # -- opening ------------------------------------------------------------------------------
     def open(self, request: WorkspaceRequest) -> None:
         """Scan what ``request`` names from scratch (cancels a scan still running)."""

@@ -1,10 +1,11 @@
-"""The four modes of the window: switching keeps the docks, and the job panels follow the workspace."""
+"""The modes of the window: switching keeps the docks, and the job panels follow the workspace."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from studio.ui.main_window import MainWindow
+from studio.ui.models.evals import CASE_ROLE
 
 
 def _select(window: MainWindow, name: str) -> None:
@@ -16,7 +17,9 @@ def _select(window: MainWindow, name: str) -> None:
 
 
 def test_modes_are_disabled_until_a_workspace_is_open(window: MainWindow) -> None:
-    assert [a.isEnabled() for a in window.actions.modes.values()] == [False] * 4
+    assert list(window.actions.modes) == ["Author", "Resolve", "Runs", "Review", "Evals"]
+    assert [a.isEnabled() for a in window.actions.modes.values()] == [False] * 5
+    assert window.actions.modes["Evals"].shortcut().toString() == "Ctrl+5"
     assert window.center.currentWidget() is window.welcome
 
 
@@ -83,3 +86,33 @@ def test_running_through_packs_renders_only_the_one_the_user_stops_at(
         window.workspace_panel.select_pack(next(p.root for p in window.session.packs.values() if p.name == name))
     assert window.current_pack is not None and window.current_pack.name == names[-1]
     qtbot.waitUntil(lambda: shown == [names[-1]], timeout=5000)
+
+
+def test_evals_mode_runs_the_selected_packs_suite_and_opens_a_case_in_resolve(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    _select(window, "northwind-espresso")
+    evals = window.modes.panel("Evals")
+    with qtbot.waitSignal(evals.finished, timeout=30_000):
+        window.actions.modes["Evals"].trigger()
+    assert window.center.currentWidget() is evals
+    assert evals.pack is not None and evals.pack.name == "northwind-espresso"
+    assert evals.model.rowCount() > 0
+    # A case opens in Resolve mode with its task and budget (a handoff between mode panels).
+    case = evals.model.index(0, 0).data(CASE_ROLE)
+    evals.table.selectRow(0)
+    evals.open_selected_in_resolve()
+    assert window.center.currentWidget() is window.modes.panel("Resolve")
+    assert window.actions.modes["Resolve"].isChecked()
+    inputs = window.modes.panel("Resolve").inputs
+    assert inputs.task.toPlainText() == case.prompt
+
+
+def test_who_sees_it_explains_the_selected_pack(qtbot, open_and_wait, window: MainWindow,
+                                               examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    window.show()
+    _select(window, "northwind-espresso")
+    window.docks["visibility"].raise_()
+    qtbot.waitUntil(lambda: window.visibility.report is not None, timeout=5000)
+    assert window.visibility.report.name == "northwind-espresso"

@@ -6,9 +6,10 @@ them emit ``open_file_requested(Path, int)`` for the main window to open a file 
 
 from __future__ import annotations
 
+from studio.ui.panels.evals_panel import EvalsPanel
 from studio.ui.panels.evidence_panel import EvidencePanel
 from studio.ui.panels.resolver_panel import ResolverPanel
 from studio.ui.panels.review_panel import ReviewPanel
 from studio.ui.panels.runs_panel import RunsPanel
 
-__all__ = ["EvidencePanel", "ResolverPanel", "ReviewPanel", "RunsPanel"]
+__all__ = ["EvalsPanel", "EvidencePanel", "ResolverPanel", "ReviewPanel", "RunsPanel"]

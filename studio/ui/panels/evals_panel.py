@@ -10,6 +10,7 @@ or the last recorded run of the suite, and the table then shows per-case deltas.
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, Qt, QThreadPool, QTimer, Signal
@@ -40,6 +41,8 @@ from studio.core.model import PROFILES, Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
+from studio.ui.modes import Follows, ModePanel
+from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.workers import submit
 
 RANKINGS = ("bm25f", "bm25", "reference")
@@ -77,18 +80,24 @@ class ConfigBox(QGroupBox):
             self.ranking.setCurrentIndex(max(0, self.ranking.findData(ranking)))
 
 
-class EvalsPanel(QWidget):
+class EvalsPanel(ModePanel):
     """Suites of one pack, a table of cases, a filter, and a comparison of two configurations.
+
+    Follows the selected pack (its suites) and re-runs when that pack changes on disk, so an edited split or
+    description shows what got better or worse. A case opens in Resolve mode through a ``ResolveTask``
+    handoff; Resolve hands over ``CaseFromResult`` to add a case from the current task.
 
     Signals:
         open_in_resolve(str, int, object): a case's prompt, budget and profile (or None) to open in Resolve mode.
-        open_file_requested(Path, int): a file (the suite, a record) and a 1-based line to open.
         finished(): the table now shows the answer to the latest run.
         case_added(str): the id of a case ``add_case_from_result`` appended.
     """
 
+    mode_title = "Evals"
+    mode_tip = "Evals: measure whether the right pack is activated and the right context picked; compare two setups"
+    follows = Follows.SELECTION | Follows.SELECTED_PACK
+
     open_in_resolve = Signal(str, int, object)
-    open_file_requested = Signal(Path, int)
     finished = Signal()
     case_added = Signal(str)
 
@@ -198,6 +207,28 @@ class EvalsPanel(QWidget):
             box.ranking.currentIndexChanged.connect(self._changed)
         self._compare_mode_changed()
         self._show(None)
+
+    # -- following the workspace -----------------------------------------------------------------------------
+    def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
+        self.set_pack(selected, [p for p in packs if p.loads],
+                      suite=self.suite_combo.currentData() if self.pack is not None and selected is not None
+                      and self.pack.root == selected.root else None)
+
+    def accept(self, request: object) -> bool:
+        if not isinstance(request, CaseFromResult):
+            return False
+        if self.pack is None or self.pack.root != request.pack_root:
+            owner = next((p for p in self.workspace if p.root == request.pack_root), None)
+            if owner is None:
+                self.title.setText("The pack of that resolve is not in the workspace.")
+                return True
+            self.set_pack(owner, self.workspace)
+        self.add_case_from_result(request.result)
+        return True
+
+    def shutdown(self) -> None:
+        self.pool.clear()
+        self.pool.waitForDone(5000)
 
     # -- inputs ---------------------------------------------------------------------------------------------
     def set_pack(self, pack: Pack | None, workspace: list[Pack] | None = None, suite: str | None = None) -> None:
@@ -375,6 +406,7 @@ class EvalsPanel(QWidget):
         profile = (outcome.profile if isinstance(outcome, ContextOutcome) else None) or \
             self.config_a.profile.currentData()
         self.open_in_resolve.emit(case.prompt, budget, profile)
+        self.handoff.emit("Resolve", ResolveTask(case.prompt, budget, profile))
 
     def _edit_suite(self) -> None:
         rel = self.suite_combo.currentData()

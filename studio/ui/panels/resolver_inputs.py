@@ -146,6 +146,12 @@ class ResolverInputs(QWidget):
             self.slider.blockSignals(False)
         self.changed.emit()
 
+    def set_task(self, task: str, budget: int, profile: str | None = None) -> None:
+        """Fill the form from a handed-over task (an eval case): its text, budget and profile override."""
+        self.task.setPlainText(task)
+        self.set_budget(budget)
+        self.profile.setCurrentIndex(max(0, self.profile.findData(profile)))
+
     @property
     def budget(self) -> int:
         return self.spin.value()

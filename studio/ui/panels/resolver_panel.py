@@ -34,12 +34,13 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
-from studio.ui.feedback_recorder import FeedbackRequest
+from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
 from studio.ui.models.candidates import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidate_menu import build_row_menu
+from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.workers import next_request_id, submit
@@ -105,9 +106,18 @@ class ResolverPanel(ModePanel):
         self.save_button.setToolTip("Write this resolution as runs/context-<time>.json into each pack that "
                                     "contributed context")
         self.save_button.clicked.connect(self._save_clicked)
+        # Feedback from the row menu is written off the GUI thread; Runs shows it through ``runs_written``.
+        self.recorder = FeedbackRecorder(self)
+        self.feedback_requested.connect(self.recorder.record)
+        self.recorder.recorded.connect(self._feedback_written)
+        self.recorder.failed.connect(self.note_feedback_failed)
+        self.case_button = QPushButton("Add as eval case")
+        self.case_button.setToolTip("Add this task to the pack's answer-quality suite, expecting the files picked "
+                                    "now (Evals mode)")
+        self.case_button.clicked.connect(self._case_clicked)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
-        for button in (self.pin_button, self.unpin_button, self.save_button):
+        for button in (self.pin_button, self.unpin_button, self.save_button, self.case_button):
             buttons.addWidget(button)
         self.bar = BudgetBar()
 
@@ -325,8 +335,25 @@ class ResolverPanel(ModePanel):
         if self.inputs.use_feedback.isChecked():
             self._debounce.start()
 
+    def _feedback_written(self, request: FeedbackRequest, path: object) -> None:
+        self.note_feedback_recorded(request, path)
+        self.runs_written.emit(Path(request.pack_root))
+
     def note_feedback_failed(self, request: FeedbackRequest, message: str) -> None:
         self.status.setText(f"Feedback for {request.file} was not recorded: {message}")
+
+    def accept(self, request: object) -> bool:
+        if not isinstance(request, ResolveTask):
+            return False
+        self.inputs.set_task(request.task, request.budget, request.profile)
+        return True
+
+    def _case_clicked(self) -> None:
+        if self.result is None:
+            return
+        picked = [p for p in self.result.packs if p.selected]
+        if picked:
+            self.handoff.emit("Evals", CaseFromResult(self.result, Path(picked[0].pack.root)))
 
     # -- save as run (explicit user action only) ---------------------------------------------------
     def _save_clicked(self) -> None:

@@ -114,15 +114,16 @@ def test_recorded_feedback_reruns_when_feedback_is_used(qtbot, panel: ResolverPa
     with qtbot.waitSignal(panel.result_shown, timeout=10000):
         panel.inputs.use_feedback.setChecked(True)
     qtbot.waitUntil(lambda: not panel.background_pending, timeout=10000)
-    recorder = FeedbackRecorder()
-    panel.feedback_requested.connect(recorder.record)
-    recorder.recorded.connect(panel.note_feedback_recorded)
     menu = panel.row_menu(_index_of(panel, WARRANTY))
     assert menu is not None
-    with qtbot.waitSignal(panel.result_shown, timeout=10000) as shown:
+    # The panel records through its own FeedbackRecorder (off the GUI thread) and tells Runs through runs_written.
+    with qtbot.waitSignal(panel.runs_written, timeout=10000):
         next(a for a in menu.actions() if a.data() == "harmful").trigger()
+    with qtbot.waitSignal(panel.result_shown, timeout=10000) as shown:
+        pass  # the re-run the recorded feedback started
     decision = next(d for p in shown.args[0].packs for d in [*p.selected, *p.skipped] if d.path == WARRANTY)
     assert decision.feedback.startswith("Feedback: 0 helpful, 1 harmful")
+    assert len(list((pack_root / "runs").glob("feedback-*.json"))) == 1  # written once
 
 
 def test_runs_panel_shows_feedback_per_file(qtbot, qtmodeltester, pack_root: Path) -> None:
