@@ -16,6 +16,7 @@ from studio.core.diagnostics import Code
 
 EMITTERS: tuple[str, ...] = (
     "studio.core.paths",
+    "studio.core.checks.context_map_files",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 
