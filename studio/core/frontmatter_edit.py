@@ -161,23 +161,40 @@ def set_value(text: str, key: str, value: str, *, parent: str | None = None) -> 
     return fm.text()
 
 
-def insert_key(text: str, key: str, value: str, *, after: tuple[str, ...] = ()) -> tuple[str, int]:
+def insert_key(text: str, key: str, value: str, *, after: tuple[str, ...] = (),
+               before: tuple[str, ...] = ()) -> tuple[str, int]:
     """``text`` with a top-level ``key: value`` line inserted after the first of ``after`` present, else
-    before the closing fence. Returns the new text and the 0-based index of the inserted line."""
+    before the first of ``before`` present, else before the closing fence. Returns the new text and the
+    0-based index of the inserted line."""
     fm = FrontmatterLines.of(text)
     if fm.key_line(key) is not None:
         raise EditError(f"'{key}' is already in the frontmatter")
     at = fm.close
-    for anchor in after:
-        index = fm.key_line(anchor)
-        if index is not None:
-            at = _end_of_entry(fm, index)
-            break
+    anchors = [(_end_of_entry(fm, i)) for i in (fm.key_line(a) for a in after) if i is not None]
+    if anchors:
+        at = anchors[0]
+    else:
+        following = [i for i in (fm.key_line(b) for b in before) if i is not None]
+        if following:
+            at = following[0]
     ending = fm.ending(at - 1) or fm.newline
-    if at - 1 >= 0 and not fm.ending(at - 1):
-        fm.lines[at - 1] += fm.newline
     fm.lines.insert(at, f"{key}: {value}{ending}")
     return fm.text(), at
+
+
+def fill_or_insert(text: str, key: str, value: str, *, after: tuple[str, ...] = (),
+                   before: tuple[str, ...] = ()) -> tuple[str, int]:
+    """Like ``insert_key``, but a ``key:`` line with no value on it is filled in instead."""
+    fm = FrontmatterLines.of(text)
+    index = fm.key_line(key)
+    if index is None:
+        return insert_key(text, key, value, after=after, before=before)
+    line = fm.lines[index]
+    rest = line.split(":", 1)[1].strip(" \t\r\n")
+    if rest and not rest.startswith("#") and rest not in ('""', "''", "~", "null"):
+        raise EditError(f"'{key}' already has a value")
+    fm.lines[index] = f"{key}: {value}{fm.ending(index) or fm.newline}"
+    return fm.text(), index
 
 
 def _end_of_entry(fm: FrontmatterLines, index: int) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -236,3 +237,18 @@ def _context(data: dict[str, Any], template_id: str) -> dict[str, str]:
 def substitute(text: str, values: Mapping[str, str]) -> str:
     """Replace every ``{{placeholder}}`` by its value in one pass; a value is never scanned again."""
     return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+
+
+def user_templates_dir() -> Path:
+    """Where a team's own templates live, the same for the CLI and the app.
+
+    ``$XDG_CONFIG_HOME/knowledge-pack-studio/templates`` (``~/.config/...``) on Linux and other Unixes,
+    ``~/Library/Application Support/knowledge-pack-studio/templates`` on macOS, ``%APPDATA%\\...`` on Windows.
+    """
+    if sys.platform == "win32":
+        base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Application Support"
+    else:
+        base = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return base / "knowledge-pack-studio" / "templates"
