@@ -45,7 +45,7 @@ class RenamePlan:
 
 def target_path(pack_root: Path, relpath: str) -> Path:
     """``pack_root / relpath`` after checking that it stays inside the pack; raises FileOpError."""
-    rel = relpath.strip().replace("\\", "/").strip("/")
+    rel = relpath.strip().replace("\\", "/").rstrip("/")
     if not rel or is_unsafe_pointer(rel) or any(p in ("", ".") for p in rel.split("/")):
         raise FileOpError(f"'{relpath}' is not a path inside the pack")
     if any(not part.isprintable() for part in rel.split("/")):

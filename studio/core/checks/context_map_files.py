@@ -3,11 +3,11 @@
 The context map is the section of ``KNOWLEDGE.md``'s body under a heading that mentions "context map" (or
 上下文 / 内容地图), up to the next heading of the same or a higher level. Inside it, a pack-relative path is
 an inline code span or a Markdown link target that looks like a path: no spaces, and a ``/`` or a file
-extension (``compiled/facts.md``, ``documents/``, ``README.md``). URLs, globs, absolute paths and ``..`` are
-not checked (``unsafe-pointer`` and the resolver handle pointers; a glob names no single file); a ``#section``
-fragment is dropped. A path ending in ``/`` must be a folder, any other must exist. Bounded: at most
-``MAX_REFERENCES`` paths and lines of at most ``MAX_LINE`` characters are read. A warning: the pack loads, but
-an agent following the map finds nothing there.
+extension starting with a letter (``compiled/facts.md``, ``documents/``, ``README.md``; not ``v1.2``). URLs,
+globs, absolute paths and ``..`` are not checked (``unsafe-pointer`` and the resolver handle pointers; a glob
+names no single file); a ``#section`` fragment is dropped. A path ending in ``/`` must be a folder, any other
+must exist. Bounded: at most ``MAX_REFERENCES`` paths and lines of at most ``MAX_LINE`` characters are read.
+A warning: the pack loads, but an agent following the map finds nothing there.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ _HEADING = re.compile(r"^(#{1,6})\s")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,300})`")
 _LINK = re.compile(r"\]\(([^()\s]{1,300})\)")
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 _NOT_A_PATH = re.compile(r"[\s*?\[\]{}<>|\\\"'`]|^[#@~$]|://|^mailto:")
 
 

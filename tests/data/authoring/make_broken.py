@@ -1,6 +1,10 @@
-"""Generate tests/data/authoring/broken: one pack per fixable finding (run once; the output is committed)."""
-from pathlib import Path
+"""Generates tests/data/authoring/broken: one pack per fixable finding (the output is committed; run from the
+checkout root to regenerate it)."""
+
+from __future__ import annotations
+
 import shutil
+from pathlib import Path
 
 BASE = """---
 name: {name}
@@ -31,7 +35,7 @@ runtime:
 OUT = Path("tests/data/authoring/broken")
 shutil.rmtree(OUT, ignore_errors=True)
 
-def pack(case, text, files=None, crlf=False, bom=False):
+def pack(case: str, text: str, files: dict[str, str] | None = None, crlf: bool = False, bom: bool = False) -> None:
     root = OUT / case
     (root / "compiled").mkdir(parents=True)
     (root / "compiled" / "briefing.md").write_text("# Briefing\n\nA short briefing.\n")
@@ -41,18 +45,15 @@ def pack(case, text, files=None, crlf=False, bom=False):
     data = text.replace("\n", "\r\n") if crlf else text
     (root / "KNOWLEDGE.md").write_bytes((b"\xef\xbb\xbf" if bom else b"") + data.encode())
 
-def base(case, **repl):
-    text = BASE.format(name=case)
-    for old, new in repl.items():
-        old = old.replace("__", "")
-        text = text.replace(old, new, 1)
-    return text
+def base(case: str) -> str:
+    return BASE.format(name=case)
 
 pack("clean", base("clean"))
 pack("name-mismatch", BASE.format(name="acme-widget"))
 pack("invalid-name", BASE.format(name="Invalid Name"))
 pack("status-typo", base("status-typo").replace("status: ready", "status: redy"))
-pack("status-case", base("status-case").replace("status: ready", "status: 'Ready'  # reviewed in May"), crlf=True, bom=True)
+pack("status-case", base("status-case").replace("status: ready", "status: 'Ready'  # reviewed in May"),
+     crlf=True, bom=True)
 pack("trust-typo", base("trust-typo").replace("trust: user-confirmed", "trust: offical"))
 pack("grounding-typo", base("grounding-typo").replace("grounding: recommended", "grounding: requried"))
 pack("type-typo", base("type-typo").replace("type: domain-reference", "type: domain_refrence"))
@@ -61,9 +62,11 @@ pack("profile-typo", base("profile-typo").replace("profile: wiki-first", "profil
     {"documents/main.md": "# Main\n"})
 pack("profile-prefix", base("profile-prefix").replace("profile: wiki-first", "profile: wiki"))
 pack("mode-typo", base("mode-typo").replace("  mode: data", "  mode: persnoa"))
-pack("unknown-key", base("unknown-key").replace("grounding: recommended\n", "grounding: recommended\nversoin: \"1.0.0\"\n"))
+pack("unknown-key", base("unknown-key").replace("grounding: recommended\n",
+                                                "grounding: recommended\nversoin: \"1.0.0\"\n"))
 pack("unknown-key-case", base("unknown-key-case").replace("trust: user-confirmed", "Trust: user-confirmed"))
-pack("tabs", base("tabs").replace("runtime:\n  mode: data\n", "runtime:\n\tmode: data\nmetadata:\n\tproducedBy:\n\t\tkind: manual\n"))
+pack("tabs", base("tabs").replace("runtime:\n  mode: data\n",
+                                  "runtime:\n\tmode: data\nmetadata:\n\tproducedBy:\n\t\tkind: manual\n"))
 pack("missing-profile", base("missing-profile").replace("profile: wiki-first\n", ""))
 pack("context-map-missing", base("context-map-missing").replace(
     "- `compiled/briefing.md`: the briefing.\n",
