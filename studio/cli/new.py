@@ -14,7 +14,8 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._terminal import visible
-from studio.core.authoring.new_pack import DEFAULT_INTO, NewPackError, NewPackRequest, create_pack, plan_new_pack
+from studio.core.authoring.create import create_pack
+from studio.core.authoring.new_pack import DEFAULT_INTO, NewPackError, NewPackRequest, plan_new_pack
 from studio.core.authoring.templates import TemplateSet, load_templates, user_templates_dir
 from studio.core.model import PROFILES, RUNTIME_MODES
 

@@ -204,8 +204,8 @@ def trash(pack_root: Path, path: Path) -> None:
         raise FileOpError("KNOWLEDGE.md is the pack's entry file; delete the pack folder instead")
     if not os.path.lexists(path):
         raise FileOpError(f"{path.name} no longer exists")
-    from send2trash import send2trash  # imported on use: the CLI and the checks never need it
-    from send2trash.exceptions import TrashPermissionError
+    from send2trash import send2trash  # type: ignore[import-untyped]  # on use: the checks never need it
+    from send2trash.exceptions import TrashPermissionError  # type: ignore[import-untyped]
 
     try:
         send2trash(str(path))

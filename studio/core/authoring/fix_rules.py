@@ -11,9 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from rapidfuzz import process, utils
-from rapidfuzz.distance import OSA
-
 from studio.core.authoring.fix_types import Fix, FixContext, Fixer, FixKind
 from studio.core.authoring.formatting import tabs_to_spaces
 from studio.core.authoring.names import collision, fold, name_rule_problem, suggest_name
@@ -59,6 +56,9 @@ def closest(value: str, choices: tuple[str, ...]) -> list[tuple[str, float]]:
     A choice that starts with the value (``wiki`` -> ``wiki-first``) counts as one edit away. The cut-off
     grows with the length: one edit for up to four characters, two up to ten, three beyond.
     """
+    from rapidfuzz import process, utils  # on first use: the editor imports the registry at start-up
+    from rapidfuzz.distance import OSA
+
     query = utils.default_process(value)
     if not query:
         return []

@@ -1,9 +1,8 @@
-"""A new pack from a template: planned in memory (for a preview), then created all at once or not at all.
+"""A new pack from a template, planned in memory: every file laid out for a preview, nothing written.
 
-``plan_new_pack`` checks the request and lays out every file; it writes nothing. ``create_pack`` builds the
-pack in a hidden folder beside the target, validates it there, and renames it into place; it never writes
-over anything (an existing target, even one differing only by case or Unicode form, is refused), and on
-any failure it removes what it made, so the target folder is left as it was.
+``plan_new_pack`` checks the request (name, type, profile, mode, language, description) and the target
+(``target_problem``: an existing folder, even one differing only by case or Unicode form, a folder inside
+another pack, a read-only one) and lays out every file. ``create.create_pack`` writes the plan.
 
 What a pack gets (``layout``): ``KNOWLEDGE.md``; ``documents/<primary>.md`` for document-first and hybrid;
 ``wiki/index.md`` for wiki-first and hybrid; an empty ``compiled/`` for every profile, holding
@@ -13,11 +12,8 @@ unless the template ships more. The guide's context map names only files the pac
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import shutil
-import tempfile
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -27,7 +23,6 @@ from pathlib import Path
 from studio.core.authoring.names import collision, enclosing_pack, name_rule_problem
 from studio.core.authoring.templates import BLANK, Template, TemplateSet, substitute
 from studio.core.authoring.yaml_text import yaml_string
-from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.model import PROFILES, RUNTIME_MODES, STANDARD_TYPES
 
 DEFAULT_INTO = Path(".agents") / "knowledge"
@@ -279,104 +274,3 @@ def _nearest_existing(folder: Path) -> Path | None:
         if os.path.isdir(candidate):
             return candidate
     return None
-
-
-@dataclass(frozen=True, slots=True)
-class CreatedPack:
-    """A pack just created: its folder and its findings under full validation (infos such as status-draft)."""
-
-    root: Path
-    diagnostics: list[Diagnostic]
-
-
-def create_pack(plan: PackPlan) -> CreatedPack:
-    """Write ``plan`` all at once: build beside the target, validate, rename into place. Never overwrites."""
-    into = plan.target.parent
-    target_problem(plan.name, into, plan.known)  # again: the folder may have changed since the preview
-    made = _make_parents(into)
-    staging: Path | None = None
-    try:
-        staging = Path(tempfile.mkdtemp(prefix=f".{plan.name}.", suffix=".new", dir=into))
-        root = staging / plan.name
-        write_tree(root, plan)
-        findings = check_built(root)
-        if os.path.lexists(plan.target):
-            raise NewPackError(f"{plan.target} appeared while the pack was being built; nothing was changed",
-                               "exists")
-        os.rename(root, plan.target)
-    except NewPackError:
-        _undo(staging, made)
-        raise
-    except OSError as exc:
-        _undo(staging, made)
-        raise NewPackError(f"the pack cannot be created in {into}: {exc.strerror or exc}; nothing was changed",
-                           "environment") from exc
-    _remove_dir(staging)
-    return CreatedPack(plan.target, findings)
-
-
-def write_tree(root: Path, plan: PackPlan) -> None:
-    """Write the plan's folders and files under ``root`` (which must not exist yet)."""
-    os.mkdir(root)  # the usual mode under the umask, not mkdtemp's 0700
-    for rel in plan.folders:
-        os.makedirs(root / rel, exist_ok=True)
-    for rel, text in plan.files.items():
-        with open(root / rel, "xb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
-
-
-def check_built(root: Path) -> list[Diagnostic]:
-    """Full validation of the pack built at ``root``; raises NewPackError if it has an error."""
-    from studio.core.pack import load_pack  # the checks are only needed once something is built
-
-    pack = load_pack(root, content=True)
-    errors = [d for d in pack.diagnostics if d.severity is Severity.ERROR]
-    if errors:
-        raise NewPackError("the new pack would not validate: " + "; ".join(f"{d.code}: {d.message}" for d in errors))
-    return pack.diagnostics
-
-
-def preview_findings(plan: PackPlan) -> list[Diagnostic]:
-    """What full validation will say about the planned pack, built in a private temporary folder."""
-    with tempfile.TemporaryDirectory(prefix="pack-studio-preview-") as tmp:
-        root = Path(tmp) / plan.name
-        write_tree(root, plan)
-        from studio.core.pack import load_pack
-
-        return load_pack(root, content=True).diagnostics
-
-
-def _make_parents(folder: Path) -> list[Path]:
-    """Create ``folder`` and missing parents; return the ones created, outermost first."""
-    missing: list[Path] = []
-    for candidate in (folder, *folder.parents):
-        if os.path.isdir(candidate):
-            break
-        missing.append(candidate)
-    made: list[Path] = []
-    try:
-        for path in reversed(missing):
-            os.mkdir(path)
-            made.append(path)
-    except OSError as exc:
-        _undo(None, made)
-        raise NewPackError(f"{folder} cannot be created: {exc.strerror or exc}; nothing was changed",
-                           "environment") from exc
-    return made
-
-
-def _undo(staging: Path | None, made: list[Path]) -> None:
-    if staging is not None:
-        shutil.rmtree(staging, ignore_errors=True)
-    for path in reversed(made):
-        _remove_dir(path)
-
-
-def _remove_dir(path: Path | None) -> None:
-    if path is None:
-        return
-    with contextlib.suppress(OSError):  # not empty or already gone: left as it is
-        os.rmdir(path)
-

@@ -12,13 +12,8 @@ from authoring_support import tree_digest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.core.authoring.new_pack import (
-    NewPackError,
-    NewPackRequest,
-    create_pack,
-    plan_new_pack,
-    preview_findings,
-)
+from studio.core.authoring.create import create_pack, preview_findings
+from studio.core.authoring.new_pack import NewPackError, NewPackRequest, plan_new_pack
 from studio.core.authoring.templates import load_templates
 from studio.core.checks.context_map_files import map_references
 from studio.core.diagnostics import Severity
