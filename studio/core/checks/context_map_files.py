@@ -6,7 +6,7 @@ an inline code span or a Markdown link target that looks like a path: no spaces,
 extension starting with a letter (``compiled/facts.md``, ``documents/``, ``README.md``; not ``v1.2``). URLs,
 globs, absolute paths and ``..`` are not checked (``unsafe-pointer`` and the resolver handle pointers; a glob
 names no single file); a ``#section`` fragment is dropped. A path ending in ``/`` must be a folder, any other
-must exist. Bounded: at most ``MAX_REFERENCES`` paths and lines of at most ``MAX_LINE`` characters are read.
+must exist. Bounded: one linear pass over the section, at most ``MAX_REFERENCES`` paths, one ``lstat`` each.
 A warning: the pack loads, but an agent following the map finds nothing there.
 """
 
@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 from studio.core.checks._context import CheckContext
 from studio.core.checks.hybrid_primary import CONTEXT_MAP
 from studio.core.diagnostics import Code, Diagnostic, Severity
-from studio.core.paths import resolve_inside
+from studio.core.paths import is_unsafe_pointer
 
 CONTEXT_MAP_MISSING_FILE = Code(
     "context-map-missing-file", Severity.WARNING,
@@ -30,13 +30,11 @@ CONTEXT_MAP_MISSING_FILE = Code(
 CODES = (CONTEXT_MAP_MISSING_FILE,)
 
 MAX_REFERENCES = 200
-MAX_LINE = 2000
-_HEADING = re.compile(r"^(#{1,6})\s")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"`([^`\n]{1,300})`")
-_LINK = re.compile(r"\]\(([^()\s]{1,300})\)")
+_FENCE = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+_HEADING_UP_TO = {n: re.compile(rf"^#{{1,{n}}}\s", re.MULTILINE) for n in range(1, 7)}
+# A code span or a link target with no blanks or glob/markup characters: the only candidates for a path.
+_REFERENCE = re.compile(r"`([^`\s*?\[\]{}<>|\\\"']{1,300})`|\]\(([^()\s]{1,300})\)")
 _EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
-_NOT_A_PATH = re.compile(r"[\s*?\[\]{}<>|\\\"'`]|^[#@~$]|://|^mailto:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,71 +46,87 @@ class MapReference:
     path: str
 
 
-def context_map_lines(body: str) -> range | None:
-    """0-based body lines of the context-map section (heading excluded), or None when there is none."""
+def context_map_span(body: str) -> tuple[int, int] | None:
+    """Character offsets [start, end) of the context-map section's text (after its heading), or None."""
     match = CONTEXT_MAP.search(body)
     if match is None:
         return None
-    lines = body.split("\n")
-    start = body.count("\n", 0, match.start())
-    level = len(_HEADING.match(lines[start]).group(1))  # type: ignore[union-attr]
-    end = start + 1
-    fenced = False
-    while end < len(lines):
-        line = lines[end]
-        if _FENCE.match(line):
-            fenced = not fenced
-        elif not fenced and (heading := _HEADING.match(line)) and len(heading.group(1)) <= level:
-            break
-        end += 1
-    return range(start + 1, end)
+    newline = body.find("\n", match.start())
+    if newline < 0:
+        return None
+    start = newline + 1
+    heading = body[match.start():match.start() + 7]
+    ends = _HEADING_UP_TO[len(heading) - len(heading.lstrip("#"))]  # CONTEXT_MAP matched 1-6 '#'s
+    pos = start
+    while True:
+        following = ends.search(body, pos)
+        end = following.start() if following is not None else len(body)
+        if following is None or len(_FENCE.findall(body, start, end)) % 2 == 0:
+            return start, end
+        pos = following.end()  # that heading sits inside an open code fence: the section goes on
+
+
+def context_map_lines(body: str) -> range | None:
+    """0-based body lines of the context-map section (heading excluded), or None when there is none."""
+    span = context_map_span(body)
+    if span is None:
+        return None
+    first = body.count("\n", 0, span[0])
+    return range(first, first + body.count("\n", span[0], span[1]) + (0 if body.endswith("\n") else 1))
 
 
 def map_references(body: str) -> list[MapReference]:
-    """Every path-like reference in the context map, in order (at most ``MAX_REFERENCES``)."""
-    section = context_map_lines(body)
-    if section is None:
+    """Every path-like reference in the context map, in order (at most ``MAX_REFERENCES``); one pass of
+    one pattern over the section, code fences skipped."""
+    span = context_map_span(body)
+    if span is None:
         return []
-    lines = body.split("\n")
+    start, end = span
+    fences = [m.start() for m in _FENCE.finditer(body, start, end)]
     out: list[MapReference] = []
-    fenced = False
-    for index in section:
-        line = lines[index]
-        if _FENCE.match(line):
-            fenced = not fenced
+    line = body.count("\n", 0, start)
+    counted = start
+    for match in _REFERENCE.finditer(body, start, end):
+        at = match.start(1) if match.group(1) is not None else match.start(2)
+        if fences and sum(1 for f in fences if f < at) % 2:
+            continue  # inside a fenced block
+        text = match.group(1) if match.group(1) is not None else match.group(2)
+        if not looks_like_path(text):
             continue
-        if fenced or len(line) > MAX_LINE:
-            continue
-        found = [(m.start(1), m.group(1)) for m in _CODE_SPAN.finditer(line)]
-        found += [(m.start(1), m.group(1)) for m in _LINK.finditer(line)]
-        for column, text in sorted(found):
-            if looks_like_path(text):
-                out.append(MapReference(index, column, text))
-                if len(out) >= MAX_REFERENCES:
-                    return out
+        line += body.count("\n", counted, at)
+        counted = at
+        out.append(MapReference(line, at - (body.rfind("\n", 0, at) + 1), text))
+        if len(out) >= MAX_REFERENCES:
+            break
     return out
 
 
 def looks_like_path(text: str) -> bool:
     """Whether an inline code span or link target reads as a pack-relative path (see the module docstring)."""
-    if not text or _NOT_A_PATH.search(text) or text.startswith(("/", "./..", "..")) or text in (".", "./"):
+    if not text or text[0] in "#@~$/" or text.startswith("..") or "://" in text or text.startswith("mailto:"):
         return False
     bare = text.split("#", 1)[0]
-    return bool(bare) and ("/" in bare or bool(_EXTENSION.search(bare)))
+    return bare not in ("", ".", "./") and ("/" in bare or bool(_EXTENSION.search(bare)))
 
 
 def missing_reference(root: str, path: str) -> bool:
-    """True when ``path`` (a context-map reference) names nothing in the pack; escaping paths are not judged."""
+    """True when ``path`` (a context-map reference) names nothing in the pack.
+
+    One ``lstat`` (the file is never opened). Unsafe paths (absolute, ``..``) are not judged. A path that
+    exists is never reported, wherever a symlink in it leads; one that does not exist is not in the pack.
+    """
     bare = path.split("#", 1)[0]
     if bare.startswith("./"):
         bare = bare[2:]
-    target = resolve_inside(Path(root), bare)
-    if target is None:
+    if is_unsafe_pointer(bare):
         return False
     try:
-        return not (os.path.isdir(target) if bare.endswith("/") else os.path.exists(target))
+        st = os.lstat(os.path.join(root, bare))
     except (OSError, ValueError):
-        return False
+        return True
+    if bare.endswith("/") and stat.S_ISLNK(st.st_mode):
+        return False  # a symlinked folder: not followed, not judged
+    return bare.endswith("/") and not stat.S_ISDIR(st.st_mode)
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:

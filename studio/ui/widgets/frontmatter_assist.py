@@ -69,7 +69,7 @@ class FrontmatterAssist(QObject):
             popup.hide()
             return False
         popup.setCurrentIndex(self.completer.completionModel().index(0, 0))
-        rect = self.editor.cursorRect()
+        rect = self.editor.cursorRect().translated(self.editor.viewport().pos())  # the gutter is a margin
         rect.setWidth(max(popup.sizeHintForColumn(0) + popup.verticalScrollBar().sizeHint().width(), 320))
         self.completer.complete(rect)
         return True
