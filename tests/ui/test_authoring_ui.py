@@ -224,8 +224,7 @@ def test_problems_offers_quick_fix_only_where_one_exists(qtbot) -> None:  # type
 
 # -- Workspace tree: new file, rename, delete -------------------------------------------------------------
 @pytest.fixture
-def workspace(qtbot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+def workspace(qtbot, tmp_path: Path, trash_home: Path):  # type: ignore[no-untyped-def]
     root = _case("clean", tmp_path)
     (root / "wiki" / "concepts").mkdir(parents=True)
     (root / "wiki" / "concepts" / "terms.md").write_text("# Terms\n")
@@ -260,7 +259,7 @@ def test_the_tree_menu_creates_a_wiki_page_and_a_split(qtbot, workspace) -> None
     assert load_pack(pack.root, content=True).diagnostics == []
 
 
-def test_rename_asks_then_renames_and_delete_goes_to_the_trash(qtbot, workspace, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_rename_asks_then_renames_and_delete_goes_to_the_trash(qtbot, workspace, trash_home: Path) -> None:  # type: ignore[no-untyped-def]
     panel, pack, answers = workspace
     old = pack.root / "compiled" / "briefing.md"
     answers["name"] = "overview.md"
@@ -275,7 +274,7 @@ def test_rename_asks_then_renames_and_delete_goes_to_the_trash(qtbot, workspace,
     with qtbot.waitSignal(panel.file_actions.deleted):
         assert panel.file_actions.delete(pack, terms)
     assert not terms.exists()
-    assert (tmp_path / "xdg-data" / "Trash" / "files" / "terms.md").read_text() == "# Terms\n"
+    assert (trash_home / "files" / "terms.md").read_text() == "# Terms\n"
     knowledge_menu = panel.file_actions.menu_for(pack, pack.root / "KNOWLEDGE.md")
     assert [a.isEnabled() for a in knowledge_menu.actions()[2:]] == [False, False]
 

@@ -124,14 +124,6 @@ def test_renaming_the_pack_folder_checks_the_name_rules(pack: Path) -> None:
     assert plan.is_pack and rename(plan) == pack.parent / "acme-renamed"
 
 
-@pytest.fixture
-def trash_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A freedesktop trash under the test's temp dir (send2trash follows XDG_DATA_HOME)."""
-    home = tmp_path / "xdg-data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home / "Trash"
-
-
 def test_delete_moves_files_and_folders_to_the_trash(pack: Path, trash_home: Path) -> None:
     trash(pack, pack / "wiki" / "concepts" / "pricing.md")
     trash(pack, pack / "documents")
