@@ -9,6 +9,7 @@ punctuation as spaces, so ``needs_review``, ``Ready`` and ``tpye`` all find thei
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from studio.core.authoring.fix_types import Fix, FixContext, Fixer, FixKind
@@ -17,6 +18,7 @@ from studio.core.authoring.names import collision, fold, name_rule_problem, sugg
 from studio.core.authoring.skeletons import skeleton_for_path
 from studio.core.authoring.vocabulary import ENUM_CODES, KEYS, TOP_LEVEL_KEYS
 from studio.core.checks.context_map_files import map_references, missing_reference
+from studio.core.checks.status_gate import GATES
 from studio.core.diagnostics import Diagnostic
 from studio.core.frontmatter_edit import (
     LINE,
@@ -139,8 +141,11 @@ def _enum_value(ctx: FixContext, d: Diagnostic) -> list[Fix]:
     out = []
     for index, (choice, _distance) in enumerate(ranked):
         new = set_value(ctx.text, key, choice, parent=parent)
-        out.append(_edit(ctx, d, f"Change {dotted} to '{choice}'", new, _setter(path, choice),
-                         cli=_unambiguous(ranked, index), note=_tie(ranked)))
+        fix = _edit(ctx, d, f"Change {dotted} to '{choice}'", new, _setter(path, choice),
+                    cli=_unambiguous(ranked, index), note=_tie(ranked))
+        if path == ("status",) and choice in GATES:  # a status brings its own loading gate (status-draft ...)
+            fix = replace(fix, expected=(GATES[choice][0],))
+        out.append(fix)
     return out
 
 

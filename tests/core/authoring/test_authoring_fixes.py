@@ -8,12 +8,15 @@ from pathlib import Path
 
 import pytest
 from authoring_support import BROKEN, CASES, copy_case, knowledge
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from studio.core.authoring.files import create_file, create_folder, plan_rename, rename
 from studio.core.authoring.fix_types import Fix, FixKind
 from studio.core.authoring.fixes import fixes_for, has_fix, plan_fixes, write_fixes
 from studio.core.diagnostics import Diagnostic
 from studio.core.frontmatter_edit import EditError
+from studio.core.model import GROUNDING_POLICIES, PROFILES, STATUSES, TRUST_LEVELS
 from studio.core.pack import load_pack, validate_text
 
 PARSE = {"tab-indentation", "invalid-yaml"}
@@ -166,3 +169,47 @@ def test_no_fix_for_hostile_or_unreadable_frontmatter(make_pack) -> None:  # typ
     assert plan_fixes(root).applied == ()
     root = make_pack("alias", "---\nname: &a alias\nstatus: *a\n---\n")
     assert plan_fixes(root).applied == ()
+
+
+_ENUMS = {"status": STATUSES, "trust": TRUST_LEVELS, "grounding": GROUNDING_POLICIES, "profile": PROFILES}
+
+
+@st.composite
+def _misspelled(draw: st.DrawFn) -> tuple[str, str, str]:
+    key = draw(st.sampled_from(sorted(_ENUMS)))
+    value = draw(st.sampled_from(_ENUMS[key]))
+    at = draw(st.integers(0, len(value) - 1))
+    letter = draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz"))
+    kind = draw(st.sampled_from(["swap", "drop", "add", "change", "upper"]))
+    if kind == "swap" and at < len(value) - 1:
+        typo = value[:at] + value[at + 1] + value[at] + value[at + 2:]
+    elif kind == "drop":
+        typo = value[:at] + value[at + 1:]
+    elif kind == "add":
+        typo = value[:at] + letter + value[at:]
+    elif kind == "upper":
+        typo = value.capitalize()
+    else:
+        typo = value[:at] + letter + value[at + 1:]
+    return key, value, typo
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(_misspelled())
+def test_a_one_edit_misspelling_is_fixed_to_an_allowed_value(tmp_path: Path, case: tuple[str, str, str]) -> None:
+    key, value, typo = case
+    root = BROKEN / "profile-typo"  # has documents/, compiled/ and a primary document: every profile fits
+    text = knowledge(root).replace("profile: docment-first", "profile: document-first")
+    line = next(ln for ln in text.splitlines() if ln.startswith(f"{key}:"))
+    broken = text.replace(line, f"{key}: {typo}")
+    pack = validate_text(root, broken)
+    codes = [d for d in pack.diagnostics if d.code == f"invalid-{key}"]
+    if typo in _ENUMS[key] or not codes:
+        return  # the edit made another allowed value (or kept it valid)
+    fixes = fixes_for(root, broken, codes[0], pack)
+    assert fixes, (key, typo)
+    chosen = {f.new_text.split(f"\n{key}: ", 1)[1].split("\n", 1)[0] for f in fixes}
+    assert chosen <= set(_ENUMS[key])
+    assert value in chosen or len(typo) <= 4, (key, value, typo, chosen)
+    for fix in fixes:
+        assert fix.cli == (fix is fixes[0] and fix.cli)
