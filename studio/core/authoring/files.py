@@ -136,7 +136,8 @@ def plan_rename(pack_root: Path, path: Path, new_name: str) -> RenamePlan:
         rule = name_rule_problem(new_name)
         if rule is not None:
             raise FileOpError(rule.message)
-        clash = collision(new_name, pack_root.parent) if fold(new_name) != fold(pack_root.name) else None
+        clash = (collision(new_name, pack_root.parent, exclude=pack_root)
+                 if fold(new_name) != fold(pack_root.name) else None)
         if clash is not None:
             raise FileOpError(clash.message)
         return RenamePlan(pack_root, path, pack_root.parent / new_name)

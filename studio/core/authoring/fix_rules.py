@@ -111,7 +111,7 @@ def _name_mismatch(ctx: FixContext, d: Diagnostic) -> list[Fix]:
         out.append(_edit(ctx, d, f"Set name to '{folder}', the folder's name", new, _setter(("name",), folder),
                          cli=True))
     if (isinstance(current, str) and name_rule_problem(current) is None
-            and collision(current, ctx.root.parent) is None):
+            and collision(current, ctx.root.parent, exclude=ctx.root) is None):
         out.append(Fix(d.code, f"Rename the folder to '{current}'", FixKind.RENAME_FOLDER, ctx.text, ctx.text,
                        d.line, path=current))
     return out

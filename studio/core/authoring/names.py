@@ -19,6 +19,8 @@ from studio.core.checks.name_format import NAME_RE
 
 MAX_SIBLINGS = 10_000
 """Folder entries read when looking for collisions beside a new pack."""
+MAX_SIBLING_PACKS = 1_000
+MAX_NAME_READ = 16 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,10 +60,15 @@ def name_rule_problem(name: str) -> NameProblem | None:
     return None
 
 
-def collision(name: str, into: Path, known: Iterable[tuple[str, Path]] = ()) -> NameProblem | None:
-    """A folder in ``into`` or a known pack whose name equals ``name`` up to case and Unicode form."""
+def collision(name: str, into: Path, known: Iterable[tuple[str, Path]] = (), *,
+              exclude: Path | None = None) -> NameProblem | None:
+    """A folder in ``into``, a pack beside it, or a known pack whose name equals ``name`` up to case and
+    Unicode form (the packs beside it are read by name: a folder ``acme-old`` may hold ``name: acme``).
+    ``exclude`` is a folder that does not count (a pack being renamed is not its own rival)."""
     key = fold(name)
-    for entry in _entries(into):
+    entries = [e for e in _entries(into) if exclude is None or into / e != exclude]
+    known = [(n, root) for n, root in (*known, *sibling_pack_names(into, entries)) if root != exclude]
+    for entry in entries:
         if fold(entry) == key:
             existing = into / entry
             if entry == name:
@@ -73,6 +80,31 @@ def collision(name: str, into: Path, known: Iterable[tuple[str, Path]] = ()) -> 
             same = "is" if other == name else f"differs only by case or Unicode form from '{other}', which is"
             return NameProblem(f"'{name}' {same} already the name of the pack at {root}.", root)
     return None
+
+
+def sibling_pack_names(into: Path, entries: list[str] | None = None) -> list[tuple[str, Path]]:
+    """(frontmatter name, folder) of the packs directly in ``into``; at most ``MAX_SIBLING_PACKS`` are read,
+    each only as far as its first ``MAX_NAME_READ`` bytes."""
+    from studio.core.frontmatter import read_knowledge_bytes  # only when a new pack is planned
+
+    out: list[tuple[str, Path]] = []
+    for entry in (entries if entries is not None else _entries(into))[:MAX_SIBLINGS]:
+        knowledge = into / entry / "KNOWLEDGE.md"
+        try:
+            if knowledge.is_symlink() or not knowledge.is_file():
+                continue
+            with open(knowledge, "rb") as fh:
+                data = fh.read(MAX_NAME_READ)
+        except (OSError, ValueError):
+            continue
+        head = data.split(b"\n---", 1)[0] + b"\n---\n" if b"\n---" in data else data
+        parsed, _diags = read_knowledge_bytes(head)
+        value = parsed.frontmatter.data.get("name") if parsed.frontmatter is not None else None
+        if isinstance(value, str):
+            out.append((value, into / entry))
+        if len(out) >= MAX_SIBLING_PACKS:
+            break
+    return out
 
 
 def _entries(folder: Path) -> list[str]:

@@ -198,3 +198,10 @@ def test_bad_type_language_and_description_are_refused(tmp_path: Path) -> None:
         with pytest.raises(NewPackError):
             plan_new_pack(_request("acme", tmp_path, **kw), TEMPLATES)
     assert os.listdir(tmp_path) == []
+
+
+def test_a_pack_beside_the_target_is_read_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "acme-old").mkdir()
+    (tmp_path / "acme-old" / "KNOWLEDGE.md").write_text("---\nname: Acme\ndescription: d\n---\n")
+    with pytest.raises(NewPackError, match="already the name of the pack"):
+        plan_new_pack(_request("acme", tmp_path), TEMPLATES)
