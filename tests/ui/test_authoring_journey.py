@@ -22,7 +22,7 @@ def test_from_an_empty_folder_to_a_clean_pack_and_back_from_broken(qtbot, tmp_pa
     wizard.name.setText("tea-research")
     wizard.profile.setCurrentText("hybrid")
     with qtbot.waitSignal(wizard.pack_created, timeout=10_000) as created:
-        wizard.create()
+        wizard.create_now()
     root: Path = created.args[0]
     pack = load_pack(root, content=True)
     assert [d.code for d in pack.diagnostics] == ["status-draft"]

@@ -100,10 +100,12 @@ class EditorTab(QWidget):
 
     def _context_menu(self, pos: QPoint) -> None:
         menu = self.editor.createStandardContextMenu(pos)
-        first = menu.actions()[0] if menu.actions() else None
-        menu.insertAction(first, self.act_quick_fix)
-        menu.insertAction(first, self.act_format)
-        menu.insertSeparator(first)
+        if menu.actions():
+            first = menu.actions()[0]
+            menu.insertActions(first, [self.act_quick_fix, self.act_format])
+            menu.insertSeparator(first)
+        else:
+            menu.addActions([self.act_quick_fix, self.act_format])
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.editor.viewport().mapToGlobal(pos))
 

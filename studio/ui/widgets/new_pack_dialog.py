@@ -122,7 +122,7 @@ class NewPackDialog(QDialog):
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.create_button = self.buttons.addButton("Create", QDialogButtonBox.ButtonRole.AcceptRole)
         self.create_button.setDefault(True)
-        self.buttons.accepted.connect(self.create)
+        self.buttons.accepted.connect(self.create_now)
         self.buttons.rejected.connect(self.reject)
 
         left = QVBoxLayout()
@@ -228,7 +228,7 @@ class NewPackDialog(QDialog):
         self.status.setText(_coloured(message, colour))
         self.create_button.setEnabled(plan is not None)
 
-    def create(self) -> None:
+    def create_now(self) -> None:
         """Write the planned pack in a worker; the dialog closes and ``pack_created`` fires when it is done."""
         plan = self.replan()
         if plan is None:
