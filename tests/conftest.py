@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -39,3 +40,24 @@ def make_pack(tmp_path: Path) -> Callable[..., Path]:
         return root
 
     return _make
+
+
+@pytest.fixture
+def trash_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A freedesktop trash under the test's temp dir; returns its folder (``…/Trash``).
+
+    send2trash reads XDG_DATA_HOME once, when it is first imported, and picks the home trash only for files
+    on the home folder's device; so HOME moves here too and the module's cached paths are pointed here
+    (a rename of those names in send2trash makes this fixture fail, never trash into the real home).
+    """
+    from send2trash import plat_other  # type: ignore[import-untyped]
+
+    home = tmp_path / "home"
+    data = home / ".local" / "share"
+    data.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    monkeypatch.setattr(plat_other, "XDG_DATA_HOME", os.fsencode(data))
+    monkeypatch.setattr(plat_other, "HOMETRASH_B", os.fsencode(data / "Trash"))
+    monkeypatch.setattr(plat_other, "HOMETRASH", str(data / "Trash"))
+    return data / "Trash"

@@ -7,26 +7,23 @@ computed separately from the write so a UI can show the diff first. Both writes 
 
 from __future__ import annotations
 
-import difflib
 import getpass
 import json
-import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
 from studio.core.atomic import write_atomic
+from studio.core.frontmatter_edit import EditError, FieldEdit, FrontmatterLines, check_data, unified_diff
+from studio.core.frontmatter_edit import read_knowledge_text as _read_knowledge_text
+from studio.core.frontmatter_edit import write_knowledge_edit as _write_knowledge_edit
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.paths import is_inside, is_unsafe_pointer
 
 DECISIONS = ("confirm", "reject", "needs-review")
 MAX_NAME_ATTEMPTS = 1000
-_LINE = re.compile(r"[^\n]*\n|[^\n]+$")
-_FENCE = re.compile(r"^---[ \t]*\r?\n?$")
-_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?\n?$")
-_UNSAFE_VALUE_START = ("|", ">", "[", "{", "&", "*", "!", "%", "@", "`")
 
 
 class ReviewError(ValueError):
@@ -53,21 +50,6 @@ class ReviewRecord:
                 "decision": self.decision, "reason": self.reason, "before": dict(self.before),
                 "after": dict(self.after), "files_examined": list(self.files_examined),
                 "tool": {"name": "knowledge-pack-studio", "version": __version__}}
-
-
-@dataclass(frozen=True, slots=True)
-class FieldEdit:
-    """A proposed change to ``KNOWLEDGE.md``: the full old and new text and a unified diff between them."""
-
-    old_text: str
-    new_text: str
-    diff: str
-    changes: dict[str, tuple[str | None, str]] = field(default_factory=dict)
-    """Key -> (old value or None when inserted, new value)."""
-
-    @property
-    def changed(self) -> bool:
-        return self.old_text != self.new_text
 
 
 def make_review_record(pack_name: str, decision: str, reason: str, *, reviewer: str | None = None,
@@ -129,33 +111,29 @@ def edit_status_trust(text: str, *, status: str | None = None, trust: str | None
         raise ReviewError(f"status must be one of {', '.join(STATUSES)}, not '{status}'")
     if trust is not None and trust not in TRUST_LEVELS:
         raise ReviewError(f"trust must be one of {', '.join(TRUST_LEVELS)}, not '{trust}'")
-    lines = _LINE.findall(text)
-    bom = "\ufeff" if lines and lines[0].startswith("\ufeff") else ""
-    if not lines or not _FENCE.match(lines[0][len(bom):]):
-        raise ReviewError("KNOWLEDGE.md has no frontmatter block to edit")
-    close = next((i for i in range(1, len(lines)) if _CLOSE.match(lines[i])), None)
-    if close is None:
-        raise ReviewError("KNOWLEDGE.md frontmatter has no closing '---'")
-    newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
-    changes: dict[str, tuple[str | None, str]] = {}
-    for key, value in (("status", status), ("trust", trust)):
-        if value is None:
-            continue
-        found = _find_key(lines, close, key)
-        if found is not None:
-            index, start, end, old = found
-            if old != value:
-                lines[index] = lines[index][:start] + value + lines[index][end:]
-                changes[key] = (old, value)
-            continue
-        anchor = _find_key(lines, close, "status") if key == "trust" else None
-        at = anchor[0] + 1 if anchor is not None else close
-        ending = _ending(lines[at - 1]) or newline
-        lines.insert(at, f"{key}: {value}{ending}")
-        close += 1
-        changes[key] = (None, value)
-    new_text = "".join(lines)
-    _check_edit(text, new_text, status, trust)
+    try:
+        fm = FrontmatterLines.of(text)
+        changes: dict[str, tuple[str | None, str]] = {}
+        for key, value in (("status", status), ("trust", trust)):
+            if value is None:
+                continue
+            found = fm.find_key(key)
+            if found is not None:
+                if found.value != value:
+                    line = fm.lines[found.index]
+                    fm.lines[found.index] = line[:found.start] + value + line[found.end:]
+                    changes[key] = (found.value, value)
+                continue
+            anchor = fm.find_key("status") if key == "trust" else None
+            at = anchor.index + 1 if anchor is not None else fm.close
+            ending = fm.ending(at - 1) or fm.newline
+            fm.lines.insert(at, f"{key}: {value}{ending}")
+            fm.close += 1
+            changes[key] = (None, value)
+        new_text = fm.text()
+        _check_edit(text, new_text, status, trust)
+    except EditError as exc:
+        raise ReviewError(str(exc)) from exc
     return FieldEdit(text, new_text, unified_diff(text, new_text), changes)
 
 
@@ -166,76 +144,29 @@ def _check_edit(old_text: str, new_text: str, status: str | None, trust: str | N
     keys, lone CR line ends, multi-line plain values); checking the result with the same parser the
     studio validates with catches all of them, so a review never breaks a valid pack.
     """
-    from studio.core.frontmatter import read_knowledge_bytes  # review is a leaf; keep its imports light
+    def expect(data: dict[str, object]) -> dict[str, object]:
+        for key, value in (("status", status), ("trust", trust)):
+            if value is not None:
+                data[key] = value
+        return data
 
-    before, before_diags = read_knowledge_bytes(old_text.encode("utf-8"))
-    after, after_diags = read_knowledge_bytes(new_text.encode("utf-8"))
-    errors_before = sum(1 for d in before_diags if d.severity == "error")
-    errors_after = sum(1 for d in after_diags if d.severity == "error")
-    if after.frontmatter is None or before.frontmatter is None or errors_after > errors_before:
-        raise ReviewError("this frontmatter is written in a form the studio cannot edit safely; "
-                          "change status/trust by hand")
-    expected = dict(before.frontmatter.data)
-    for key, value in (("status", status), ("trust", trust)):
-        if value is not None:
-            expected[key] = value
-    if after.frontmatter.data != expected or after.body != before.body:
-        raise ReviewError("the edit would change more than status/trust in this frontmatter; "
-                          "change them by hand")
-
-
-def _find_key(lines: list[str], close: int, key: str) -> tuple[int, int, int, str] | None:
-    """(line index, value start, value end, unquoted value) of a top-level ``key:`` in the frontmatter."""
-    pattern = re.compile(rf"^{re.escape(key)}[ \t]*:(?=[ \t]|\r?\n|$)[ \t]*")
-    hits = [i for i in range(1, close) if pattern.match(lines[i])]
-    if not hits:
-        return None
-    if len(hits) > 1:
-        raise ReviewError(f"'{key}' appears {len(hits)} times in the frontmatter; fix that by hand first")
-    index = hits[0]
-    line = lines[index]
-    start = pattern.match(line).end()  # type: ignore[union-attr]
-    body = line[start:].rstrip("\r\n")
-    if body[:1] in ("'", '"'):
-        quote = body[0]
-        close_at = body.find(quote, 1)
-        if close_at < 0:
-            raise ReviewError(f"'{key}' has an unterminated quoted value")
-        return index, start + 1, start + close_at, body[1:close_at]
-    comment = re.search(r"[ \t]+#", body)
-    value = (body[: comment.start()] if comment else body).rstrip()
-    if not value or value.startswith(_UNSAFE_VALUE_START):
-        raise ReviewError(f"'{key}' is not a plain one-line value; edit it by hand")
-    return index, start, start + len(value), value
-
-
-def _ending(line: str) -> str:
-    return "\r\n" if line.endswith("\r\n") else "\n" if line.endswith("\n") else ""
-
-
-def unified_diff(old: str, new: str, name: str = "KNOWLEDGE.md") -> str:
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        f"a/{name}", f"b/{name}"))
+    check_data(old_text, new_text, expect, what="change status/trust")
 
 
 def read_knowledge_text(pack_root: Path) -> str:
     """``KNOWLEDGE.md`` decoded exactly (CRLF and BOM kept), for editing. Raises ReviewError if unusable."""
-    path = Path(pack_root) / "KNOWLEDGE.md"
     try:
-        if path.is_symlink() or not path.is_file():
-            raise ReviewError("KNOWLEDGE.md is missing or not a regular file")
-        return path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ReviewError("KNOWLEDGE.md is not UTF-8; it cannot be edited safely") from exc
-    except OSError as exc:
-        raise ReviewError(f"KNOWLEDGE.md cannot be read: {exc.strerror or exc}") from exc
+        return _read_knowledge_text(pack_root)
+    except EditError as exc:
+        raise ReviewError(str(exc)) from exc
 
 
 def write_knowledge_edit(pack_root: Path, edit: FieldEdit) -> Path:
     """Write ``edit.new_text`` atomically, refusing if the file changed since the edit was computed."""
-    if read_knowledge_text(pack_root) != edit.old_text:
-        raise ReviewError("KNOWLEDGE.md changed on disk since the edit was prepared; review the new text")
-    return write_atomic(Path(pack_root) / "KNOWLEDGE.md", edit.new_text.encode("utf-8"))
+    try:
+        return _write_knowledge_edit(pack_root, edit)
+    except EditError as exc:
+        raise ReviewError(str(exc)) from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,17 +206,15 @@ def commit_review(pack_root: Path, plan: ReviewPlan) -> tuple[Path, Path | None]
 
 def current_values(text: str) -> dict[str, str | None]:
     """``status`` and ``trust`` as written in the frontmatter (None when absent or not editable)."""
-    lines = _LINE.findall(text)
     values: dict[str, str | None] = {"status": None, "trust": None}
-    if not lines or not _FENCE.match(lines[0].lstrip("\ufeff")):
-        return values
-    close = next((i for i in range(1, len(lines)) if _CLOSE.match(lines[i])), None)
-    if close is None:
+    try:
+        fm = FrontmatterLines.of(text)
+    except EditError:
         return values
     for key in values:
         try:
-            found = _find_key(lines, close, key)
-        except ReviewError:
+            found = fm.find_key(key)
+        except EditError:
             found = None
-        values[key] = found[3] if found else None
+        values[key] = found.value if found else None
     return values

@@ -13,6 +13,7 @@ from types import ModuleType
 from studio.core.checks import (
     answers_layout,
     compatibility_length,
+    context_map_files,
     description_length,
     document_first_layout,
     enum_fields,
@@ -60,6 +61,7 @@ CHECK_MODULES: list[ModuleType] = [
     document_first_layout,
     primary_pointers,
     hybrid_primary,
+    context_map_files,
     wiki_first_layout,
     persona_boundaries,
     ontology_layout,

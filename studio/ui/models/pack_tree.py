@@ -280,6 +280,33 @@ class PackTreeModel(QStandardItemModel):
         self._pending[rid] = QPersistentModelIndex(index)
         return True
 
+    def refresh_folder(self, folder: Path) -> bool:
+        """List ``folder`` again (a file was created, renamed or deleted in it); an unlisted folder's nearest
+        listed ancestor is listed instead. False when no row of the tree shows it."""
+        item = self._item_for(folder)
+        while item is not None and str(item.data(Role.PATH)) not in self._listed:
+            parent = item.parent()
+            item = parent if parent is not None and parent.data(Role.KIND) in ("pack", "dir") else None
+        if item is None:
+            return False
+        self._listed.discard(str(item.data(Role.PATH)))
+        return self.list_children(item.index())
+
+    def _item_for(self, folder: Path) -> QStandardItem | None:
+        """The pack or folder row for ``folder`` (None when its pack is not shown or it is not listed yet:
+        then the deepest listed ancestor row)."""
+        for root, item in self.pack_items.items():
+            if folder != root and root not in folder.parents:
+                continue
+            for part in folder.relative_to(root).parts:
+                child = next((item.child(r) for r in range(item.rowCount())
+                              if item.child(r).data(Role.KIND) == "dir" and item.child(r).text() == part), None)
+                if child is None:
+                    return item
+                item = child
+            return item
+        return None
+
     def _on_listed(self, request_id: int, entries: list[tuple[str, bool]]) -> None:
         where = self._pending.pop(request_id, None)
         if where is None:

@@ -1,17 +1,36 @@
 """CodeEditor: a plain-text editor with a line-number gutter and diagnostics shown in place.
 
 Each diagnostic gets a wavy underline from its column to the end of the word there, a severity marker
-in the gutter, and a tooltip when the mouse rests on its line.
+in the gutter, and a tooltip when the mouse rests on its line. When the owner says which findings have a
+quick fix (``fixable``), the cursor's line shows a light bulb in the gutter instead of the marker; a click
+on it emits ``bulb_clicked``. An owner may also give a ``hover_provider`` whose text leads the tooltip, and
+a ``completer`` (while its popup shows, Enter, Tab and Escape are left to it) with ``after_key`` called
+after each key the editor handled.
+
+Signals:
+    bulb_clicked(int): the light bulb of this 1-based line was clicked.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QStaticText, QTextCharFormat, QTextCursor, QTextFormat
-from PySide6.QtWidgets import QPlainTextEdit, QTextEdit, QToolTip, QWidget
+import html
+from collections.abc import Callable
+
+from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QStaticText,
+    QTextCharFormat,
+    QTextCursor,
+    QTextFormat,
+)
+from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QToolTip, QWidget
 
 from studio.core.diagnostics import Diagnostic, Severity
-from studio.ui.icons import severity_icon
+from studio.ui.icons import icon, severity_icon
 from studio.ui.theme import editor_font
 
 SEVERITY_COLOURS = {Severity.ERROR: "#e53935", Severity.WARNING: "#f29d0c", Severity.INFO: "#2f7fd8"}
@@ -36,9 +55,25 @@ class _Gutter(QWidget):
     def paintEvent(self, event: QEvent) -> None:  # type: ignore[override]
         self.editor.paint_gutter(self, event.rect())  # type: ignore[attr-defined]
 
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        editor = self.editor
+        if event.position().x() < BULB_WIDTH:
+            number = editor.cursorForPosition(QPoint(0, int(event.position().y()))).blockNumber() + 1
+            if number in editor.fix_lines:
+                editor.bulb_clicked.emit(number)
+                return
+        super().mousePressEvent(event)
+
+
+BULB_WIDTH = 18
+"""The gutter's left strip, where the severity marker or the light bulb sits."""
+_COMPLETER_KEYS = (Qt.Key.Key_Enter, Qt.Key.Key_Return, Qt.Key.Key_Escape, Qt.Key.Key_Tab, Qt.Key.Key_Backtab)
+
 
 class CodeEditor(QPlainTextEdit):
     """Line numbers, diagnostics, no wrapping surprises; the text is only ever saved by the owner."""
+
+    bulb_clicked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,10 +84,19 @@ class CodeEditor(QPlainTextEdit):
         self._by_line: dict[int, list[Diagnostic]] = {}
         self._labels: dict[int, tuple[QStaticText, int]] = {}
         self._labels_font = ""
+        self.fixable: Callable[[Diagnostic], bool] | None = None
+        """Whether a finding has a quick fix (set by the owner; None: no light bulbs)."""
+        self.fix_lines: set[int] = set()
+        self.hover_provider: Callable[[int, int], tuple[str, str] | None] | None = None
+        """(1-based line, 0-based column) -> (title, text) to lead the tooltip with, or None."""
+        self._bulb_line = 0
+        self.completer: QCompleter | None = None
+        self.after_key: Callable[[QKeyEvent], None] | None = None
         self.gutter = _Gutter(self)
         self.blockCountChanged.connect(self._update_margin)
         self.updateRequest.connect(self._scroll_gutter)
         self.cursorPositionChanged.connect(self._refresh_selections)
+        self.cursorPositionChanged.connect(self._move_bulb)
         self._update_margin()
 
     # -- gutter ---------------------------------------------------------------------------------
@@ -87,7 +131,9 @@ class CodeEditor(QPlainTextEdit):
             number = block.blockNumber()
             if block.isVisible() and bottom >= rect.top():
                 diags = self._by_line.get(number + 1)
-                if diags:
+                if number == current and number + 1 in self.fix_lines:
+                    icon("lightbulb").paint(painter, QRect(2, top + (height - 14) // 2, 14, 14))
+                elif diags:
                     worst = min(diags, key=lambda d: d.severity.rank)
                     severity_icon(worst.severity.value).paint(painter, QRect(3, top + (height - 12) // 2, 12, 12))
                 colour = palette.text().color() if number == current else palette.placeholderText().color()
@@ -118,8 +164,17 @@ class CodeEditor(QPlainTextEdit):
         self._by_line = {}
         for d in self.diagnostics:
             self._by_line.setdefault(d.line, []).append(d)
+        fixable = self.fixable
+        self.fix_lines = {d.line for d in self.diagnostics if fixable(d)} if fixable is not None else set()
         self._refresh_selections()
         self.gutter.update()
+
+    def _move_bulb(self) -> None:
+        # The bulb follows the cursor: repaint the gutter when the cursor changes line and a bulb is involved.
+        line = self.textCursor().blockNumber() + 1
+        if line != self._bulb_line and (line in self.fix_lines or self._bulb_line in self.fix_lines):
+            self.gutter.update()
+        self._bulb_line = line
 
     def diagnostics_at_line(self, line: int) -> list[Diagnostic]:
         return list(self._by_line.get(line, []))
@@ -172,14 +227,30 @@ class CodeEditor(QPlainTextEdit):
             in_gutter = pos.x() < self.gutter_width()
             local = pos - self.viewport().pos() if not in_gutter else pos
             cursor = self.cursorForPosition(local.__class__(max(local.x(), 0), local.y()))
-            diags = self._by_line.get(cursor.blockNumber() + 1)
-            if diags:
-                text = "\n".join(f"{d.severity.value}: {d.message} ({d.code})" for d in diags)
-                QToolTip.showText(event.globalPos(), text, self)  # type: ignore[attr-defined]
+            line = cursor.blockNumber() + 1
+            parts = []
+            if not in_gutter and self.hover_provider is not None:
+                found = self.hover_provider(line, cursor.positionInBlock())
+                if found is not None:
+                    parts.append(f"<b>{html.escape(found[0])}</b><br>{html.escape(found[1]).replace(chr(10), '<br>')}")
+            parts += [html.escape(f"{d.severity.value}: {d.message} ({d.code})") for d in self._by_line.get(line, [])]
+            if in_gutter and line in self.fix_lines:
+                parts.append("<i>Quick fixes: click the light bulb or press Ctrl+.</i>")
+            if parts:
+                QToolTip.showText(event.globalPos(), "<p>" + "<br>".join(parts) + "</p>", self)  # type: ignore[attr-defined]
             else:
                 QToolTip.hideText()
             return True
         return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        completer = self.completer
+        if completer is not None and completer.popup().isVisible() and event.key() in _COMPLETER_KEYS:
+            event.ignore()  # the completer's popup acts on these (Qt's custom-completer pattern)
+            return
+        super().keyPressEvent(event)
+        if self.after_key is not None:
+            self.after_key(event)
 
     # -- navigation -------------------------------------------------------------------------------
     def go_to(self, line: int, column: int = 1) -> None:

@@ -1,4 +1,7 @@
-"""The editor tabs: one EditorTab per open file, a dirty dot on modified tabs, lookup by path."""
+"""The editor tabs: one EditorTab per open file, a dirty dot on modified tabs, lookup by path.
+
+Open tabs follow a rename (``follow_rename``): a file, a folder holding files, or a whole pack folder.
+"""
 
 from __future__ import annotations
 
@@ -21,10 +24,17 @@ class EditorArea(QTabWidget):
     """Signals:
         close_requested(object): the user clicked a tab's close button (the window asks about changes).
         live_validated(object): a KNOWLEDGE.md buffer was validated (a Pack).
+        file_created(object): a quick fix in a tab created this Path.
+        pack_folder_renamed(object, object): a quick fix renamed a pack folder (old root, new root); the
+            tabs have already followed.
+        message(str): a status-bar line from a tab (a fix applied or refused, formatting).
     """
 
     close_requested = Signal(object)
     live_validated = Signal(object)
+    file_created = Signal(object)
+    pack_folder_renamed = Signal(object, object)
+    message = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -64,19 +74,56 @@ class EditorArea(QTabWidget):
         tab = EditorTab(document, pack)
         title = document.path.name if document.path.name != "KNOWLEDGE.md" or pack is None \
             else f"KNOWLEDGE.md — {pack.name}"
+        tab.setProperty("base_title", title)
         index = self.addTab(tab, title)
         self.setTabToolTip(index, str(document.path))
-        tab.dirty_changed.connect(lambda dirty, t=tab, base=title: self._mark(t, base, dirty))
+        tab.dirty_changed.connect(lambda dirty, t=tab: self._mark(t, dirty))
         tab.live_validated.connect(self.live_validated)
+        tab.file_created.connect(self.file_created)
+        tab.message.connect(self.message)
+        tab.pack_folder_renamed.connect(self._pack_renamed_by_fix)
         if pack is not None:
             tab.show_pack_diagnostics(pack)
         self.setCurrentWidget(tab)
         return tab
 
-    def _mark(self, tab: EditorTab, base: str, dirty: bool) -> None:
+    def _mark(self, tab: EditorTab, dirty: bool) -> None:
         index = self.indexOf(tab)
         if index >= 0:
+            base = str(tab.property("base_title") or tab.path.name)
             self.setTabText(index, f"{DIRTY_DOT}{base}" if dirty else base)
+
+    def _pack_renamed_by_fix(self, old: Path, new: Path) -> None:
+        self.follow_rename(old, new, pack_root=True)
+        self.pack_folder_renamed.emit(old, new)
+
+    def follow_rename(self, old: Path, new: Path, *, pack_root: bool = False) -> list[EditorTab]:
+        """Point the tabs of ``old`` (a file, or every file under a folder) at ``new``; returns them.
+
+        With ``pack_root`` the folder is a pack's own folder, so the tabs' pack root moves too. Unsaved text
+        stays unsaved: the next save writes to the new path.
+        """
+        moved = []
+        for tab in self.tabs():
+            path = tab.path
+            if path != old and old not in path.parents:
+                continue
+            new_path = new / path.relative_to(old) if path != old else new
+            root = tab.document_state.pack_root
+            if pack_root or root == old or old in root.parents:
+                root = new / root.relative_to(old) if root != old else new
+            tab.retarget(new_path, root)
+            index = self.indexOf(tab)
+            if not tab.is_knowledge:
+                tab.setProperty("base_title", new_path.name)
+            self.setTabToolTip(index, str(new_path))
+            self._mark(tab, tab.dirty)
+            moved.append(tab)
+        return moved
+
+    def tabs_under(self, path: Path) -> list[EditorTab]:
+        """The tabs of ``path`` or of any file under it (e.g. before it goes to the trash)."""
+        return [t for t in self.tabs() if t.path == path or path in t.path.parents]
 
     def remove(self, tab: EditorTab) -> None:
         index = self.indexOf(tab)

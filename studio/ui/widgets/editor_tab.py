@@ -1,30 +1,41 @@
 """One open file: the editor, its find bar, highlighting, live validation of KNOWLEDGE.md, and saving.
 
 Live validation hands the unsaved buffer to ``studio.core.pack.validate_text`` in a worker 300 ms after
-the last keystroke; only the answer to the latest request is applied.
+the last keystroke; only the answer to the latest request is applied. A KNOWLEDGE.md tab also gets the
+authoring assists: quick fixes (Ctrl+., the gutter's light bulb, the context menu), completion and hover
+docs in the frontmatter, and Format frontmatter (context menu).
 
 Signals:
     dirty_changed(bool): the buffer became modified or clean.
     live_validated(object): a Pack validated from the unsaved KNOWLEDGE.md buffer.
     saved(object): the Path just written.
+    file_created(object): a quick fix created this Path (a file a context map names).
+    pack_folder_renamed(object, object): a quick fix renamed the pack folder (old root, new root).
+    message(str): a line for the status bar (a fix applied or refused, what formatting changed).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
 
+from studio.core.authoring.fixes import has_fix
+from studio.core.authoring.formatting import format_knowledge
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack, Scope
 from studio.core.pack import validate_text
 from studio.ui import workers
 from studio.ui.document import Document, SaveOutcome, save_document
 from studio.ui.highlighter import PygmentsHighlighter, language_for
+from studio.ui.text_edits import replace_minimal
 from studio.ui.theme import is_dark
 from studio.ui.widgets.code_editor import CodeEditor
 from studio.ui.widgets.find_bar import FindBar
+from studio.ui.widgets.frontmatter_assist import FrontmatterAssist
+from studio.ui.widgets.quick_fix import QuickFixController
 
 LIVE_DELAY_MS = 300
 
@@ -33,6 +44,9 @@ class EditorTab(QWidget):
     dirty_changed = Signal(bool)
     live_validated = Signal(object)
     saved = Signal(object)
+    file_created = Signal(object)
+    pack_folder_renamed = Signal(object, object)
+    message = Signal(str)
 
     def __init__(self, document: Document, pack: Pack | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -54,9 +68,71 @@ class EditorTab(QWidget):
         self._live.setSingleShot(True)
         self._live.setInterval(LIVE_DELAY_MS)
         self._live.timeout.connect(self.validate_now)
+        self.quick_fix: QuickFixController | None = None
+        self.assist: FrontmatterAssist | None = None
         if self.is_knowledge:
             # contentsChange, not textChanged: highlighting also "changes" the document (formats only).
             self.editor.document().contentsChange.connect(self._edited)
+            self._install_authoring()
+
+    def _install_authoring(self) -> None:
+        """Quick fixes, completion, hover and formatting for a KNOWLEDGE.md buffer."""
+        def root() -> Path:
+            return self.document_state.pack_root
+
+        self.editor.fixable = lambda d: has_fix(d.code)
+        self.quick_fix = QuickFixController(self.editor, root, self)
+        self.quick_fix.file_created.connect(self.file_created)
+        self.quick_fix.pack_folder_renamed.connect(self.pack_folder_renamed)
+        self.quick_fix.message.connect(self.message)
+        self.editor.bulb_clicked.connect(self.show_quick_fixes)
+        # On the editor itself, like undo: a window action with the same keys would make both ambiguous.
+        self.act_quick_fix = QAction("Quick fix…", self.editor)
+        self.act_quick_fix.setShortcut(QKeySequence("Ctrl+."))
+        self.act_quick_fix.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.act_quick_fix.triggered.connect(lambda: self.show_quick_fixes())
+        self.editor.addAction(self.act_quick_fix)
+        self.act_format = QAction("Format frontmatter", self.editor)
+        self.act_format.triggered.connect(self.format_frontmatter)
+        self.assist = FrontmatterAssist(self.editor, root, self)
+        self.editor.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.editor.customContextMenuRequested.connect(self._context_menu)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = self.editor.createStandardContextMenu(pos)
+        if menu.actions():
+            first = menu.actions()[0]
+            menu.insertActions(first, [self.act_quick_fix, self.act_format])
+            menu.insertSeparator(first)
+        else:
+            menu.addActions([self.act_quick_fix, self.act_format])
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.editor.viewport().mapToGlobal(pos))
+
+    def show_quick_fixes(self, line: int | None = None) -> QMenu | None:
+        """The quick-fix menu for ``line`` (the cursor's by default); None when no fix applies there."""
+        if self.quick_fix is None:
+            return None
+        if line is not None and line != self.editor.textCursor().blockNumber() + 1:
+            self.editor.go_to(line)
+        return self.quick_fix.show_menu(line)
+
+    def format_frontmatter(self) -> tuple[str, ...]:
+        """Normalise the frontmatter's indentation (one undoable edit) and save with LF line endings.
+
+        Returns what changed, in words (also sent as ``message``). The body's text is never touched.
+        """
+        old = self.text()
+        result = format_knowledge(old)
+        changes = list(result.changes)
+        if result.new_text != old:
+            replace_minimal(self.editor, old, result.new_text)
+        if self.document_state.crlf:
+            self.document_state.crlf = False  # the next save writes LF
+            self.editor.document().setModified(True)
+            changes.append("line endings will be saved as LF")
+        self.message.emit("Formatted: " + "; ".join(changes) if changes else "The frontmatter is already formatted")
+        return tuple(changes)
 
     @property
     def find_bar(self) -> FindBar:
@@ -125,6 +201,11 @@ class EditorTab(QWidget):
             self.editor.document().setModified(False)
             self.saved.emit(self.path)
         return outcome
+
+    def retarget(self, path: Path, pack_root: Path) -> None:
+        """The file was renamed or moved (with its folder or pack): keep editing it under its new path."""
+        self.document_state.path = path
+        self.document_state.pack_root = pack_root
 
     def reload_from_disk(self, document: Document) -> None:
         """Replace a clean buffer with the file's new content (it changed on disk)."""

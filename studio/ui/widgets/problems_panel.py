@@ -1,19 +1,22 @@
-"""The Problems dock: the workspace's diagnostics, sortable and filterable; activating one opens its file."""
+"""The Problems dock: the workspace's diagnostics, sortable and filterable; activating one opens its file, and a
+row's context menu offers its quick fixes."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLineEdit,
+    QMenu,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
+from studio.core.authoring.fixes import has_fix
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.ui.models.diagnostics_table import DIAGNOSTIC_ROLE, DiagnosticsFilterProxy, DiagnosticsTableModel
 
@@ -21,9 +24,12 @@ from studio.ui.models.diagnostics_table import DIAGNOSTIC_ROLE, DiagnosticsFilte
 class ProblemsPanel(QWidget):
     """Signals:
         diagnostic_activated(object): the Diagnostic the user double-clicked (or reached with F8).
+        quick_fix_requested(object): the user chose Quick fix… on this Diagnostic's row (context menu);
+            the window opens its file and shows the fixes there (``EditorTab.show_quick_fixes``).
     """
 
     diagnostic_activated = Signal(object)
+    quick_fix_requested = Signal(object)
 
     def __init__(self, model: DiagnosticsTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -49,6 +55,8 @@ class ProblemsPanel(QWidget):
         header.moveSection(6, 5)  # behaviour before the stretching message column
         self.table.doubleClicked.connect(self._activate)
         self.table.activated.connect(self._activate)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._context_menu)
 
         self.filter = QLineEdit(placeholderText="Filter problems (code, message, pack, file)…")
         self.filter.setClearButtonEnabled(True)
@@ -71,6 +79,22 @@ class ProblemsPanel(QWidget):
         diag = index.sibling(index.row(), 0).data(DIAGNOSTIC_ROLE)
         if isinstance(diag, Diagnostic):
             self.diagnostic_activated.emit(diag)
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        diag = index.sibling(index.row(), 0).data(DIAGNOSTIC_ROLE) if index.isValid() else None
+        if isinstance(diag, Diagnostic):
+            self.menu_for(diag).popup(self.table.viewport().mapToGlobal(pos))
+
+    def menu_for(self, diag: Diagnostic) -> QMenu:
+        """The row's context menu: Quick fix… (when the finding's code has fixes) and Go to problem."""
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        fix = menu.addAction("Quick fix…")
+        fix.setEnabled(diag.file == "KNOWLEDGE.md" and has_fix(diag.code))
+        fix.triggered.connect(lambda: self.quick_fix_requested.emit(diag))
+        menu.addAction("Go to problem").triggered.connect(lambda: self.diagnostic_activated.emit(diag))
+        return menu
 
     def step(self, delta: int) -> None:
         """Select the next (+1) or previous (-1) visible problem, wrapping around, and open it."""

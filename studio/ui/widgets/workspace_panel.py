@@ -1,15 +1,17 @@
-"""The Workspace dock: a filter box over the pack tree; activating a file asks the window to open it."""
+"""The Workspace dock: a filter box over the pack tree; activating a file asks the window to open it, and a
+row's context menu creates, renames and deletes files (``file_actions``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Signal
-from PySide6.QtWidgets import QLineEdit, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
+from PySide6.QtWidgets import QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
 from studio.ui.models.pack_filter import PackFilterProxy
 from studio.ui.models.pack_tree import PackTreeModel, Role
+from studio.ui.widgets.pack_file_actions import PackFileActions
 from studio.ui.widgets.pack_row_delegate import PackRowDelegate
 
 AUTO_EXPAND_LIMIT = 300
@@ -20,6 +22,9 @@ class WorkspacePanel(QWidget):
     """Signals:
         file_activated(Path): a file row was double-clicked or Enter was pressed on it.
         pack_selected(object): the current row belongs to this Pack (or None).
+
+    ``file_actions`` (a PackFileActions) emits ``file_created``, ``renamed`` and ``deleted`` after a change
+    made from the context menu; the panel lists the folder again itself, the window reloads the pack.
     """
 
     file_activated = Signal(Path)
@@ -49,6 +54,12 @@ class WorkspacePanel(QWidget):
         self.proxy.rowsRemoved.connect(self._count_visible)
         self.tree.doubleClicked.connect(self._activated)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        self.file_actions = PackFileActions(self)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
+        self.file_actions.file_created.connect(lambda path: self.model.refresh_folder(path.parent))
+        self.file_actions.renamed.connect(lambda old, new, _pack: self.model.refresh_folder(new.parent))
+        self.file_actions.deleted.connect(lambda path: self.model.refresh_folder(path.parent))
         self.model.rowsInserted.connect(self._expand_groups)
         self.auto_expand = True
         self.setMinimumWidth(330)  # room for name, status chip, trust and profile badges
@@ -130,6 +141,20 @@ class WorkspacePanel(QWidget):
     def _activated(self, index: QModelIndex) -> None:
         if index.data(Role.KIND) == "file":
             self.file_activated.emit(Path(index.data(Role.PATH)))
+
+    def _context_menu(self, pos: QPoint) -> None:
+        menu = self.menu_at(self.tree.indexAt(pos))
+        if menu is not None:
+            menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            menu.popup(self.tree.viewport().mapToGlobal(pos))
+
+    def menu_at(self, index: QModelIndex) -> QMenu | None:
+        """The context menu for a pack, folder or file row (None for groups and placeholders)."""
+        pack = index.data(Role.PACK) if index.isValid() else None
+        path = index.data(Role.PATH) if index.isValid() else None
+        if not isinstance(pack, Pack) or not path or index.data(Role.KIND) not in ("pack", "dir", "file"):
+            return None
+        return self.file_actions.menu_for(pack, Path(path))
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         pack = current.data(Role.PACK)

@@ -1,0 +1,186 @@
+"""``pack-studio new``, ``fix`` and ``format`` through ``main([...])``: exit codes, output, what is written."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from studio.core.pack import load_pack
+
+BROKEN = Path(__file__).resolve().parents[1] / "data" / "authoring" / "broken"
+
+
+def _tree(root: Path) -> dict[str, bytes | None]:
+    return {p.relative_to(root).as_posix(): (p.read_bytes() if p.is_file() else None) for p in sorted(root.rglob("*"))}
+
+
+def test_new_creates_a_clean_pack_in_the_project_scope(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    code = main(["new", "acme-widget", "--type", "brand-product", "--profile", "document-first",
+                 "--description", "Facts: specs, prices # and claims", "--language", "en-GB"])
+    out = capsys.readouterr().out
+    root = tmp_path / ".agents" / "knowledge" / "acme-widget"
+    assert code == 0, out
+    assert f"Created {root} from the 'brand-product' template." in out
+    pack = load_pack(root, content=True)
+    assert [d.code for d in pack.diagnostics] == ["status-draft"]
+    assert pack.description == "Facts: specs, prices # and claims" and pack.field("language") == "en-GB"
+    assert (root / "documents" / "product-brief.md").is_file()
+    assert main(["validate", "--content", str(root)]) == 0
+
+
+def test_new_refuses_an_existing_target_with_exit_2_and_changes_nothing(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "acme", "--type", "domain-reference", "--profile", "wiki-first", "--into", str(tmp_path)]) == 0
+    (tmp_path / "acme" / "wiki" / "index.md").write_text("# Mine\n")
+    before = _tree(tmp_path)
+    capsys.readouterr()
+    for name in ("acme", "ACME"):
+        code = main(["new", name, "--type", "domain-reference", "--profile", "hybrid", "--into", str(tmp_path)])
+        assert code == 2
+    err = capsys.readouterr().err
+    assert "already exists" in err and "Only a-z" in err
+    (tmp_path / "Beta").mkdir()
+    assert main(["new", "beta", "--type", "domain-reference", "--profile", "hybrid", "--into", str(tmp_path)]) == 2
+    assert "only by case or Unicode form" in capsys.readouterr().err
+    assert _tree(tmp_path) == {**before, "Beta": None}
+
+
+@pytest.mark.parametrize("args", [
+    ["new", "x", "--type", "nope", "--profile", "wiki-first"],
+    ["new", "x", "--profile", "wiki-first"],
+    ["new", "x", "--template", "no-such-template"],
+    ["new", "Bad Name", "--type", "brand-product", "--profile", "wiki-first"],
+    ["new", "x", "--type", "brand-product", "--profile", "wiki-first", "--description", "\x1b[2J"],
+])
+def test_new_usage_errors_exit_2_and_write_nothing(args: list[str], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*args, "--into", str(tmp_path / "k")]) == 2
+    assert not (tmp_path / "k").exists()
+    assert "\x1b" not in capsys.readouterr().err
+
+
+def test_new_inside_a_pack_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(BROKEN / "clean", tmp_path / "clean")
+    assert main(["new", "inner", "--type", "brand-product", "--profile", "wiki-first",
+                 "--into", str(tmp_path / "clean" / "documents")]) == 2
+    assert "packs do not nest" in capsys.readouterr().err
+    assert not (tmp_path / "clean" / "documents").exists()
+
+
+def test_new_dry_run_and_json_and_templates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "demo", "--template", "research-wiki", "--into", str(tmp_path), "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "demo/\n    KNOWLEDGE.md\n" in out and "type: research-wiki" in out and "Dry run" in out
+    assert os.listdir(tmp_path) == []
+    assert main(["new", "demo", "--template", "research-wiki", "--mode", "persona", "--into", str(tmp_path),
+                 "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["files"] == ["KNOWLEDGE.md", "compiled/boundaries.md", "wiki/index.md"]
+    assert main(["new", "--list-templates", "--format", "json"]) == 0
+    ids = [t["id"] for t in json.loads(capsys.readouterr().out)]
+    assert ids[0] == "blank" and len(ids) == 13
+
+
+def test_new_uses_a_teams_own_template(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    own = tmp_path / "templates" / "team-faq"
+    (own / "wiki").mkdir(parents=True)
+    (own / "template.toml").write_text('title = "Team FAQ"\ntype = "custom:acme.faq"\nprofile = "wiki-first"\n'
+                                       'when_to_use = ["Answering team questions."]\n')
+    (own / "wiki" / "index.md").write_text("# {{title}} questions\n")
+    (own / "wiki" / "faq.md").write_text("# Frequent questions about {{title}}\n")
+    assert main(["new", "support-faq", "--template", "team-faq", "--templates-dir", str(tmp_path / "templates"),
+                 "--into", str(tmp_path / "k")]) == 0
+    root = tmp_path / "k" / "support-faq"
+    assert (root / "wiki" / "faq.md").read_text() == "# Frequent questions about Support Faq\n"
+    assert {d.code for d in load_pack(root, content=True).diagnostics} == {"status-draft", "custom-type"}
+    assert "- Answering team questions." in (root / "KNOWLEDGE.md").read_text()
+
+
+def _copy(case: str, tmp_path: Path) -> Path:
+    return Path(shutil.copytree(BROKEN / case, tmp_path / case))
+
+
+def test_fix_is_a_dry_run_by_default(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("status-typo", tmp_path)
+    before = (root / "KNOWLEDGE.md").read_bytes()
+    assert main(["fix", str(root)]) == 0  # the status is what the fixes would leave
+    out = capsys.readouterr().out
+    assert f"--- {root}/KNOWLEDGE.md\n" in out and "-status: redy\n+status: ready\n" in out
+    assert "run with --write" in out
+    assert (root / "KNOWLEDGE.md").read_bytes() == before
+
+
+def test_fix_write_repairs_and_validates_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    roots = [_copy(case, tmp_path) for case in ("status-typo", "tabs", "type-typo", "missing-profile",
+                                                 "context-map-missing", "status-case")]
+    assert main(["fix", *map(str, roots), "--write"]) == 0
+    for root in roots:
+        assert load_pack(root, content=True).diagnostics == () or root.name in ("tabs", "status-case"), root
+    assert (roots[-1] / "KNOWLEDGE.md").read_bytes().startswith(b"\xef\xbb\xbf---\r\n"), "BOM and CRLF kept"
+    assert main(["fix", *map(str, roots)]) == 0
+    assert capsys.readouterr().out.count("Nothing to fix") == len(roots)
+
+
+def test_fix_never_writes_placeholders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("missing-status", tmp_path)
+    before = (root / "KNOWLEDGE.md").read_bytes()
+    assert main(["fix", str(root), "--write"]) == 1
+    out = capsys.readouterr().out
+    assert "not fixed missing-status: the fix needs a choice in the app" in out
+    assert (root / "KNOWLEDGE.md").read_bytes() == before
+
+
+def test_fix_only_the_codes_asked_for(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("status-typo", tmp_path)
+    text = (root / "KNOWLEDGE.md").read_text().replace("trust: user-confirmed", "trust: offical")
+    (root / "KNOWLEDGE.md").write_text(text)
+    assert main(["fix", str(root), "--code", "invalid-trust", "--write"]) == 1
+    written = (root / "KNOWLEDGE.md").read_text()
+    assert "trust: official" in written and "status: redy" in written
+    assert main(["fix", str(root), "--code", "no-such-code"]) == 2
+    assert main(["fix", "--list-codes", str(root)]) == 0
+    assert "invalid-status" in capsys.readouterr().out.split()
+
+
+def test_fix_a_folder_of_packs_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for case in ("grounding-typo", "unknown-key", "clean"):
+        _copy(case, tmp_path)
+    assert main(["fix", str(tmp_path), "--format", "json"]) == 0
+    packs = {Path(p["pack"]).name: p for p in json.loads(capsys.readouterr().out)["packs"]}
+    assert set(packs) == {"grounding-typo", "unknown-key", "clean"}
+    assert [a["code"] for a in packs["unknown-key"]["applied"]] == ["unknown-key"]
+    assert packs["clean"]["diff"] == "" and not packs["grounding-typo"]["written"]
+
+
+def test_fix_refuses_what_is_not_a_pack(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fix", str(tmp_path / "nowhere")]) == 2
+    assert "not a pack" in capsys.readouterr().err
+
+
+def test_fix_output_cannot_drive_the_terminal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("status-typo", tmp_path)
+    text = (root / "KNOWLEDGE.md").read_text().replace("status: redy", "status: redy\x1b[2J")
+    (root / "KNOWLEDGE.md").write_text(text)
+    main(["fix", str(root)])
+    assert "\x1b" not in capsys.readouterr().out
+
+
+def test_format_normalises_and_writes_only_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("status-case", tmp_path)
+    before = (root / "KNOWLEDGE.md").read_bytes()
+    assert main(["format", str(root)]) == 0
+    assert "Would format" in capsys.readouterr().out
+    assert (root / "KNOWLEDGE.md").read_bytes() == before
+    assert main(["format", str(root), "--write"]) == 0
+    after = (root / "KNOWLEDGE.md").read_bytes()
+    assert after == before.replace(b"\r\n", b"\n")[3:]
+    assert main(["format", str(root)]) == 0
+    assert "already formatted" in capsys.readouterr().out
+    assert main(["format", str(tmp_path / "nowhere")]) == 2
