@@ -161,28 +161,57 @@ class Workspace:
         10,000-pack workspace must not be settled whole each time).
         """
         named = self._names()
+        fresh = pack.with_verdict(NO_VERDICT)  # settled below with its name group
         index = self._index.get(pack.root)
         if index is None:
-            self.packs.append(pack)
+            self.packs.append(fresh)
             self.packs.sort(key=_pack_order)
             self._index = {p.root: i for i, p in enumerate(self.packs)}
             old_name = pack.name
         else:
             old_name = self.packs[index].name
-            self.packs[index] = pack
+            self.packs[index] = fresh
             named.get(old_name, set()).discard(pack.root)
         named.setdefault(pack.name, set()).add(pack.root)
-        roots = set().union(*(named.get(name, ()) for name in {old_name, pack.name}))
-        group = sorted((self.packs[self._index[root]] for root in roots), key=_pack_order)
+        # The replaced pack is new whatever its verdict: it comes first, then any namesake that changed.
+        peers = set().union(*(named.get(name, ()) for name in {old_name, pack.name}))
+        return [pack.root, *(r for r in self._resettle(peers) if r != pack.root)]
+
+    def remove_pack(self, root: Path) -> list[Path]:
+        """Drop the pack at ``root`` (deleted, or its folder renamed) and settle its name again.
+
+        Returns the roots of the other packs whose settled copy changed (a namesake it shadowed loads again).
+        """
+        index = self._index.get(root)
+        if index is None:
+            return []
+        gone = self.packs.pop(index)
+        self._index = {p.root: i for i, p in enumerate(self.packs)}
+        peers = self._names().get(gone.name, set())
+        peers.discard(root)
+        return self._resettle(peers)
+
+    def _resettle(self, roots: set[Path]) -> list[Path]:
+        """Settle the packs at ``roots`` (a whole name group) again; the roots whose settled copy changed."""
+        group = sorted((self.packs[self._index[r]] for r in roots), key=_pack_order)
         verdicts = settle(group, trusted_project=self.options.trusted_project)
-        changed = [pack.root]
+        changed = []
         for member in group:
             settled = member.with_verdict(verdicts.get(member.root, NO_VERDICT))
-            if settled is not member or member.root == pack.root:
+            if settled is not member:
                 self.packs[self._index[member.root]] = settled
-                if member.root != pack.root:
-                    changed.append(member.root)
+                changed.append(member.root)
         return changed
+
+    def scope_of(self, path: Path) -> tuple[Scope, Path | None]:
+        """The scope and scope root a new pack at ``path`` belongs to: the deepest scanned location holding it."""
+        candidate = Path(os.path.abspath(path))
+        best: ScanLocation | None = None
+        for location in self.locations:
+            if candidate.is_relative_to(location.path) and candidate != location.path and (
+                    best is None or len(location.path.parts) > len(best.path.parts)):
+                best = location
+        return (best.scope, best.path) if best is not None else (Scope.EXPLICIT, None)
 
     def _names(self) -> dict[str, set[Path]]:
         if self._named is None:

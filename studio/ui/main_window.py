@@ -42,6 +42,7 @@ from studio.ui.warm_up import warm_up_editor
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.inspector import Inspector
+from studio.ui.widgets.new_pack_dialog import NewPackDialog
 from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.widgets.problems_panel import ProblemsPanel
@@ -69,6 +70,8 @@ class MainWindow(QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
+        self._open_on_arrival: dict[Path, Path] = {}
+        """Files to open once their pack joins the workspace (a pack just made with New pack)."""
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -145,6 +148,17 @@ class MainWindow(QMainWindow):
         self.docks["visibility"].visibilityChanged.connect(lambda shown: shown and self._show_visibility())
         self.visibility.open_pack_requested.connect(lambda path: self.open_file(path, 1))
         s.finished.connect(lambda _cancelled: self._show_visibility())
+        # Authoring: files made, renamed or trashed in the tree and the editors; quick fixes from Problems.
+        files = self.workspace_panel.file_actions
+        files.file_created.connect(self._file_created)
+        files.renamed.connect(self._file_renamed)
+        files.deleted.connect(self._file_deleted)
+        files.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.editors.file_created.connect(self._file_created)
+        self.editors.pack_folder_renamed.connect(lambda old, new: self._pack_moved(Path(old), Path(new)))
+        self.editors.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.problems.quick_fix_requested.connect(self._quick_fix_for)
+        s.packs_added.connect(self._packs_arrived)
         self.quick_open.file_chosen.connect(self._quick_open_file)
         self.quick_open.pack_chosen.connect(self.workspace_panel.select_pack)
         self.watch.pack_changed.connect(self.session.reload_pack)
@@ -189,6 +203,73 @@ class MainWindow(QMainWindow):
     def apply_preferences(self) -> None:
         apply_preferences(self.settings.preferences(), previews=self.previews,
                           resolver_inputs=self.modes.panel("Resolve").inputs, request=self.session.request)
+
+    # -- authoring ----------------------------------------------------------------------------------
+    def new_pack(self) -> None:
+        """File ▸ New pack…: the wizard writes the pack; it then joins the workspace and its guide opens."""
+        dialog = NewPackDialog(self._new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
+                               parent=self)
+        dialog.pack_created.connect(self._pack_created)
+        dialog.open()
+
+    def _new_pack_folder(self) -> Path:
+        """Where a new pack goes by default: the project scope, else the first folder of packs opened."""
+        request = self.session.request
+        if request.project is not None:
+            return request.project / ".agents" / "knowledge"
+        folders = [p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists()]
+        return folders[0] if folders else Path.cwd() / ".agents" / "knowledge"
+
+    def _pack_created(self, root: Path) -> None:
+        root = Path(root).resolve()
+        self._open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
+        if self.session.workspace is None:  # nothing open yet: open the new pack's folder
+            self.open_paths([root.parent])
+        else:
+            self.session.add_pack(root)
+        self.statusBar().showMessage(f"Created {root}", 8000)
+
+    def _packs_arrived(self, packs: list[Pack]) -> None:
+        for pack in packs:
+            target = self._open_on_arrival.pop(pack.root, None)
+            if target is not None:
+                self.open_file(target)
+
+    def _file_created(self, path: object) -> None:
+        pack = self.session.pack_for_path(Path(str(path)))
+        if pack is not None:
+            self.session.reload_pack(pack.root)
+            self.open_file(Path(str(path)))
+
+    def _file_renamed(self, old: Path, new: Path, is_pack: bool) -> None:
+        self.editors.follow_rename(old, new, pack_root=is_pack)
+        if is_pack:
+            self._pack_moved(old, new)
+            return
+        pack = self.session.pack_for_path(new)
+        if pack is not None:
+            self.session.reload_pack(pack.root)
+
+    def _pack_moved(self, old: Path, new: Path) -> None:
+        self.session.remove_pack(old)
+        self.session.add_pack(new)
+
+    def _file_deleted(self, path: Path) -> None:
+        for tab in self.editors.tabs_under(path):
+            self.recovery.forget(tab)
+            self.editors.remove(tab)
+        if path in self.session.packs:
+            self.session.remove_pack(path)
+            return
+        pack = self.session.pack_for_path(path)
+        if pack is not None:
+            self.session.reload_pack(pack.root)
+
+    def _quick_fix_for(self, diag: Diagnostic) -> None:
+        self.open_diagnostic(diag)
+        tab = self.editors.tab_for(Path(diag.pack) / diag.file) if diag.pack else None
+        if tab is not None:
+            tab.show_quick_fixes(diag.line)
 
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of packs")
@@ -248,6 +329,8 @@ class MainWindow(QMainWindow):
 
     def _show_pack_views(self) -> None:
         self._pack_views_pending = False
+        self._open_on_arrival: dict[Path, Path] = {}
+        """Files to open once their pack joins the workspace (a pack just made with New pack)."""
         pack = self.current_pack
         if pack is None:
             return
@@ -332,11 +415,11 @@ class MainWindow(QMainWindow):
         except OpenRefused as exc:
             self.statusBar().showMessage(str(exc), 5000)
 
-    def editor_call(self, name: str) -> None:
-        """Call ``name`` (undo, redo...) on the current tab's editor."""
+    def editor_call(self, name: str, *, on_tab: bool = False) -> None:
+        """Call ``name`` (undo, redo...) on the current tab's editor, or on the tab itself (quick fixes...)."""
         tab = self.editors.current_tab()
         if tab is not None:
-            getattr(tab.editor, name)()
+            getattr(tab if on_tab else tab.editor, name)()
 
     def find_in_current(self) -> None:
         tab = self.editors.current_tab()

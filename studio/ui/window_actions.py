@@ -29,6 +29,7 @@ class WindowActions:
     """The window's commands (``QAction``s), by name, and the menus that change at run time."""
 
     open: QAction
+    new_pack: QAction
     add_root: QAction
     rescan: QAction
     examples: QAction
@@ -39,6 +40,8 @@ class WindowActions:
     undo: QAction
     redo: QAction
     find: QAction
+    quick_fix: QAction
+    format_frontmatter: QAction
     preferences: QAction
     next_problem: QAction
     prev_problem: QAction
@@ -68,6 +71,7 @@ def install_actions(window: MainWindow) -> WindowActions:
     file_menu = menu_bar.addMenu("&File")
     actions = WindowActions(
         open=act("Open folder…", window.choose_folder, keys.Open, "open"),
+        new_pack=act("New pack…", window.new_pack, "Ctrl+Shift+N"),
         add_root=act("Add root…", window.choose_root, None, "add-root"),
         rescan=act("Rescan", window.session.rescan, "Ctrl+R", "rescan"),
         examples=act("Open the bundled examples", window.open_examples),
@@ -78,6 +82,9 @@ def install_actions(window: MainWindow) -> WindowActions:
         undo=act("Undo", lambda: window.editor_call("undo"), keys.Undo),
         redo=act("Redo", lambda: window.editor_call("redo"), "Ctrl+Shift+Z"),
         find=act("Find…", window.find_in_current, keys.Find),
+        # Ctrl+. belongs to the editor itself (like undo): the menu entry shows the key without owning it.
+        quick_fix=act("Quick fix…", lambda: window.editor_call("show_quick_fixes", on_tab=True)),
+        format_frontmatter=act("Format frontmatter", lambda: window.editor_call("format_frontmatter", on_tab=True)),
         preferences=act("Preferences…", window.open_preferences, "Ctrl+,"),
         next_problem=act("Next problem", lambda: window.problems.step(1), "F8"),
         prev_problem=act("Previous problem", lambda: window.problems.step(-1), "Shift+F8"),
@@ -113,7 +120,9 @@ def install_actions(window: MainWindow) -> WindowActions:
             button.setToolTip(mode.toolTip())
         actions.modes[name] = mode
 
-    for a in (actions.open, actions.add_root, actions.examples, actions.quick_open):
+    actions.quick_fix.setShortcut(QKeySequence("Ctrl+."))
+    actions.quick_fix.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+    for a in (actions.new_pack, actions.open, actions.add_root, actions.examples, actions.quick_open):
         file_menu.addAction(a)
     file_menu.addMenu(actions.recent_menu)
     file_menu.addSeparator()
@@ -123,6 +132,9 @@ def install_actions(window: MainWindow) -> WindowActions:
     file_menu.addAction(actions.quit)
     edit = menu_bar.addMenu("&Edit")
     for a in (actions.undo, actions.redo, actions.find):
+        edit.addAction(a)
+    edit.addSeparator()
+    for a in (actions.quick_fix, actions.format_frontmatter):
         edit.addAction(a)
     edit.addSeparator()
     edit.addAction(actions.preferences)

@@ -16,6 +16,7 @@ Signals:
     pack_replaced(object, object): (old Pack, new Pack) after a reload or a new verdict.
     progress(int, int): packs loaded so far, packs found so far (0 when unknown).
     settled(list): the scan ended; the packs in the list got a verdict (all others are unchanged).
+    pack_removed(object): the Pack that left the workspace (its folder was deleted or renamed).
     finished(bool): the scan ended; True when it was cancelled.
     failed(str): the scan worker raised (a bug); the text is shown to the user.
 """
@@ -30,7 +31,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack
-from studio.core.pack import reload_pack
+from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
@@ -62,6 +63,7 @@ class WorkspaceSession(QObject):
     pack_replaced = Signal(object, object)
     progress = Signal(int, int)
     settled = Signal(list)
+    pack_removed = Signal(object)
     finished = Signal(bool)
     failed = Signal(str)
 
@@ -246,13 +248,51 @@ class WorkspaceSession(QObject):
             self.pack_replaced.emit(old, fresh)
             return
         # A rename can shadow or free another pack: the core names every pack whose settled copy changed.
-        for root in self._core.replace_pack(fresh):
+        self._announce(self._core.replace_pack(fresh))
+
+    # -- packs made or removed in the app (New Pack, a renamed or trashed folder) -----------------------
+    def add_pack(self, root: Path) -> None:
+        """Load a pack that is new to the workspace (made in the app) in a worker, then show and settle it."""
+        root = Path(root).resolve()
+        if self._core is None or root in self.packs:
+            self.reload_pack(root)
+            return
+        scope, scope_root = self._core.scope_of(root)
+        if scope_root is None and root not in self.request.explicit:
+            self.request.explicit.append(root)  # outside every scanned folder: a rescan keeps it all the same
+        workers.submit(load_pack, root, scope, scope_root, on_done=self._on_added)
+
+    def _on_added(self, _request_id: int, pack: Pack) -> None:
+        if self._core is None or pack.root in self.packs:
+            return
+        changed = self._core.replace_pack(pack)
+        settled = self._core.by_root(pack.root)
+        assert settled is not None
+        self.packs[pack.root] = settled
+        self.packs_added.emit([settled])
+        self.findings_added.emit([settled])
+        self._announce(changed[1:])
+
+    def remove_pack(self, root: Path) -> None:
+        """The pack's folder is gone (trashed, or renamed away): drop it and settle its name again."""
+        gone = self.packs.pop(Path(root), None)
+        if gone is None:
+            return
+        self.inspected.discard(gone.root)
+        changed = self._core.remove_pack(gone.root) if self._core is not None else []
+        self.pack_removed.emit(gone)
+        self._announce(changed)
+
+    def _announce(self, roots: list[Path]) -> None:
+        """Tell the views about packs whose settled copy the core just changed."""
+        if self._core is None:
+            return
+        for root in roots:
             settled = self._core.by_root(root)
             previous = self.packs.get(root)
-            if settled is None or previous is None:
-                continue
-            self.packs[root] = settled
-            self.pack_replaced.emit(previous, settled)
+            if settled is not None and previous is not None:
+                self.packs[root] = settled
+                self.pack_replaced.emit(previous, settled)
 
     def pack_for_path(self, path: Path) -> Pack | None:
         """The pack whose directory contains ``path`` (the deepest one if packs nest)."""

@@ -58,6 +58,7 @@ class WorkspaceViews(QObject):
         session.findings_added.connect(self._findings_added)
         session.settled.connect(self._settled)
         session.pack_replaced.connect(self._pack_replaced)
+        session.pack_removed.connect(self._pack_removed)
         session.progress.connect(status.show_progress)
         session.progress.connect(lambda _done, total: workspace_panel.expect(total))
         session.finished.connect(self._finished)
@@ -74,6 +75,9 @@ class WorkspaceViews(QObject):
         self.tree_model.add_packs(packs)
         self.watch.watch_packs([p.root for p in packs])
         self.tally.update(packs)
+        if not self.session.scanning:  # a pack made in the app: the views a scan fills when it settles
+            self.modes.set_packs(list(self.session.packs.values()))
+            self.quick_open.set_packs(self.session.packs.values())
         self.refresh_counts()
 
     def _findings_added(self, packs: list[Pack]) -> None:
@@ -133,6 +137,14 @@ class WorkspaceViews(QObject):
         self.tally.update([fresh])
         self.refresh_counts()
         self.pack_replaced.emit(fresh)
+
+    def _pack_removed(self, gone: Pack) -> None:
+        self.tree_model.remove_pack(gone.root)
+        self.diag_model.set_pack(str(gone.root), gone.name, ())
+        self.modes.set_packs(list(self.session.packs.values()))
+        self.quick_open.set_packs(self.session.packs.values())
+        self.tally.retain(set(self.session.packs))
+        self.refresh_counts()
 
     def _finished(self, cancelled: bool) -> None:
         self.workspace_panel.scan_finished()
