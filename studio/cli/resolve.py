@@ -4,6 +4,8 @@ Output formats: ``text`` (a readable trace: selected and skipped items with reas
 ``json`` (per pack ``selected`` and ``skipped`` lists of ``{path, section, lines, tokens, reason, score}``,
 warnings, citation gaps, ``tokens_used``, ``budget`` and the fenced text) and ``fenced`` (only the fence).
 ``--write-run`` writes a ``runs/context-<UTC>.json`` record into each resolved pack (the only write).
+``--layers`` adds the three-layer simulation (L0 index -> L1 search -> L2 files, ``studio.core.search.layers``)
+for the same task and budget: a ``layers`` object in JSON, a trace after the resolver's in text.
 Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors or an unavailable
 tokenizer.
 """
@@ -14,12 +16,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._layers_text import render_layers
 from studio.cli._output import write_json
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
 from studio.core.pack import load_pack
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.records import usage_records, write_context_record
+from studio.core.search.layers import simulate_with_cache
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
 
@@ -43,6 +47,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--count-all", action="store_true",
                    help="tokenize every candidate, also those whose word count alone rules them out "
                         "(exact counts everywhere; about twice the time on a large pack)")
+    p.add_argument("--layers", action="store_true",
+                   help="also simulate the three-layer strategy (L0 index, L1 search, L2 files) for the same task")
     p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
     p.set_defaults(func=run)
 
@@ -60,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         count_all=args.count_all or args.write_run,
     )
     result = resolve(request)
+    layers = simulate_with_cache(args.task, packs, budget=args.budget, resolved=result) if args.layers else None
     written: list[str] = []
     write_failed = False
     if args.write_run and result.tokenizer_available:
@@ -77,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
             data["usage_records"] = usage_records(result)
         if written:
             data["written"] = written
+        if layers is not None:
+            data["layers"] = layers.to_json()
         write_json(data)
     elif args.format == "fenced":
         sys.stdout.write(result.fenced_text)
@@ -84,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(render_text(result))
         for path in written:
             sys.stdout.write(f"run record written: {path}\n")
+        if layers is not None:
+            sys.stdout.write("\n" + render_layers(layers))
     if not result.tokenizer_available:
         sys.stderr.write(f"tokenizer unavailable: {result.tokenizer_reason}\n")
         return 2

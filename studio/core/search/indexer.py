@@ -25,7 +25,8 @@ from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of
 from studio.core.search.store import Store
 from studio.core.search.textprep import index_text
 
-BATCH_BYTES = 8 * 1024 * 1024
+BATCH_BYTES = 32 * 1024 * 1024
+"""Text per write transaction: large enough that FTS5 writes few segments, small enough to hold the lock ~1 s."""
 COMPACT_MIN_DEAD = 20_000
 """Rows left behind by changed files; past this and past the number of live rows, the index is rebuilt."""
 

@@ -12,7 +12,9 @@ one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout)
 transactions, so no writer holds the others up for long.
 
 Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
-(file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids. Contentless
+(file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids (its pending-terms
+buffer raised to 16 MB: FTS5 writes a new segment each time the 1 MB default fills, and merging those
+segments again and again took a third of a build). Contentless
 because the text is on disk already: the index stays a quarter of the size, and snippets are cut from the
 current file. A contentless FTS5 row cannot be deleted without its original text, so a changed file's old
 rows are left behind, unreachable (queries join ``sections``), and counted in ``meta.dead``; past a limit the
@@ -60,6 +62,7 @@ CREATE TABLE sections(
 CREATE INDEX sections_file ON sections(file_id);
 CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
     tokenize='unicode61 remove_diacritics 2', detail=full);
+INSERT INTO fts(fts, rank) VALUES ('hashsize', 16777216);
 INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('dead', '0'), ('updated', '0');
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION}

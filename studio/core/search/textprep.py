@@ -39,8 +39,10 @@ _CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0x
 """Kana, CJK ideographs (and extension A, compatibility) and Hangul: the resolver's CJK ranges."""
 _CJK_PUNCT_RANGES = ((0x3000, 0x303F), (0xFF01, 0xFF0F), (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF65))
 _CJK_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_RANGES)
-_TOKEN = re.compile(rf"[{_CJK_CLASS}]|[^\W_{_CJK_CLASS}]+")
-"""What ``unicode61`` makes a token of, once CJK characters stand alone: runs of letters and digits."""
+_CJK_PUNCT_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_PUNCT_RANGES)
+_TOKEN = re.compile(rf"[{_CJK_CLASS}]|[{_CJK_PUNCT_CLASS}{BOUNDARY}]|[^\W_{_CJK_CLASS}]+")
+"""What ``unicode61`` makes a token of, once CJK characters stand alone: runs of letters and digits, single
+CJK characters, and CJK punctuation (indexed as ``BOUNDARY``)."""
 
 Mode = Literal["all", "any"]
 
@@ -49,28 +51,26 @@ def _in(ranges: tuple[tuple[int, int], ...], code: int) -> bool:
     return any(a <= code <= b for a, b in ranges)
 
 
-class _Spacer(dict[int, str]):
-    """``str.translate`` table filled on first sight of each character (a few thousand distinct ones at most)."""
-
-    def __missing__(self, code: int) -> str:
-        if _in(_CJK_RANGES, code):
-            value = f" {chr(code)} "
-        elif _in(_CJK_PUNCT_RANGES, code):
-            value = f" {BOUNDARY} "
-        elif code == ord(BOUNDARY):
-            value = " "  # pack text cannot forge a boundary
-        else:
-            value = chr(code)
-        self[code] = value
-        return value
-
-
-_SPACER = _Spacer()
+_PUNCT_CLASS = _CJK_PUNCT_CLASS
+_CJK_RUN = re.compile(rf"([{_CJK_CLASS}{_PUNCT_CLASS}{BOUNDARY}]+)")
+_PUNCT = re.compile(rf"[{_PUNCT_CLASS}{BOUNDARY}]")
 
 
 def index_text(text: str) -> str:
-    """``text`` as the FTS5 tokenizer should see it: each CJK character a token, CJK punctuation a boundary."""
-    return text if text.isascii() else text.translate(_SPACER)
+    """``text`` as the FTS5 tokenizer should see it: each CJK character a token, CJK punctuation a boundary.
+
+    Split at runs of CJK characters and spread each run out with ``str.join``: twice as fast as a
+    ``str.translate`` table or a regex substitution, which pay a Python step per character or per match.
+    """
+    if text.isascii():
+        return text
+    parts = _CJK_RUN.split(text)
+    if len(parts) == 1:
+        return text
+    parts[1::2] = [" " + " ".join(run) + " " for run in parts[1::2]]
+    spread = "".join(parts)
+    # Pack text cannot forge a boundary: a BOUNDARY already in the text becomes one like any punctuation.
+    return _PUNCT.sub(BOUNDARY, spread) if _PUNCT.search(spread) else spread
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +128,11 @@ def parse_query(text: str) -> Query:
         raw = m.group(1) if quoted else m.group(2)
         prefix = not quoted and raw.endswith("*")
         raw = raw.rstrip("*") if prefix else raw
-        tokens = tuple(t.lower() for t in _TOKEN.findall(raw))
+        tokens = tuple(_token(t) for t in _TOKEN.findall(raw))
+        while tokens and tokens[0] == BOUNDARY:
+            tokens = tokens[1:]
+        while tokens and tokens[-1] == BOUNDARY:
+            tokens = tokens[:-1]
         if not tokens:
             continue
         term = Term(raw, tokens, quoted, prefix and not _is_cjk(tokens[-1]))
@@ -141,6 +145,10 @@ def parse_query(text: str) -> Query:
         terms = terms[:MAX_TERMS]
         note = (note + " " if note else "") + f"Only the first {MAX_TERMS} terms were searched."
     return Query(text, tuple(terms), tuple(dropped), note)
+
+
+def _token(raw: str) -> str:
+    return BOUNDARY if len(raw) == 1 and _PUNCT.match(raw) else raw.lower()
 
 
 def _fts_string(tokens: tuple[str, ...]) -> str:
@@ -175,6 +183,10 @@ _GAP = r"[\W_]{0,8}"
 """What may sit between two tokens of a phrase in the original text (spaces, punctuation, a line break)."""
 
 
+_PUNCT_PIECE = r"[^\w\s]"
+"""A CJK punctuation mark in the original text (any punctuation: a short class compiles fast)."""
+
+
 class Highlighter:
     """Finds the query's terms in original text (case-insensitive), for snippets and highlights.
 
@@ -192,7 +204,7 @@ class Highlighter:
                 forms = {*surface_forms(fold(term.tokens[0])), term.tokens[0]}
                 parts.append("|".join(sorted((re.escape(f) for f in forms), key=len, reverse=True)))
                 continue
-            pieces = [re.escape(tok) for tok in term.tokens]
+            pieces = [_PUNCT_PIECE if tok == BOUNDARY else re.escape(tok) for tok in term.tokens]
             if term.prefix:
                 pieces[-1] += r"[^\W_]*"
             parts.append(_GAP.join(pieces))
@@ -228,4 +240,4 @@ def highlight_pattern(query: Query) -> Highlighter:
 
 def word_tokens(text: str) -> list[str]:
     """The lower-cased tokens of ``text`` as the index sees them (words and single CJK characters)."""
-    return [t.lower() for t in _TOKEN.findall(text)]
+    return [t for t in (_token(raw) for raw in _TOKEN.findall(text)) if t != BOUNDARY]
