@@ -16,6 +16,8 @@ from studio.core.diagnostics import Code
 
 EMITTERS: tuple[str, ...] = (
     "studio.core.paths",
+    "studio.core.search.store",
+    "studio.core.search.compressed",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 

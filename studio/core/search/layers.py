@@ -80,12 +80,16 @@ class ResolverPick:
     """One item the standard resolver selected for the same task and budget."""
 
     pack: str
+    root: str
     path: str
     section: str | None
+    line: int
+    """1-based first line of the item (1 for a whole file)."""
     tokens: int | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"pack": self.pack, "path": self.path, "section": self.section, "tokens": self.tokens}
+        return {"pack": self.pack, "path": self.path, "section": self.section, "line": self.line,
+                "tokens": self.tokens}
 
 
 @dataclass(slots=True)
@@ -238,7 +242,8 @@ def _resolver_side(result: LayersResult, packs: list[Pack], budget: int, resolve
         resolved = resolve(ResolveRequest(task=result.task, packs=list(packs), budget=budget))
     result.resolver_tokens = resolved.tokens_used
     for res in resolved.packs:
-        result.resolver.extend(ResolverPick(res.name, d.path, d.section, d.tokens) for d in res.selected)
+        result.resolver.extend(ResolverPick(res.name, str(res.pack.root), d.path, d.section,
+                                            d.lines[0] if d.lines else 1, d.tokens) for d in res.selected)
 
 
 def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = 4000, cache_dir: str | None = None,
