@@ -98,8 +98,13 @@ class SearchService(QObject):
 
     def update_paths(self, paths: Iterable[Path | str]) -> None:
         """Re-index changed files or packs (what ``LiveWatch.pack_changed`` / ``file_changed`` report)."""
-        workers.submit(self.index.update_paths, [str(p) for p in paths], on_done=self._updated,
-                       on_error=self._failed, pool=self.writer)
+        workers.submit(self._update, [str(p) for p in paths], on_done=self._updated, on_error=self._failed,
+                       pool=self.writer)
+
+    def _update(self, paths: list[str]) -> RefreshReport:
+        report = self.index.update_paths(paths)
+        self.index.checkpoint()  # housekeeping on this worker, after the change is searchable
+        return report
 
     def cancel(self) -> None:
         self._cancel.set()

@@ -6,13 +6,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from search_packs import knowledge
 
 from studio.core.search import SearchIndex
-
-
-def knowledge(name: str, description: str = "A test pack.", body: str = "# Guide\n\nUse it.\n") -> str:
-    return (f"---\nname: {name}\ndescription: {description}\ntype: domain-reference\nstatus: ready\n"
-            f"profile: wiki-first\n---\n{body}")
 
 
 @pytest.fixture

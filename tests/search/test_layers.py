@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import knowledge
+from search_packs import knowledge
 
 from studio.core.pack import load_pack
 from studio.core.search import SearchIndex

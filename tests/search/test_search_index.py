@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import knowledge
+from search_packs import knowledge
 
 from studio.core.search import IndexLocationError, SearchIndex
 from studio.core.search import indexer as indexer_module

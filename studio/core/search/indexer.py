@@ -117,6 +117,7 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         done += item.seen
         if size >= BATCH_BYTES:
             _write(store, batch, report)
+            store.checkpoint()
             batch, size = [], 0
         if on_progress is not None:
             on_progress(done, total)
@@ -126,6 +127,7 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     _write(store, batch, report)
     with store.write() as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'updated'", (str(time.time()),))
+    store.checkpoint()
     report.seconds = time.perf_counter() - started
     return report
 
@@ -134,7 +136,8 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     """Re-index what changed at ``paths`` (files, folders or pack roots) of packs already in the index.
 
     Cheap for one file: a stat, and a read only when it changed. A folder or a pack root re-checks that
-    whole pack. Paths outside every indexed pack are ignored (counted as ``not-in-the-index``).
+    whole pack. Paths outside every indexed pack are ignored (counted as ``not-in-the-index``). No checkpoint
+    runs here (see ``Store.checkpoint``): call ``SearchIndex.checkpoint`` when idle.
     """
     started = time.perf_counter()
     store.reopen_if_replaced()

@@ -9,7 +9,7 @@ damaged while in use) are reported the same way by the caller, which rebuilds.
 
 Sharing: several studios (and ``pack-studio search``) may use the file at once. WAL lets readers go on while
 one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout) and write in short
-transactions, so no writer holds the others up for long.
+transactions, so no writer holds the others up for long. Checkpoints are explicit (``Store.checkpoint``).
 
 Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
 (file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids (its pending-terms
@@ -147,6 +147,10 @@ class Store:
             raise NotOurs(f"tokenizer {row[0] if row else 'unknown'}, this studio uses {TOKENIZER}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        # Checkpoints (copying the WAL back and syncing the file) are run by ``checkpoint``, between batches of
+        # a refresh and after updates, not by whichever commit happens to cross the threshold: on a busy disk
+        # the sync took 250 ms, inside the one-file update meant to take a few.
+        conn.execute("PRAGMA wal_autocheckpoint = 0")
 
     def reopen_if_replaced(self) -> None:
         """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one."""
@@ -195,6 +199,21 @@ class Store:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def checkpoint(self, min_wal_bytes: int = 0) -> bool:
+        """Copy the WAL back into the database when it holds at least ``min_wal_bytes`` (never waits for readers:
+        a passive checkpoint does what it can). Returns True when one ran."""
+        if self.path is None:
+            return False
+        try:
+            wal = os.path.getsize(str(self.path) + "-wal")
+        except OSError:
+            return False
+        if wal < max(min_wal_bytes, 1):
+            return False
+        with self.lock, contextlib.suppress(sqlite3.OperationalError):
+            self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        return True
 
     def meta(self, key: str, default: str = "") -> str:
         with self.lock:
