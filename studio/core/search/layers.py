@@ -68,7 +68,7 @@ class L2File:
     tokens: int | None
     fetched: bool
     reason: str
-    """``exact-match``, ``top-hit`` or ``over-budget``."""
+    """``exact-match``, ``top-hit``, ``over-budget`` or ``not-in-the-index``."""
 
     def to_json(self) -> dict[str, Any]:
         return {"pack": self.pack, "path": self.path, "tokens": self.tokens, "fetched": self.fetched,
@@ -173,18 +173,20 @@ def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, bud
         result.decision = "direct"
         result.reason = (f"{len(matches)} index line{'s' if len(matches) > 1 else ''} match every word of the task: "
                          "fetch the file whole (L2) without searching.")
-        _fetch(result, [(m.entry.pack, m.entry.root, m.entry.path) for m in matches], "exact-match", tok)
+        _fetch(result, [(m.entry.pack, m.entry.root, m.entry.path) for m in matches], "exact-match")
     else:
         result.decision = "search"
         partial = len(matches) - len(exact)
         why = f"{len(matches)} index lines match" if len(matches) > DIRECT_MAX else (
             f"{partial} of {len(matches)} matching lines match only some words")
         result.reason = f"{why}: ambiguous, so search the full text (L1) and fetch the best files (L2)."
-        result.l1 = index.search(task, roots=roots, kinds=RUNTIME_KINDS, limit=L1_LIMIT, mode="any")
+        # The task's words, not its raw text: a Chinese sentence has no spaces, and searched as written it
+        # would be one long phrase; as words and character pairs it ranks like the resolver reads it.
+        result.l1 = index.search(" ".join(words), roots=roots, kinds=RUNTIME_KINDS, limit=L1_LIMIT, mode="any")
         result.l1_text = l1_listing(result.l1)
         result.l1_tokens = tok.count(result.l1_text) if tok.available and result.l1_text else 0
         files = list(dict.fromkeys((h.pack, h.root, h.path) for h in result.l1.hits))[:L2_FILES]
-        _fetch(result, files, "top-hit", tok)
+        _fetch(result, files, "top-hit")
     _find_gaps(result, index, roots, matches)
     if with_resolver:
         _resolver_side(result, loaded, budget, resolved)
@@ -209,14 +211,15 @@ def _match(entry: IndexEntry, words: tuple[str, ...]) -> L0Match | None:
     return L0Match(entry, matched, fuzzy, len(matched) == len(words))
 
 
-def _fetch(result: LayersResult, files: list[tuple[str, str, str]], reason: str, tok: Tokenizer) -> None:
+def _fetch(result: LayersResult, files: list[tuple[str, str, str]], reason: str) -> None:
     by_file = {(e.root, e.path): e for e in result.index.entries}
     left = result.budget - result.l0_tokens - result.l1_tokens
     for pack, root, path in files:
         entry = by_file.get((root, path))
-        tokens = entry.tokens if entry is not None else None
-        if tokens is None and tok.available:
-            tokens = None  # a file outside the index (a frontmatter hit maps to KNOWLEDGE.md, which is in it)
+        if entry is None:  # skipped by the index (unreadable since), so its size is unknown
+            result.l2.append(L2File(pack, root, path, None, False, "not-in-the-index"))
+            continue
+        tokens = entry.tokens
         fits = tokens is not None and tokens <= left
         if fits and tokens is not None:
             left -= tokens
