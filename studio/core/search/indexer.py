@@ -10,6 +10,7 @@ transactions of at most ``BATCH_BYTES`` of text, so another studio sharing the f
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import queue
 import sqlite3
@@ -312,7 +313,7 @@ def _write(store: Store, works: list[_PackWork], report: RefreshReport) -> None:
                 path_text = index_text(st.path)
                 for row in read.rows:
                     sections.append((next_id, file_id, pack_id, row.kind, row.heading, row.start_line, row.end_line))
-                    fts.append((next_id, index_text(row.heading or ""), path_text, index_text(row.text)))
+                    fts.append((next_id, index_text(row.headings), path_text, index_text(row.text)))
                     next_id += 1
                 report.indexed += 1
             conn.executemany("INSERT INTO sections(id, file_id, pack_id, kind, heading, start_line, end_line) "
@@ -342,7 +343,8 @@ def _known_files(store: Store, roots: list[str]) -> dict[str, dict[str, _Known]]
     out: dict[str, dict[str, _Known]] = {r: {} for r in roots}
     with store.lock:
         rows = store.conn.execute("SELECT p.root, f.path, f.id, f.size, f.mtime_ns, f.digest FROM files f "
-                                  "JOIN packs p ON p.id = f.pack_id").fetchall()
+                                  "JOIN packs p ON p.id = f.pack_id WHERE p.root IN (SELECT value FROM json_each(?))",
+                                  (json.dumps(roots),)).fetchall()
     for root, path, file_id, size, mtime, digest in rows:
         if root in out:
             out[root][path] = _Known(file_id, size, mtime, digest)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.core.diagnostics import Diagnostic
-from studio.core.search.snippets import make_snippet, read_lines, safe_text
+from studio.core.search.snippets import heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store, is_damage
 from studio.core.search.textprep import Query, fts_expression, highlight_pattern, parse_query
 
@@ -117,26 +117,55 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
     return result
 
 
+_COLUMNS = ("p.name, p.root, f.path, s.kind, s.heading, s.start_line, s.end_line FROM {source} "
+            "JOIN sections s ON s.id = {rowid} JOIN files f ON f.id = s.file_id JOIN packs p ON p.id = s.pack_id")
+_BM25 = f"bm25(fts, {HEADING_WEIGHT}, {PATH_WEIGHT}, {BODY_WEIGHT})"
+
+
 def _match(store: Store, expression: str, roots: Iterable[str] | None, kinds: Iterable[str] | None,
            path_prefix: str, limit: int) -> list[tuple[Any, ...]]:
+    if roots is not None:
+        wanted = {os.path.abspath(r) for r in roots}
+        with store.lock:
+            stored = {r for (r,) in store.conn.execute("SELECT root FROM packs")}
+        roots = None if stored <= wanted else sorted(wanted & stored)
+    if roots is None and kinds is None and not path_prefix:
+        rows = _ranked_first(store, expression, limit)
+        if rows is not None:
+            return rows
     where = ["fts MATCH ?"]
     params: list[Any] = [expression]
     if roots is not None:
         where.append("s.pack_id IN (SELECT id FROM packs WHERE root IN (SELECT value FROM json_each(?)))")
-        params.append(_json_list(os.path.abspath(r) for r in roots))
+        params.append(_json_list(roots))
     if kinds is not None:
         where.append("s.kind IN (SELECT value FROM json_each(?))")
         params.append(_json_list(kinds))
     if path_prefix:
         where.append("substr(f.path, 1, ?) = ?")
         params.extend([len(path_prefix), path_prefix])
-    sql = (f"SELECT bm25(fts, {HEADING_WEIGHT}, {PATH_WEIGHT}, {BODY_WEIGHT}) AS score, p.name, p.root, f.path, "
-           "s.kind, s.heading, s.start_line, s.end_line FROM fts JOIN sections s ON s.id = fts.rowid "
-           "JOIN files f ON f.id = s.file_id JOIN packs p ON p.id = s.pack_id "
-           f"WHERE {' AND '.join(where)} ORDER BY score LIMIT ?")
+    sql = (f"SELECT {_BM25} AS score, " + _COLUMNS.format(source="fts", rowid="fts.rowid")
+           + f" WHERE {' AND '.join(where)} ORDER BY score LIMIT ?")
     params.append(limit)
     with store.lock:
         return store.conn.execute(sql, params).fetchall()
+
+
+def _ranked_first(store: Store, expression: str, limit: int) -> list[tuple[Any, ...]] | None:
+    """Without filters: rank in FTS5 alone, then look up only the best rows (not every match). None when rows
+    left behind by edits crowded out live ones, so the caller must rank with the lookups after all."""
+    wanted = limit * 2 + 20
+    sql = ("SELECT r.score, " + _COLUMNS.format(
+        source=f"(SELECT rowid AS id, {_BM25} AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?) r",
+        rowid="r.id") + " ORDER BY r.score LIMIT ?")
+    with store.lock:
+        rows = store.conn.execute(sql, (expression, wanted, limit)).fetchall()
+        if len(rows) < limit:
+            ranked = store.conn.execute("SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
+                                        (expression, wanted)).fetchone()[0]
+            if ranked >= wanted:
+                return None
+    return rows
 
 
 def _json_list(values: Iterable[str]) -> str:
@@ -159,6 +188,8 @@ def _hits(rows: list[tuple[Any, ...]], query: Query) -> list[SearchHit]:
         else:
             snip = make_snippet(lines, start, end, pattern)
             snippet_text, spans, line = snip.text, snip.highlights, snip.line
+            if kind != "frontmatter":
+                heading = heading_at(lines, start, line) or heading
         hits.append(SearchHit(safe_text(name), root, path, line, safe_text(heading) if heading else None, kind,
                               round(-score, 3), snippet_text, spans, (start, end)))
     return hits

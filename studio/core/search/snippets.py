@@ -15,6 +15,7 @@ from pathlib import Path
 
 from studio.core.paths import read_bounded, read_regular_file
 from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.search.blocks import heading_lines
 from studio.core.search.textprep import Highlighter
 
 CONTEXT_CHARS = 50
@@ -23,6 +24,14 @@ MAX_MATCHES = 400
 """Matches looked at per section when choosing the best line (bounds the work on a huge section)."""
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]")
+
+
+def heading_at(lines: list[str], start_line: int, line: int) -> str | None:
+    """The heading of the section holding ``line``, looking back no further than ``start_line`` (a row starts at
+    a section start, never inside a code fence). None when no heading lies between them."""
+    first = max(start_line, 1)
+    heads = heading_lines("\n".join(lines[first - 1:max(line, first)]))
+    return heads[-1][2] if heads else None
 
 
 @dataclass(frozen=True, slots=True)
