@@ -164,6 +164,18 @@ def test_skips_what_the_resolver_would_not_read_and_counts_it(
     assert index.search("ordinary").hits[0].path == "wiki/ok.md"
 
 
+def test_an_update_never_reads_through_a_symlinked_folder(index: SearchIndex, kettle: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "leak.md").write_text("# Leak\n\nplatypus secret\n", encoding="utf-8")
+    index.refresh([kettle])
+    (kettle / "wiki" / "linked").symlink_to(outside, target_is_directory=True)
+    report = index.update_paths([kettle / "wiki" / "linked" / "leak.md"])
+    assert report.skipped["symlink-escape"] == 1
+    index.update_paths([kettle])
+    assert index.search("platypus").hits == []
+
+
 def test_a_corrupt_file_is_rebuilt_with_a_notice(cache_dir: Path, kettle: Path) -> None:
     cache_dir.mkdir(parents=True)
     (cache_dir / INDEX_FILE).write_bytes(b"this is not a database" * 100)

@@ -192,6 +192,12 @@ def preview_text(index: CompressedIndex) -> str:
     return "\n".join(lines) + "\n\n" + index.text
 
 
+def compressed_preview(packs: Sequence[Pack], *, tokenizer: Tokenizer | None = None) -> str:
+    """The Catalog preview's compressed-index text for the workspace's loaded packs (reads their runtime files:
+    call it off the GUI thread)."""
+    return preview_text(build_compressed_index(select_packs(packs), tokenizer=tokenizer))
+
+
 def _guide_title(pack: Pack, rows: Sequence[Any]) -> str:
     heading = next((r.heading for r in rows if r.kind == "guide" and r.heading), None)
     return heading or pack.description or pack.name

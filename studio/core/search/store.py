@@ -156,6 +156,7 @@ class Store:
         # a refresh and after updates, not by whichever commit happens to cross the threshold: on a busy disk
         # the sync took 250 ms, inside the one-file update meant to take a few.
         conn.execute("PRAGMA wal_autocheckpoint = 0")
+        conn.execute("PRAGMA journal_size_limit = 4194304")  # a reset WAL shrinks back (an optimize fills it)
 
     def reopen_if_replaced(self) -> None:
         """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one."""
