@@ -164,8 +164,8 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     report.packs = len(whole | set(single))
     works: list[_PackWork] = []
     if whole:
-        known = _known_files(store, sorted(whole))
-        works.extend(w for w in _produce(sorted(whole), known, report, lambda: False) if not isinstance(w, int))
+        by_root = _known_files(store, sorted(whole))
+        works.extend(w for w in _produce(sorted(whole), by_root, report, lambda: False) if not isinstance(w, int))
     for root, rels in single.items():
         if root in whole:
             continue

@@ -183,6 +183,7 @@ def _hits(rows: list[tuple[Any, ...]], query: Query) -> list[SearchHit]:
         if key not in files:
             files[key] = read_lines(root, path)
         lines = files[key]
+        spans: tuple[tuple[int, int], ...]
         if lines is None:
             snippet_text, spans, line = "", (), start
         else:
