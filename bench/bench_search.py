@@ -328,6 +328,7 @@ def main() -> int:
 def print_summary(f: dict[str, Any]) -> None:
     print(f"packs: {f['packs']}")
     if "tokenizers" in f:
+        print("tokenizers, on the first 200 packs:")
         for row in f["tokenizers"]:
             print(f"  {row['tokenizer']:38s} prepare {row['prepare_s']:6.2f} s  insert {row['insert_s']:6.2f} s  "
                   f"{row['size_mb']:7.1f} MB  p95 {row['p95_ms']:6.2f} ms  Chinese queries without hits "

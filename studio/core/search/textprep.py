@@ -1,17 +1,17 @@
 """Text for the FTS5 index and user text turned into an FTS5 query, for English words and Chinese text alike.
 
-Tokenisation (measured with ``bench/bench_search.py --tokenizers`` on 200 packs of the 1,000-pack corpus, 47 M
-characters; README of the issue notes): FTS5's ``unicode61`` tokenizer with every CJK character made a token of
-its own (spaces put around it here, before SQLite sees the text), and Chinese words searched as phrases of
+Tokenisation (measured with ``bench/bench_search.py --tokenizers`` on the first 200 packs of the 1,000-pack
+corpus, 25 English and 25 Chinese queries): FTS5's ``unicode61`` tokenizer with every CJK character made a token
+of its own (spaces put around it here, before SQLite sees the text), and Chinese words searched as phrases of
 adjacent characters. Against the other candidates:
 
 - ``trigram`` needs no preparation but cannot match a query shorter than three characters, and most Chinese
-  words are two (``语气``, ``品牌``): 21 of 25 sampled Chinese queries found nothing. It also built 7x slower,
-  made a 5.6x larger index and answered 4x slower at p95.
+  words are two (``语气``, ``品牌``): 19 of 25 sampled Chinese queries found nothing. It also indexed 9x slower
+  (12.9 s against 1.4 s), made a 5.5x larger index (122 MB against 22 MB) and answered 3.5x slower at p95.
 - ``unicode61`` alone keeps a whole run of Chinese (a clause between punctuation) as one token, so a word
   inside it is never found.
 - CJK bigrams (``品牌语气`` -> ``品牌 牌语 语气``) find the same texts as single characters with phrase
-  queries but cost 1.8x the preparation and 1.7x the insertion time.
+  queries but cost 5x the preparation and 2.5x the insertion time.
 
 A phrase of single characters must not run across punctuation (``阶，段`` is not ``阶段``), so each CJK
 punctuation mark becomes a boundary token (``BOUNDARY``, a private-use character no query ever contains).
