@@ -11,7 +11,7 @@ from typing import Any
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.search import indexer, query
-from studio.core.search.indexer import RefreshReport
+from studio.core.search.changes import RefreshReport
 from studio.core.search.query import SearchMode, SearchResults
 from studio.core.search.store import INDEX_FILE, INDEX_IN_MEMORY, Store, default_cache_dir
 
