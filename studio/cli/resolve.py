@@ -6,6 +6,8 @@ warnings, citation gaps, ``tokens_used``, ``budget`` and the fenced text) and ``
 ``--write-run`` writes a ``runs/context-<UTC>.json`` record into each resolved pack (the only write).
 ``--use-feedback`` folds recorded usage feedback into the ranking (off by default) and says, for every item,
 how feedback moved it (``feedback`` in JSON, an indented line in text).
+``--layers`` adds the three-layer simulation (L0 index -> L1 search -> L2 files, ``studio.core.search.layers``)
+for the same task and budget: a ``layers`` object in JSON, a trace after the resolver's in text.
 Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors or an unavailable
 tokenizer.
 """
@@ -16,6 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._layers_text import render_layers
 from studio.cli._output import write_json
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
 from studio.core.pack import load_pack
@@ -23,6 +26,7 @@ from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
 from studio.core.resolver.records import usage_records, write_context_record
+from studio.core.search.layers import simulate_with_cache
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
 
@@ -49,6 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "(exact counts everywhere; about twice the time on a large pack)")
     p.add_argument("--use-feedback", action="store_true",
                    help="rank with the helpful/harmful feedback recorded in runs/ (off: the standard simulation)")
+    p.add_argument("--layers", action="store_true",
+                   help="also simulate the three-layer strategy (L0 index, L1 search, L2 files) for the same task")
     p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
     p.set_defaults(func=run)
 
@@ -67,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
         count_all=args.count_all or args.write_run,
     )
     result = resolve(request)
+    layers = simulate_with_cache(args.task, packs, budget=args.budget, resolved=result) if args.layers else None
     written: list[str] = []
     write_failed = False
     if args.write_run and result.tokenizer_available:
@@ -84,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
             data["usage_records"] = usage_records(result)
         if written:
             data["written"] = written
+        if layers is not None:
+            data["layers"] = layers.to_json()
         write_json(data)
     elif args.format == "fenced":
         sys.stdout.write(result.fenced_text)
@@ -91,6 +100,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(render_text(result))
         for path in written:
             sys.stdout.write(f"run record written: {path}\n")
+        if layers is not None:
+            sys.stdout.write("\n" + render_layers(layers))
     if not result.tokenizer_available:
         sys.stderr.write(f"tokenizer unavailable: {result.tokenizer_reason}\n")
         return 2

@@ -67,6 +67,8 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.feedback.aggregate",
     "studio.core.evals.suites",
     "studio.core.resources",
+    "studio.core.search.store",
+    "studio.core.search.compressed",
 )
 """Modules that declare ``CODES``, in the order the catalogue lists them."""
 

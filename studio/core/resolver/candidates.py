@@ -160,45 +160,61 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
     return out
 
 
+def file_layer(rel: str) -> str | Skip:
+    """The layer a pack-relative file would be a candidate of, or the walk's skip for it, without reading it.
+
+    Layers: ``guide`` (``KNOWLEDGE.md``), ``compiled``, ``split``, ``document``, ``wiki``, ``source``. The file
+    may still be skipped once read (too large, binary, a symlink leading out). Shared with the search index,
+    so that search covers exactly the files the resolver could use.
+    """
+    parts = rel.split("/")
+    top = parts[0]
+    if len(parts) == 1:
+        if rel == "KNOWLEDGE.md":
+            return "guide"
+        return Skip(rel, "not-a-runtime-surface", "Top-level files other than KNOWLEDGE.md are not model context.")
+    reason = _static_reason(top)
+    if reason is not None:
+        return Skip(rel, *reason)
+    suffix = os.path.splitext(parts[-1])[1].lower()
+    if top == "sources":
+        if suffix not in TEXT_SOURCE_SUFFIXES:
+            return Skip(rel, "binary-file", "Only text evidence can be quoted; cite this file by anchor.")
+        return "source"
+    if suffix not in (".md", ".markdown"):
+        code = "index-candidate-only" if suffix == ".json" and top == "compiled" else "not-markdown"
+        return Skip(rel, code, "Only Markdown views, documents and pages are loaded as context.")
+    if top == "compiled":
+        return "split" if len(parts) >= 4 and parts[1] == "splits" else "compiled"
+    return "wiki" if top == "wiki" else "document"
+
+
 def _classify(root: Path, rel: str, primary: str | None, out: PackFiles, mode: int = 0) -> None:
     """``mode`` is the walk's ``lstat`` of the file (0 when that failed)."""
     parts = rel.split("/")
-    top = parts[0]
     full = os.path.join(root, rel)
     if stat.S_ISLNK(mode) and not is_inside(root, Path(full)):
         out.skipped.append(Skip(rel, "symlink-escape", "This file is a symlink leading outside the pack; it is "
                                 "never read or loaded."))
         return
-    if len(parts) == 1:
-        if rel != "KNOWLEDGE.md":
-            out.skipped.append(Skip(rel, "not-a-runtime-surface", "Top-level files other than KNOWLEDGE.md are "
-                                    "not model context."))
+    layer = file_layer(rel)
+    if isinstance(layer, Skip):
+        out.skipped.append(layer)
         return
-    reason = _static_reason(top)
-    if reason is not None:
-        out.skipped.append(Skip(rel, *reason))
-        return
-    suffix = os.path.splitext(parts[-1])[1].lower()
-    is_md = suffix in (".md", ".markdown")
-    if top == "sources" and suffix not in TEXT_SOURCE_SUFFIXES:
-        out.skipped.append(Skip(rel, "binary-file", "Only text evidence can be quoted; cite this file by anchor."))
-        return
-    if top != "sources" and not is_md:
-        code = "index-candidate-only" if suffix == ".json" and top == "compiled" else "not-markdown"
-        out.skipped.append(Skip(rel, code, "Only Markdown views, documents and pages are loaded as context."))
-        return
+    if layer == "guide":
+        return  # the guide body is a candidate already (``collect``)
     text = _read_text(root, full, rel, out, mode)
     if text is None:
         return
     stem = os.path.splitext(parts[-1])[0]
-    if top == "compiled" and len(parts) >= 4 and parts[1] == "splits":
+    if layer == "split":
         out.candidates.append(Candidate(rel, "split", text, roles=roles_for(stem, _first_heading(text)),
                                         doc_stem=parts[2]))
-    elif top == "compiled":
+    elif layer == "compiled":
         out.candidates.append(Candidate(rel, "compiled", text, roles=roles_for(stem)))
-    elif top == "wiki":
+    elif layer == "wiki":
         out.candidates.append(Candidate(rel, "wiki", text, roles=roles_for(stem, _first_heading(text))))
-    elif top == "sources":
+    elif layer == "source":
         out.candidates.append(Candidate(rel, "source", text))
     else:  # documents/
         for sec in split_sections(text):

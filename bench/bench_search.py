@@ -1,0 +1,360 @@
+"""How fast is workspace search? Build, warm queries, one-file updates and GUI stalls, against floors of the same run.
+
+Figures (goals from issue #18):
+
+- **build**: the index built from nothing over every pack, against the floor of reading every byte of the corpus
+  (every file, read whole, measured in the same run right before; goal: within 4x). The build's own parts are
+  shown too: the time FTS5 alone needs to index the same text (``--breakdown``), which no reader can go under.
+- **query**: p50/p95/max of 50 varied queries (25 English words and phrases, 25 Chinese words of 2-4
+  characters, sampled from the corpus with a fixed seed) on the built index, in-process, each after one warm-up
+  pass (goal: p95 within 50 ms).
+- **update**: one changed file re-indexed with ``update_paths`` in the full-size index (goal: within 100 ms).
+- **GUI stall**: the longest gap of a 10 ms heartbeat on the GUI thread while ``SearchService`` builds the index
+  from nothing (in its child process) and the Find in Workspace panel searches every 300 ms (goal: under 50 ms).
+- ``--tokenizers``: the measurement behind the tokenizer choice (``studio/core/search/textprep.py``): trigram,
+  unicode61 with CJK characters as tokens (the choice) and unicode61 with CJK bigrams, on the first 200 packs.
+
+    python bench/bench_search.py                       # /work/corpus-1k, every figure
+    python bench/bench_search.py --packs 200 --no-gui  # quicker
+    python bench/bench_search.py --tokenizers          # only the tokenizer comparison
+
+The corpus is read, never written: the update figure works on a copy of one pack, and every index goes to a
+temporary folder. Timings on a shared machine are noisy; compare the ratios, and re-run on a quiet one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from studio.core.search import SearchIndex  # noqa: E402
+from studio.core.search.files import list_pack_files, read_file  # noqa: E402
+from studio.core.search.textprep import index_text  # noqa: E402
+
+DEFAULT_CORPUS = Path("/work/corpus-1k")
+CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+WORD = re.compile(r"[a-z]{5,}")
+
+
+def pack_roots(corpus: Path, limit: int | None) -> list[str]:
+    roots: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(corpus):
+        if "KNOWLEDGE.md" in filenames:
+            roots.append(dirpath)
+            dirnames[:] = []
+        else:
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") or d == ".agents")
+    roots.sort()
+    return roots[:limit] if limit else roots
+
+
+def read_floor(folders: list[Path]) -> tuple[float, int]:
+    """Seconds to read every byte of every file under ``folders``, and how many bytes that is."""
+    started = time.perf_counter()
+    total = 0
+    for folder in folders:
+        for dirpath, _dirnames, filenames in os.walk(folder):
+            for name in filenames:
+                try:
+                    with open(os.path.join(dirpath, name), "rb") as fh:
+                        total += len(fh.read())
+                except OSError:
+                    continue
+    return time.perf_counter() - started, total
+
+
+def sample_queries(roots: list[str], count: int, seed: int = 18) -> list[str]:
+    """Half English (words and two-word phrases), half Chinese (2-4 characters), from random files."""
+    rng = random.Random(seed)
+    english: list[str] = []
+    chinese: list[str] = []
+    while len(english) < count // 2 or len(chinese) < count - count // 2:
+        root = rng.choice(roots)
+        files = [f for f in list_pack_files(root).files if f.layer != "guide"]
+        if not files:
+            continue
+        read = read_file(root, rng.choice(files))
+        if isinstance(read, str):
+            continue
+        words = WORD.findall(read.text.lower())
+        if words and len(english) < count // 2:
+            i = rng.randrange(len(words))
+            english.append(" ".join(words[i:i + 2]) if rng.random() < 0.4 else words[i])
+        runs = CJK_RUN.findall(read.text)
+        if runs and len(chinese) < count - count // 2:
+            run = rng.choice(runs)
+            size = min(len(run), rng.choice((2, 2, 3, 4)))
+            start = rng.randrange(len(run) - size + 1)
+            chinese.append(run[start:start + size])
+    return english + chinese
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def bench_queries(index: SearchIndex, queries: list[str]) -> dict[str, Any]:
+    for q in queries:  # warm-up: page cache, statement cache, regex cache
+        index.search(q)
+    times = []
+    hits = []
+    for q in queries:
+        started = time.perf_counter()
+        found = index.search(q)
+        times.append((time.perf_counter() - started) * 1000)
+        hits.append(len(found.hits))
+    return {"count": len(queries), "p50_ms": round(percentile(times, 0.5), 2),
+            "p95_ms": round(percentile(times, 0.95), 2), "max_ms": round(max(times), 2),
+            "zero_hit_queries": sum(1 for h in hits if h == 0),
+            "slowest": sorted(zip(times, queries, strict=True), reverse=True)[:3]}
+
+
+def bench_update(index: SearchIndex, corpus_root: str, work: Path, rounds: int = 20) -> dict[str, Any]:
+    """Copy one pack, add it to the index, then change one of its files ``rounds`` times."""
+    copy = work / "changed-pack"
+    shutil.copytree(corpus_root, copy, symlinks=True)
+    index.refresh([copy])
+    target = next(f for f in list_pack_files(copy).files if f.layer == "wiki")
+    path = copy / target.path
+    base = path.read_text(encoding="utf-8", errors="replace")
+    times = []
+    for n in range(rounds):
+        path.write_text(base + f"\n\nfreshword{n}x appended\n", encoding="utf-8")
+        st = path.stat()
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + (n + 1) * 1_000_000_000))
+        started = time.perf_counter()
+        report = index.update_paths([path])
+        times.append((time.perf_counter() - started) * 1000)
+        assert report.indexed == 1, report
+        index.maintain()  # the app's housekeeping after an update, off the timed path as in the app
+    assert index.search(f"freshword{rounds - 1}x").hits, "the change is not searchable"
+    return {"file_bytes": len(base.encode()), "rounds": rounds, "median_ms": round(statistics.median(times), 2),
+            "max_ms": round(max(times), 2)}
+
+
+def fts_floor(roots: list[str], work: Path) -> dict[str, float]:
+    """FTS5 alone: the same rows inserted into a bare contentless table, the text already read and prepared."""
+    rows = []
+    started = time.perf_counter()
+    for root in roots:
+        for stamp in list_pack_files(root).files:
+            read = read_file(root, stamp)
+            if isinstance(read, str):
+                continue
+            path = index_text(stamp.path)
+            rows.extend((index_text(r.heading or ""), path, index_text(r.text)) for r in read.rows)
+    prepared = time.perf_counter() - started
+    conn = sqlite3.connect(work / "fts-floor.sqlite3")
+    conn.execute("PRAGMA journal_mode = OFF")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='', "
+                 "tokenize='unicode61 remove_diacritics 2')")
+    conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', 16777216)")
+    started = time.perf_counter()
+    with conn:
+        conn.executemany("INSERT INTO fts(heading, path, body) VALUES (?, ?, ?)", rows)
+    inserted = time.perf_counter() - started
+    conn.close()
+    return {"read_and_prepare_s": round(prepared, 2), "fts5_insert_s": round(inserted, 2)}
+
+
+def bench_gui(roots: list[str], work: Path) -> dict[str, Any]:
+    """Longest GUI-thread stall while the service builds the index and the panel searches now and then."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QElapsedTimer, QTimer
+
+    from studio.ui.app import make_app
+    from studio.ui.search_service import SearchService
+    from studio.ui.widgets.find_in_workspace import FindInWorkspacePanel
+
+    app = make_app()
+    service = SearchService(work / "gui-cache", in_child_process=True)
+    panel = FindInWorkspacePanel(service)
+    panel.resize(900, 600)
+    panel.show()
+    clock = QElapsedTimer()
+    gaps: list[int] = []
+    last = [0]
+
+    def tick() -> None:
+        now = clock.elapsed()
+        gaps.append(now - last[0])
+        last[0] = now
+
+    words = iter(["refund", "语气", "retry", "分区", "token", "schema", "预算", "latency"] * 100)
+    typing = QTimer()
+    typing.setInterval(300)
+    typing.timeout.connect(lambda: (panel.query.setText(next(words)), panel.search_now()))
+    beat = QTimer()
+    beat.setInterval(10)
+    beat.timeout.connect(tick)
+    done: list[object] = []
+    service.index_ready.connect(done.append)
+    for _ in range(20):  # let the window's first frames pass before timing
+        app.processEvents()
+    clock.start()
+    beat.start()
+    typing.start()
+    started = time.perf_counter()
+    service.refresh(roots)
+    while not done:
+        app.processEvents()
+        time.sleep(0.001)
+    seconds = time.perf_counter() - started
+    beat.stop()
+    typing.stop()
+    service.close()
+    stalls = sorted((g - 10 for g in gaps[1:]), reverse=True)
+    return {"build_s": round(seconds, 2), "ticks": len(gaps), "longest_stall_ms": stalls[0] if stalls else 0,
+            "stalls_over_50ms": sum(1 for s in stalls if s > 50), "searches": panel.latest > 0}
+
+
+def compare_tokenizers(roots: list[str], work: Path, queries: list[str]) -> list[dict[str, Any]]:
+    """Trigram vs unicode61 + CJK characters vs unicode61 + CJK bigrams: build, size, latency, Chinese recall."""
+    texts = []
+    for root in roots:
+        for stamp in list_pack_files(root).files:
+            read = read_file(root, stamp)
+            if not isinstance(read, str):
+                texts.extend(r.text for r in read.rows)
+    run = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
+
+    def bigrams(text: str) -> str:
+        return run.sub(lambda m: " " + " ".join(a + b for a, b in zip(m.group(), m.group()[1:], strict=False))
+                       + " " + m.group()[-1] + " ", text)
+
+    variants = [("trigram", "trigram", lambda t: t, lambda q: '"' + q + '"'),
+                ("unicode61 + CJK characters (chosen)", "unicode61 remove_diacritics 2", index_text,
+                 lambda q: '"' + " ".join(index_text(q).split()) + '"'),
+                ("unicode61 + CJK bigrams", "unicode61 remove_diacritics 2", bigrams,
+                 lambda q: '"' + " ".join(a + b for a, b in zip(q, q[1:], strict=False)) + '"'
+                 if run.fullmatch(q) and len(q) > 1 else '"' + q + '"')]
+    out = []
+    for label, tokenizer, prepare, to_query in variants:
+        db = work / f"tok-{len(out)}.sqlite3"
+        conn = sqlite3.connect(db)
+        conn.execute("PRAGMA journal_mode = OFF")
+        conn.execute(f"CREATE VIRTUAL TABLE f USING fts5(body, content='', tokenize='{tokenizer}')")
+        started = time.perf_counter()
+        prepared = [(prepare(t),) for t in texts]
+        prep_s = time.perf_counter() - started
+        started = time.perf_counter()
+        with conn:
+            conn.executemany("INSERT INTO f(body) VALUES (?)", prepared)
+        insert_s = time.perf_counter() - started
+        times, zero_zh = [], 0
+        for q in queries:
+            started = time.perf_counter()
+            rows = conn.execute("SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT 50",
+                                (to_query(q),)).fetchall()
+            times.append((time.perf_counter() - started) * 1000)
+            zero_zh += int(not rows and bool(run.search(q)))
+        conn.close()
+        out.append({"tokenizer": label, "prepare_s": round(prep_s, 2), "insert_s": round(insert_s, 2),
+                    "size_mb": round(db.stat().st_size / 1e6, 1), "p95_ms": round(percentile(times, 0.95), 2),
+                    "chinese_queries_without_hits": zero_zh})
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--packs", type=int, default=None, help="use only the first N packs")
+    parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--no-gui", action="store_true", help="skip the GUI stall figure")
+    parser.add_argument("--breakdown", action="store_true", help="also time FTS5 alone on the same text")
+    parser.add_argument("--tokenizers", action="store_true", help="only compare tokenizers (first 200 packs)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args()
+    if not args.corpus.is_dir():
+        print(f"no corpus at {args.corpus} (generate one with make_corpus.py)", file=sys.stderr)
+        return 2
+    roots = pack_roots(args.corpus, args.packs)
+    work = Path(tempfile.mkdtemp(prefix="bench-search-"))
+    figures: dict[str, Any] = {"packs": len(roots)}
+    try:
+        queries = sample_queries(roots, args.queries)
+        if args.tokenizers:
+            figures["tokenizers"] = compare_tokenizers(roots[:200], work, queries)
+        else:
+            # The whole corpus, or the packs' folders when only some are used; read once first to warm the page
+            # cache, so that the floor and the build both read warm files.
+            folders = [Path(r) for r in roots] if args.packs else [args.corpus]
+            read_floor(folders)
+            floor_s, floor_bytes = read_floor(folders)
+            figures["floor"] = {"read_every_byte_s": round(floor_s, 3), "bytes": floor_bytes}
+            index = SearchIndex.open(work / "cache")
+            started, cpu = time.perf_counter(), time.process_time()
+            report = index.refresh(roots)
+            build_s = time.perf_counter() - started
+            started = time.perf_counter()
+            index.refresh(roots)  # what re-opening the workspace costs once the index is built
+            reopen_s = time.perf_counter() - started
+            info = index.info()
+            figures["build"] = {"seconds": round(build_s, 2), "cpu_s": round(time.process_time() - cpu, 2),
+                                "ratio_to_floor": round(build_s / floor_s, 1), "files": report.files,
+                                "bytes_read": report.bytes_read, "skipped": dict(report.skipped),
+                                "index_mb": round(info.bytes / 1e6, 1), "goal_ratio": 4,
+                                "refresh_unchanged_s": round(reopen_s, 2)}
+            if args.breakdown:
+                figures["build"]["fts5_alone"] = fts_floor(roots, work)
+            figures["query"] = bench_queries(index, queries) | {"goal_p95_ms": 50}
+            figures["update"] = bench_update(index, roots[0], work) | {"goal_ms": 100}
+            index.close()
+            if not args.no_gui:
+                figures["gui"] = bench_gui(roots, work) | {"goal_ms": 50}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps(figures, ensure_ascii=False, indent=2))
+    else:
+        print_summary(figures)
+    return 0
+
+
+def print_summary(f: dict[str, Any]) -> None:
+    print(f"packs: {f['packs']}")
+    if "tokenizers" in f:
+        print("tokenizers, on the first 200 packs:")
+        for row in f["tokenizers"]:
+            print(f"  {row['tokenizer']:38s} prepare {row['prepare_s']:6.2f} s  insert {row['insert_s']:6.2f} s  "
+                  f"{row['size_mb']:7.1f} MB  p95 {row['p95_ms']:6.2f} ms  Chinese queries without hits "
+                  f"{row['chinese_queries_without_hits']}")
+        return
+    floor, build = f["floor"], f["build"]
+    print(f"floor   read every byte: {floor['read_every_byte_s']:.2f} s ({floor['bytes'] / 1e6:.0f} MB)")
+    print(f"build   {build['seconds']:.2f} s (cpu {build['cpu_s']:.2f} s) = {build['ratio_to_floor']}x the floor "
+          f"(goal 4x); {build['files']} files, {build['bytes_read'] / 1e6:.0f} MB read, index {build['index_mb']} MB")
+    print(f"        re-opening (nothing changed: stat every file, read none): {build['refresh_unchanged_s']:.2f} s")
+    if "fts5_alone" in build:
+        parts = build["fts5_alone"]
+        print(f"        of which FTS5 alone needs {parts['fts5_insert_s']:.2f} s "
+              f"({parts['fts5_insert_s'] / floor['read_every_byte_s']:.1f}x the floor); reading and cutting "
+              f"the text {parts['read_and_prepare_s']:.2f} s")
+    q = f["query"]
+    print(f"query   p50 {q['p50_ms']} ms, p95 {q['p95_ms']} ms (goal 50), max {q['max_ms']} ms over {q['count']} "
+          f"queries; {q['zero_hit_queries']} without hits")
+    u = f["update"]
+    print(f"update  one changed file ({u['file_bytes']} bytes): median {u['median_ms']} ms, max {u['max_ms']} ms "
+          "(goal 100)")
+    if "gui" in f:
+        g = f["gui"]
+        print(f"gui     longest stall {g['longest_stall_ms']} ms (goal 50), {g['stalls_over_50ms']} over 50 ms, "
+              f"while building for {g['build_s']} s in the child process and searching every 300 ms")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+"""Text printer for the three-layer simulation (``pack-studio resolve --layers``)."""
+
+from __future__ import annotations
+
+from studio.core.search.layers import LayersResult
+
+MAX_L0_LINES = 12
+
+
+def render_layers(result: LayersResult) -> str:
+    """A readable L0 -> L1 -> L2 trace with tokens per layer, then the resolver's picks for comparison."""
+    lines = [f"layers: {result.task}", f"  words: {', '.join(result.terms) or '(none)'}"]
+    index = result.index
+    lines.append(f"L0  index {index.bytes / 1024:.1f} KB, {result.l0_tokens} tok, {len(index.entries)} lines; "
+                 f"{len(result.matches)} match")
+    for m in result.matches[:MAX_L0_LINES]:
+        found = ", ".join(m.matched) + (f" (partly: {', '.join(m.fuzzy)})" if m.fuzzy else "")
+        lines.append(f"    {'=' if m.exact else '~'} {m.entry.pack}/{m.entry.path}  {m.entry.title}  [{found}]")
+    if len(result.matches) > MAX_L0_LINES:
+        lines.append(f"    ... {len(result.matches) - MAX_L0_LINES} more")
+    lines.append(f"  -> {result.decision}: {result.reason}")
+    if result.l1 is not None:
+        lines.append(f"L1  full-text search ({result.l1.matched} words), {result.l1_tokens} tok")
+        for rank, hit in enumerate(result.l1.hits, 1):
+            lines.append(f"    {rank:>2}. {hit.pack}/{hit.path}:{hit.line}  score {hit.score:.2f}  {hit.snippet}")
+        if not result.l1.hits:
+            lines.append("    (no hits)")
+    if result.l2:
+        lines.append(f"L2  whole files, {result.l2_tokens} tok")
+        for f in result.l2:
+            tok = "?" if f.tokens is None else str(f.tokens)
+            lines.append(f"    {'+' if f.fetched else '-'} {f.pack}/{f.path}  {tok} tok  {f.reason}")
+    lines.append(f"total {result.total_tokens} / {result.budget} tok "
+                 f"(L0 {result.l0_tokens} + L1 {result.l1_tokens} + L2 {result.l2_tokens})")
+    if result.gaps:
+        lines.append(f"gaps (no file mentions them): {', '.join(result.gaps)}")
+    if result.unindexed:
+        lines.append(f"not in the index, only in the text: {', '.join(result.unindexed)}")
+    lines.append(f"resolver  {result.resolver_tokens} / {result.budget} tok, {len(result.resolver)} items")
+    for pick in result.resolver:
+        section = f" § {pick.section}" if pick.section else ""
+        lines.append(f"    + {pick.pack}/{pick.path}{section}  {pick.tokens if pick.tokens is not None else '?'} tok")
+    lines.extend(f"note: {n}" for n in result.notes)
+    return "\n".join(lines) + "\n"

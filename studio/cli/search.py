@@ -1,0 +1,131 @@
+"""``pack-studio search QUERY [PATH ...]``: full-text search over every pack of the workspace (layer L1).
+
+The index lives in the cache folder (``--cache-dir``, default ``$XDG_CACHE_HOME/knowledge-pack-studio``) and is
+brought up to date first: only files whose size or time changed are read again. Words are all required; when
+no section has them all, sections with any of them are shown and the output says so (``--all`` / ``--any``
+force one). ``"quoted phrases"`` and ``prefix*`` work; anything else in the query is searched as text.
+
+Output: ``text`` (results grouped by pack, each ``path:line``, heading, score and a snippet with matches in
+``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, snippet, ...}],
+index: {path, files, bytes, updated}, ...}``). Exit status: 0 when something was found, 1 when nothing was,
+2 for usage errors or an index that cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from studio.cli._output import write_json
+from studio.cli._scope import add_scope_arguments, options_from_args
+from studio.core.model import Scope
+from studio.core.search import IndexLocationError, SearchIndex, SearchResults
+from studio.core.search.files import KINDS
+from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
+from studio.core.workspace import open_workspace
+
+OPEN, CLOSE = "«", "»"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("search", help="search the text of every pack in the workspace",
+                       description="Full-text search (SQLite FTS5, bm25 ranking) over the files the resolver "
+                                   "could use in every pack of the workspace.")
+    p.add_argument("query", metavar="QUERY", help='words to find; "a phrase" and prefix* work')
+    add_scope_arguments(p)
+    what = p.add_argument_group("what to search")
+    what.add_argument("--pack", action="append", default=[], metavar="NAME", help="only this pack (repeatable)")
+    what.add_argument("--scope", dest="scopes", action="append", default=[], choices=[s.value for s in Scope],
+                      help="only packs of this discovery scope (repeatable)")
+    what.add_argument("--kind", action="append", default=[], choices=KINDS,
+                      help="only this kind of section (repeatable): frontmatter, guide (KNOWLEDGE.md body), "
+                           "compiled, split, document, wiki, source")
+    what.add_argument("--folder", default="", metavar="PREFIX", help="only files whose path starts with PREFIX, "
+                                                                     "e.g. wiki/concepts/")
+    mode = what.add_mutually_exclusive_group()
+    mode.add_argument("--all", dest="mode", action="store_const", const="all", help="every word must be there")
+    mode.add_argument("--any", dest="mode", action="store_const", const="any", help="any word is enough")
+    p.add_argument("--limit", type=int, default=DEFAULT_LIMIT, metavar="N",
+                   help=f"at most N results (default {DEFAULT_LIMIT}, at most {MAX_LIMIT})")
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help="folder holding the index (default: $XDG_CACHE_HOME/knowledge-pack-studio)")
+    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    p.set_defaults(func=run, mode="auto")
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 1 <= args.limit <= MAX_LIMIT:
+        sys.stderr.write(f"--limit must be between 1 and {MAX_LIMIT}\n")
+        return 2
+    ws = open_workspace(options_from_args(args))
+    roots = [str(p.root) for p in ws.packs]
+    chosen = [str(p.root) for p in ws.packs
+              if (not args.pack or p.name in args.pack) and (not args.scopes or p.scope.value in args.scopes)]
+    index = SearchIndex.open(args.cache_dir)
+    try:
+        try:
+            refreshed = index.refresh(roots)
+        except IndexLocationError as exc:
+            sys.stderr.write(f"search: {exc}\n")
+            return 2
+        results = index.search(args.query, roots=chosen, kinds=args.kind or None, path_prefix=args.folder,
+                               limit=args.limit, mode=args.mode)
+        info = index.info()
+        notices = list(index.notices)
+    finally:
+        index.close()
+    for notice in notices:
+        sys.stderr.write(f"{notice.severity.value}: {notice.message}\n")
+    if args.format == "json":
+        data = results.to_json()
+        data["index"] = {"path": info.path, "files": info.files, "bytes": info.bytes,
+                         "updated": info.to_json()["updated"]}
+        data["refresh"] = refreshed.to_json()
+        data["notices"] = [n.to_dict() for n in notices]
+        write_json(data)
+    else:
+        sys.stdout.write(render_text(results, len(chosen)))
+        sys.stdout.write(f"index: {info.path}: {info.files} files, {info.bytes / 1e6:.1f} MB; this run re-read "
+                         f"{refreshed.indexed} and skipped {sum(refreshed.skipped.values())} "
+                         f"({_reasons(refreshed.skipped)})\n")
+    if results.problem:
+        sys.stderr.write(f"search: {results.problem}\n")
+    return 0 if results.hits else 1
+
+
+def render_text(results: SearchResults, packs: int) -> str:
+    """Results grouped by pack; matches in the snippet between ``«`` and ``»``."""
+    lines: list[str] = []
+    found = len(results.hits)
+    how = {"all": "every word", "any": "any word (no section has every word)"}.get(results.matched, "")
+    head = f"{results.query}: {found} result{'s' if found != 1 else ''} in {packs} pack{'s' if packs != 1 else ''}"
+    lines.append(head + (f", {how}" if how and found else ""))
+    if results.note:
+        lines.append(f"note: {results.note}")
+    current = None
+    for hit in results.hits:
+        if hit.root != current:
+            current = hit.root
+            lines.append(f"{hit.pack}  ({hit.root})")
+        heading = f"  § {hit.heading}" if hit.heading else ""
+        lines.append(f"  {hit.path}:{hit.line}{heading}  [{hit.kind}]  score {hit.score:.2f}")
+        if hit.snippet:
+            lines.append(f"      {mark(hit.snippet, hit.highlights)}")
+    return "\n".join(lines) + "\n"
+
+
+def mark(snippet: str, spans: Sequence[tuple[int, int]]) -> str:
+    out = []
+    last = 0
+    for start, end in spans:
+        if start < last:
+            continue
+        out.append(snippet[last:start] + OPEN + snippet[start:end] + CLOSE)
+        last = end
+    return "".join(out) + snippet[last:]
+
+
+def _reasons(skipped: dict[str, int]) -> str:
+    return ", ".join(f"{n} {reason}" for reason, n in sorted(skipped.items())) or "nothing"

@@ -1,0 +1,173 @@
+"""Working out what changed in a pack, off the writing thread: stamps compared, changed files read and cut.
+
+``produce`` yields one ``PackWork`` per pack (files to index, files touched but unchanged, files gone);
+``produce_threaded`` runs it in a second thread a few packs ahead of the writer. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of, list_pack_files, read_data, stamp_file
+
+
+@dataclass(slots=True)
+class RefreshReport:
+    """What one refresh or update did."""
+
+    packs: int = 0
+    files: int = 0
+    """Indexable files seen."""
+    indexed: int = 0
+    """Files read and (re)indexed."""
+    unchanged: int = 0
+    removed: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    """Files (and folders) left out, by reason: ``binary``, ``too-large``, ``undecodable``, ``symlink-escape`` ..."""
+    bytes_read: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    compacted: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"packs": self.packs, "files": self.files, "indexed": self.indexed, "unchanged": self.unchanged,
+                "removed": self.removed, "skipped": dict(sorted(self.skipped.items())),
+                "bytes_read": self.bytes_read, "seconds": round(self.seconds, 3), "cancelled": self.cancelled}
+
+
+@dataclass(slots=True)
+class Known:
+    file_id: int
+    size: int
+    mtime_ns: int
+    digest: bytes
+
+
+@dataclass(slots=True)
+class PackWork:
+    """One pack's changes, prepared off the writing thread."""
+
+    root: str
+    name: str | None
+    files: list[tuple[ReadFile, int | None]] = field(default_factory=list)
+    """Files to (re)index, with the id of the row they replace."""
+    touched: list[tuple[int, int]] = field(default_factory=list)
+    """(file id, new mtime) of files whose content did not change."""
+    removed: list[int] = field(default_factory=list)
+    seen: int = 0
+
+    @property
+    def text_bytes(self) -> int:
+        return sum(len(f.text) for f, _ in self.files)
+
+
+def produce(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
+             stop: Callable[[], bool]) -> Iterator[PackWork | int]:
+    listings = []
+    for root in roots:
+        listing = list_pack_files(root)
+        report.skipped.update(listing.skipped)
+        listings.append((root, listing.files))
+    yield sum(len(files) for _, files in listings)
+    for root, files in listings:
+        if stop():
+            return
+        yield pack_work(root, files, known.get(root, {}), report)
+
+
+def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
+                      stop: Callable[[], bool]) -> Iterator[PackWork | int]:
+    """``produce`` in a second thread, a few packs ahead of the writer."""
+    out: queue.Queue[PackWork | int | BaseException | None] = queue.Queue(maxsize=16)
+    halt = threading.Event()
+
+    def run() -> None:
+        try:
+            for item in produce(roots, known, report, lambda: halt.is_set() or stop()):
+                out.put(item)
+                if halt.is_set():
+                    break
+        except BaseException as exc:  # handed to the writer's thread, which raises it
+            out.put(exc)
+            return
+        out.put(None)
+
+    thread = threading.Thread(target=run, name="search-index-reader", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item = out.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        halt.set()
+        while thread.is_alive():  # unblock a reader waiting on a full queue
+            with contextlib.suppress(queue.Empty):
+                out.get(timeout=0.05)
+        thread.join()
+
+
+def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report: RefreshReport) -> PackWork:
+    work = PackWork(root, None, seen=len(files))
+    left = dict(known)
+    for stamp in files:
+        report.files += 1
+        old = left.pop(stamp.path, None)
+        if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
+            report.unchanged += 1
+            continue
+        read_into(root, stamp, old, work, report)
+    work.removed.extend(k.file_id for k in left.values())
+    return work
+
+
+def check_one(root: str, rel: str, known: dict[str, Known], work: PackWork, report: RefreshReport) -> None:
+    old = known.get(rel)
+    stamp = stamp_file(root, rel)
+    if isinstance(stamp, str):
+        if stamp != "missing":
+            report.skipped[stamp] += 1
+        if old is not None:
+            work.removed.append(old.file_id)
+        return
+    report.files += 1
+    if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
+        report.unchanged += 1
+        return
+    read_into(root, stamp, old, work, report)
+
+
+def read_into(root: str, stamp: FileStamp, old: Known | None, work: PackWork, report: RefreshReport) -> None:
+    data = read_data(root, stamp)
+    if isinstance(data, str):
+        report.skipped[data] += 1
+        if old is not None:
+            work.removed.append(old.file_id)
+        return
+    report.bytes_read += len(data)
+    digest = digest_of(data)
+    if old is not None and old.digest == digest:
+        work.touched.append((old.file_id, stamp.mtime_ns))
+        report.unchanged += 1
+        return
+    read = decode_file(stamp, data, digest)
+    if isinstance(read, str):
+        report.skipped[read] += 1
+        if old is not None:
+            work.removed.append(old.file_id)
+        return
+    if stamp.layer == "guide":
+        work.name = read.pack_name or os.path.basename(root)
+    work.files.append((read, old.file_id if old is not None else None))
+
+

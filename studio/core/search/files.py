@@ -1,0 +1,266 @@
+"""Which files of a pack the search index holds, and how one file is read and cut into rows.
+
+The set is the resolver's (``resolver.candidates.file_layer``): ``KNOWLEDGE.md`` (its frontmatter and its
+guide body), ``compiled/`` and ``compiled/splits/`` Markdown, ``documents/`` and ``wiki/`` Markdown, and text
+files under ``sources/``. Everything else is skipped and counted by reason, as are files the resolver would
+refuse once read: over ``MAX_FILE_BYTES``, binary (a NUL byte), not valid UTF-8, a symlink leading out of the
+pack, unreadable. Folders the resolver never loads (``runs/``, ``indexes/``, ``assets/`` ...) are not entered;
+each counts once. The walk never follows a symlinked folder and stops after ``MAX_FILES`` files per pack.
+Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
+from studio.core.paths import is_inside, read_bounded, read_regular_file
+from studio.core.resolver.candidates import MAX_FILE_BYTES, MAX_FILES, Skip, file_layer
+from studio.core.search.blocks import Block, markdown_blocks, text_blocks
+from studio.core.textfiles import is_binary
+
+RUNTIME_TOPS = frozenset({"compiled", "documents", "wiki", "sources"})
+KINDS = ("frontmatter", "guide", "compiled", "split", "document", "wiki", "source")
+"""Row kinds: the resolver's layers, with ``KNOWLEDGE.md`` cut into its frontmatter and its guide body."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileStamp:
+    """A file as the walk saw it, before reading."""
+
+    path: str
+    """Pack-relative POSIX path."""
+    layer: str
+    size: int
+    mtime_ns: int
+
+
+CHUNK_CHARS = 8000
+"""Consecutive heading sections are stored together up to about this many characters (one row of the index)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One stored row: a run of consecutive heading sections of a file (or one section, or one text block)."""
+
+    kind: str
+    heading: str | None
+    """The first section's heading (None for text before the first heading)."""
+    start_line: int
+    end_line: int
+    text: str
+    headings: str = ""
+    """Every heading in the row, for the index's heading column (weighted above the body)."""
+
+
+@dataclass(slots=True)
+class ReadFile:
+    """A file read and cut into rows."""
+
+    stamp: FileStamp
+    digest: bytes
+    title: str
+    """The file's first heading (the pack name for ``KNOWLEDGE.md``), or its file name."""
+    rows: list[Row]
+    text: str
+    pack_name: str | None = None
+    """For ``KNOWLEDGE.md``: the frontmatter ``name`` when it is a usable string."""
+
+
+@dataclass(slots=True)
+class PackListing:
+    """The indexable files of one pack, and what was skipped (reason -> count)."""
+
+    files: list[FileStamp] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+
+
+def list_pack_files(root: Path | str) -> PackListing:
+    """Stat every file search could index under ``root`` (no file is opened)."""
+    out = PackListing()
+    base = str(root)
+    seen = 0
+    stack = [("", base)]
+    while stack:
+        prefix, folder = stack.pop()
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError:
+            out.skipped["unreadable"] += 1
+            continue
+        subdirs = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith("."):
+                continue
+            rel = prefix + name
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except OSError:
+                out.skipped["unreadable"] += 1
+                continue
+            if stat.S_ISDIR(st.st_mode):
+                if not prefix and name not in RUNTIME_TOPS:
+                    out.skipped["not-a-runtime-surface"] += 1
+                else:
+                    subdirs.append((rel + "/", entry.path))
+                continue
+            if stat.S_ISLNK(st.st_mode):
+                if not is_inside(base, entry.path):
+                    out.skipped["symlink-escape"] += 1
+                    continue
+                try:
+                    st = os.stat(entry.path)
+                except OSError:
+                    out.skipped["unreadable"] += 1
+                    continue
+                if stat.S_ISDIR(st.st_mode):
+                    out.skipped["symlinked-folder"] += 1  # never followed, as the resolver's walk
+                    continue
+            seen += 1
+            if seen > MAX_FILES:
+                out.skipped["too-many-files"] += 1
+                continue
+            layer = file_layer(rel)
+            if isinstance(layer, Skip):
+                out.skipped[layer.reason] += 1
+            elif st.st_size > MAX_FILE_BYTES and layer != "guide":
+                out.skipped["too-large"] += 1
+            else:
+                out.files.append(FileStamp(rel, layer, st.st_size, st.st_mtime_ns))
+        stack.extend(reversed(subdirs))
+    out.files.sort(key=lambda f: f.path)
+    return out
+
+
+def stamp_file(root: Path | str, rel: str) -> FileStamp | str:
+    """The stamp of one pack file, or the reason search does not index it (``missing`` when it is gone)."""
+    parts = rel.split("/")
+    if any(p.startswith(".") or p in ("", "..") for p in parts):
+        return "not-a-runtime-surface"
+    full = os.path.join(root, rel)
+    if not is_inside(root, full):
+        return "symlink-escape"
+    try:
+        st = os.stat(full)
+    except FileNotFoundError:
+        return "missing"
+    except (OSError, ValueError):
+        return "unreadable"
+    if not stat.S_ISREG(st.st_mode):
+        return "missing" if stat.S_ISDIR(st.st_mode) else "not-a-regular-file"
+    layer = file_layer(rel)
+    if isinstance(layer, Skip):
+        return layer.reason
+    if st.st_size > MAX_FILE_BYTES and layer != "guide":
+        return "too-large"
+    return FileStamp(rel, layer, st.st_size, st.st_mtime_ns)
+
+
+def read_data(root: Path | str, stamp: FileStamp) -> bytes | str:
+    """The file's bytes (bounded, never through a symlink out of the pack), or the reason it was not read."""
+    limit = (MAX_KNOWLEDGE_BYTES if stamp.layer == "guide" else MAX_FILE_BYTES) + 1
+    full = os.path.join(root, stamp.path)
+    fast = read_regular_file(full, limit)
+    if fast is not None:
+        data, size = fast
+    else:
+        got, size, problem = read_bounded(Path(full), limit, root=Path(root))
+        if problem is not None or got is None:
+            return "symlink-escape" if problem is not None and problem.code == "symlink-escape" else "unreadable"
+        data = got
+    if size >= limit and stamp.layer != "guide":
+        return "too-large"
+    if is_binary(data):
+        return "binary"
+    return data
+
+
+def digest_of(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
+
+
+def decode_file(stamp: FileStamp, data: bytes, digest: bytes | None = None) -> ReadFile | str:
+    """Cut ``data`` into rows; ``undecodable`` when it is not UTF-8 (``KNOWLEDGE.md`` is read as the loader does)."""
+    digest = digest if digest is not None else digest_of(data)
+    if stamp.layer == "guide":
+        return _knowledge(stamp, data, digest)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return "undecodable"
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    name = stamp.path.rsplit("/", 1)[-1]
+    if stamp.layer == "source" and not name.lower().endswith((".md", ".markdown")):
+        rows = [_row(stamp.layer, b, text) for b in text_blocks(text)]
+        return ReadFile(stamp, digest, name, rows, text)
+    blocks = markdown_blocks(text)
+    title = next((b.heading for b in blocks if b.heading), None) or name
+    return ReadFile(stamp, digest, title, _rows(stamp.layer, blocks, text), text)
+
+
+def _row(kind: str, block: Block, text: str, line_offset: int = 0) -> Row:
+    return Row(kind, block.heading, block.start_line + line_offset, block.end_line + line_offset,
+               text[block.start:block.end], block.heading or "")
+
+
+def _rows(kind: str, blocks: list[Block], text: str, line_offset: int = 0) -> list[Row]:
+    """Consecutive sections merged into rows of up to ``CHUNK_CHARS`` (a longer section is a row of its own).
+
+    Why not one row per section: bm25 is computed for every row a query matches, and in a large workspace a
+    common word matches tens of thousands of sections (150-200 ms per query on the 1,000-pack corpus). Rows
+    of a few sections cut that by three and still point into a screenful of text; a hit's line and heading
+    are those of its best matching line, found when the snippet is cut.
+    """
+    rows: list[Row] = []
+    group: list[Block] = []
+    size = 0
+    for block in blocks:
+        length = block.end - block.start
+        if group and size + length > CHUNK_CHARS:
+            rows.append(_merged(kind, group, text, line_offset))
+            group, size = [], 0
+        group.append(block)
+        size += length
+    if group:
+        rows.append(_merged(kind, group, text, line_offset))
+    return rows
+
+
+def _merged(kind: str, group: list[Block], text: str, line_offset: int) -> Row:
+    first, last = group[0], group[-1]
+    headings = " \n".join(b.heading for b in group if b.heading)
+    return Row(kind, first.heading, first.start_line + line_offset, last.end_line + line_offset,
+               text[first.start:last.end], headings)
+
+
+def _knowledge(stamp: FileStamp, data: bytes, digest: bytes) -> ReadFile:
+    """Frontmatter as one row (its YAML text), the guide body as heading sections."""
+    kf, _diags = read_knowledge_bytes(data[:MAX_KNOWLEDGE_BYTES + 1], size=len(data))
+    fm = kf.frontmatter
+    rows: list[Row] = []
+    name = None
+    if fm is not None:
+        value = fm.data.get("name")
+        name = value.strip() if isinstance(value, str) and value.strip() else None
+        if fm.raw.strip():  # the YAML between the fences: lines after the opening ``---``
+            rows.append(Row("frontmatter", "frontmatter", fm.start_line + 1, max(fm.end_line - 1, fm.start_line + 1),
+                            fm.raw, name or ""))
+    body = kf.body
+    offset = kf.body_start_line - 1
+    blocks = [b for b in markdown_blocks(body) if body[b.start:b.end].strip()]
+    rows.extend(_rows("guide", blocks, body, offset))
+    title = name or next((r.heading for r in rows if r.kind == "guide" and r.heading), None) or "KNOWLEDGE.md"
+    return ReadFile(stamp, digest, title, rows, kf.text, name)
+
+
+def read_file(root: Path | str, stamp: FileStamp) -> ReadFile | str:
+    """Read and cut one file, or the reason it is skipped."""
+    data = read_data(root, stamp)
+    return data if isinstance(data, str) else decode_file(stamp, data)

@@ -1,0 +1,152 @@
+"""Bring the search index up to date: the whole workspace (``refresh``) or a few changed paths (``update_paths``).
+
+A file is re-read only when its size or modification time changed, and re-indexed only when its BLAKE2b digest
+changed too (a touched but identical file just gets its new time). Files gone from disk, and packs whose folder
+is gone, leave the index. Reading and cutting files (Python) runs in a second thread while this one writes
+(SQLite, which lets go of the interpreter lock), so the two overlap on a machine with two cores (``changes``
+works out and reads what changed, ``writes`` stores it). Writes go in
+transactions of at most ``BATCH_BYTES`` of text, so another studio sharing the file never waits long.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
+from studio.core.search.store import Store
+from studio.core.search.writes import drop_vanished, known_files, write
+
+BATCH_BYTES = 32 * 1024 * 1024
+"""Text per write transaction: large enough that FTS5 writes few segments, small enough to hold the lock ~1 s."""
+OPTIMIZE_BYTES = 16 * 1024 * 1024
+"""A refresh that read this much ends by merging the index into one segment (fast queries, cheap updates)."""
+COMPACT_MIN_DEAD = 20_000
+"""Rows left behind by changed files; past this and past the number of live rows, the index is rebuilt."""
+
+Progress = Callable[[int, int], None]
+
+
+def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress | None = None,
+            cancelled: Callable[[], bool] | None = None, threaded: bool = True) -> RefreshReport:
+    """Index every indexable file of the packs at ``roots``; other packs already in the index stay.
+
+    Raises ``IndexLocationError`` when the database would lie inside one of the packs. Packs in the index whose
+    folder no longer exists are dropped. ``cancelled`` is checked between packs; what was written stays.
+    """
+    started = time.perf_counter()
+    wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
+    store.check_outside([Path(r) for r in wanted])
+    store.reopen_if_replaced()
+    report = RefreshReport(packs=len(wanted))
+    if _should_compact(store):
+        clear(store)
+        report.compacted = True
+    drop_vanished(store, report)
+    known = known_files(store, wanted)
+    stop = cancelled or (lambda: False)
+    works = produce_threaded(wanted, known, report, stop) if threaded else produce(wanted, known, report, stop)
+    done = 0
+    total = 0
+    batch: list[PackWork] = []
+    size = 0
+    for item in works:
+        if isinstance(item, int):
+            total = item
+            if on_progress is not None:
+                on_progress(0, total)
+            continue
+        batch.append(item)
+        size += item.text_bytes
+        done += item.seen
+        if size >= BATCH_BYTES:
+            write(store, batch, report)
+            store.checkpoint()
+            batch, size = [], 0
+        if on_progress is not None:
+            on_progress(done, total)
+        if stop():
+            report.cancelled = True
+            break
+    write(store, batch, report)
+    with store.write() as conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'updated'", (str(time.time()),))
+    if report.bytes_read >= OPTIMIZE_BYTES:
+        store.optimize()
+    else:
+        store.maintain()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
+    """Re-index what changed at ``paths`` (files, folders or pack roots) of packs already in the index.
+
+    Cheap for one file: a stat, and a read only when it changed. A folder or a pack root re-checks that
+    whole pack. Paths outside every indexed pack are ignored (counted as ``not-in-the-index``). No checkpoint
+    runs here, nor any merge (see ``Store.maintain``): call ``SearchIndex.maintain`` afterwards, off the path.
+    """
+    started = time.perf_counter()
+    store.reopen_if_replaced()
+    report = RefreshReport()
+    with store.lock:
+        roots = {r: i for i, r in store.conn.execute("SELECT id, root FROM packs")}
+    whole: set[str] = set()
+    single: dict[str, set[str]] = {}
+    for raw in paths:
+        path = os.path.abspath(raw)
+        root = _owning_root(path, roots)
+        if root is None:
+            report.skipped["not-in-the-index"] += 1
+        elif path == root or os.path.isdir(path):
+            whole.add(root)
+        else:
+            single.setdefault(root, set()).add(os.path.relpath(path, root).replace(os.sep, "/"))
+    report.packs = len(whole | set(single))
+    works: list[PackWork] = []
+    if whole:
+        by_root = known_files(store, sorted(whole))
+        works.extend(w for w in produce(sorted(whole), by_root, report, lambda: False) if not isinstance(w, int))
+    for root, rels in single.items():
+        if root in whole:
+            continue
+        known = known_files(store, [root]).get(root, {})
+        work = PackWork(root, None)
+        for rel in sorted(rels):
+            check_one(root, rel, known, work, report)
+        works.append(work)
+    write(store, works, report)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _should_compact(store: Store) -> bool:
+    dead = int(store.meta("dead", "0") or 0)
+    if dead < COMPACT_MIN_DEAD:
+        return False
+    with store.lock:
+        live = store.conn.execute("SELECT count(*) FROM sections").fetchone()[0]
+    return bool(dead > live)
+
+
+def clear(store: Store) -> None:
+    """Empty the index (rows left behind included); the refresh that follows fills it again."""
+    with store.write() as conn:
+        conn.execute("DELETE FROM sections")
+        conn.execute("DELETE FROM files")
+        conn.execute("DELETE FROM packs")
+        conn.execute("INSERT INTO fts(fts) VALUES ('delete-all')")
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'dead'")
+
+
+def _owning_root(path: str, roots: dict[str, int]) -> str | None:
+    probe = path
+    while True:
+        if probe in roots:
+            return probe
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return None
+        probe = parent

@@ -1,0 +1,203 @@
+"""Run a search: the FTS5 match, ranked by bm25 with column weights, then a snippet and line for each hit.
+
+Ranking: FTS5's ``bm25`` with the heading column weighted ``HEADING_WEIGHT`` and the path ``PATH_WEIGHT``
+against the body's 1.0: curators name headings and files after what they hold. Scores are reported positive
+(FTS5's bm25 is negative, lower is better), rounded to three decimals.
+
+``mode="auto"`` asks for every term first and, when nothing has them all, for any of them (the result says
+which). Filters: pack roots, row kinds (``frontmatter``, ``guide``, ``compiled``, ``split``, ``document``,
+``wiki``, ``source``) and a path prefix. User text reaches FTS5 only through ``textprep.fts_expression``; if
+FTS5 still refuses it, the result carries a sentence saying so instead of an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from studio.core.diagnostics import Diagnostic
+from studio.core.search.snippets import heading_at, make_snippet, read_lines, safe_text
+from studio.core.search.store import Store, is_damage
+from studio.core.search.textprep import Query, fts_expression, highlight_pattern, parse_query
+
+HEADING_WEIGHT = 8.0
+PATH_WEIGHT = 3.0
+BODY_WEIGHT = 1.0
+DEFAULT_LIMIT = 50
+MAX_LIMIT = 1000
+
+SearchMode = Literal["all", "any", "auto"]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One matching section, placed at its best line."""
+
+    pack: str
+    """The pack's name."""
+    root: str
+    """Absolute pack folder."""
+    path: str
+    """Pack-relative file path."""
+    line: int
+    heading: str | None
+    kind: str
+    score: float
+    snippet: str
+    highlights: tuple[tuple[int, int], ...] = ()
+    section_lines: tuple[int, int] = (0, 0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pack": self.pack, "root": self.root, "path": self.path, "line": self.line, "heading": self.heading,
+                "kind": self.kind, "score": self.score, "snippet": self.snippet,
+                "highlights": [list(h) for h in self.highlights]}
+
+
+@dataclass(slots=True)
+class SearchResults:
+    """The answer to one query."""
+
+    query: str
+    hits: list[SearchHit] = field(default_factory=list)
+    matched: str = "none"
+    """``all`` (every term), ``any`` (at least one term) or ``none`` (nothing searched or found)."""
+    problem: str = ""
+    """Why nothing could be searched (empty query, an expression FTS5 refused, a damaged index)."""
+    note: str = ""
+    """What the user should know about how the text was read (words dropped, terms cut)."""
+    elapsed_ms: float = 0.0
+    notices: list[Diagnostic] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"query": self.query, "matched": self.matched, "problem": self.problem, "note": self.note,
+                "results": [h.to_json() for h in self.hits]}
+
+
+def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
+           path_prefix: str = "", limit: int = DEFAULT_LIMIT, mode: SearchMode = "auto") -> SearchResults:
+    """Search the index; ``roots`` limits to those packs (None: every pack in the index). Never raises for user
+    text; a damaged database is reset (``store.notices`` says so) and the result says to search again."""
+    started = time.perf_counter()
+    query = parse_query(text)
+    result = SearchResults(text, note=_note(query))
+    if query.empty:
+        result.problem = "Type a word or a phrase to search for." if not text.strip() else (
+            "Nothing to search for: the text has no letters or digits.")
+        return result
+    limit = max(1, min(limit, MAX_LIMIT))
+    store.reopen_if_replaced()
+    modes: list[Literal["all", "any"]] = ["all", "any"] if mode == "auto" else [mode]
+    if len(query.terms) == 1:
+        modes = modes[:1]
+    rows: list[tuple[Any, ...]] = []
+    try:
+        for m in modes:
+            expression = fts_expression(query, m)
+            assert expression is not None
+            rows = _match(store, expression, roots, kinds, path_prefix, limit)
+            if rows:
+                result.matched = m
+                break
+    except sqlite3.OperationalError as exc:
+        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
+        return result
+    except sqlite3.DatabaseError as exc:
+        if not is_damage(exc):
+            raise
+        store.reset(str(exc))
+        result.notices = list(store.notices)
+        result.problem = "The search index was damaged and has been cleared; it is being built again."
+        return result
+    result.hits = _hits(rows, query)
+    result.elapsed_ms = (time.perf_counter() - started) * 1000
+    return result
+
+
+_COLUMNS = ("p.name, p.root, f.path, s.kind, s.heading, s.start_line, s.end_line FROM {source} "
+            "JOIN sections s ON s.id = {rowid} JOIN files f ON f.id = s.file_id JOIN packs p ON p.id = s.pack_id")
+_BM25 = f"bm25(fts, {HEADING_WEIGHT}, {PATH_WEIGHT}, {BODY_WEIGHT})"
+
+
+def _match(store: Store, expression: str, roots: Iterable[str] | None, kinds: Iterable[str] | None,
+           path_prefix: str, limit: int) -> list[tuple[Any, ...]]:
+    if roots is not None:
+        wanted = {os.path.abspath(r) for r in roots}
+        with store.lock:
+            stored = {r for (r,) in store.conn.execute("SELECT root FROM packs")}
+        roots = None if stored <= wanted else sorted(wanted & stored)
+    if roots is None and kinds is None and not path_prefix:
+        rows = _ranked_first(store, expression, limit)
+        if rows is not None:
+            return rows
+    where = ["fts MATCH ?"]
+    params: list[Any] = [expression]
+    if roots is not None:
+        where.append("s.pack_id IN (SELECT id FROM packs WHERE root IN (SELECT value FROM json_each(?)))")
+        params.append(_json_list(roots))
+    if kinds is not None:
+        where.append("s.kind IN (SELECT value FROM json_each(?))")
+        params.append(_json_list(kinds))
+    if path_prefix:
+        where.append("substr(f.path, 1, ?) = ?")
+        params.extend([len(path_prefix), path_prefix])
+    sql = (f"SELECT {_BM25} AS score, " + _COLUMNS.format(source="fts", rowid="fts.rowid")
+           + f" WHERE {' AND '.join(where)} ORDER BY score LIMIT ?")
+    params.append(limit)
+    with store.lock:
+        return store.conn.execute(sql, params).fetchall()
+
+
+def _ranked_first(store: Store, expression: str, limit: int) -> list[tuple[Any, ...]] | None:
+    """Without filters: rank in FTS5 alone, then look up only the best rows (not every match). None when rows
+    left behind by edits crowded out live ones, so the caller must rank with the lookups after all."""
+    wanted = limit * 2 + 20
+    sql = ("SELECT r.score, " + _COLUMNS.format(
+        source=f"(SELECT rowid AS id, {_BM25} AS score FROM fts WHERE fts MATCH ? ORDER BY score LIMIT ?) r",
+        rowid="r.id") + " ORDER BY r.score LIMIT ?")
+    with store.lock:
+        rows = store.conn.execute(sql, (expression, wanted, limit)).fetchall()
+        if len(rows) < limit:
+            ranked = store.conn.execute("SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? LIMIT ?)",
+                                        (expression, wanted)).fetchone()[0]
+            if ranked >= wanted:
+                return None
+    return rows
+
+
+def _json_list(values: Iterable[str]) -> str:
+    import json
+
+    return json.dumps(list(values), ensure_ascii=False)
+
+
+def _hits(rows: list[tuple[Any, ...]], query: Query) -> list[SearchHit]:
+    pattern = highlight_pattern(query)
+    files: dict[tuple[str, str], list[str] | None] = {}
+    hits = []
+    for score, name, root, path, kind, heading, start, end in rows:
+        key = (root, path)
+        if key not in files:
+            files[key] = read_lines(root, path)
+        lines = files[key]
+        spans: tuple[tuple[int, int], ...]
+        if lines is None:
+            snippet_text, spans, line = "", (), start
+        else:
+            snip = make_snippet(lines, start, end, pattern)
+            snippet_text, spans, line = snip.text, snip.highlights, snip.line
+            if kind != "frontmatter":
+                heading = heading_at(lines, start, line) or heading
+        hits.append(SearchHit(safe_text(name), root, path, line, safe_text(heading) if heading else None, kind,
+                              round(-score, 3), snippet_text, spans, (start, end)))
+    return hits
+
+
+def _note(query: Query) -> str:
+    parts = [query.note] if query.note else []
+    if query.dropped:
+        parts.append("Common words left out: " + ", ".join(query.dropped[:10]) + ".")
+    return " ".join(parts)

@@ -1,0 +1,110 @@
+"""Snippets: the line of a hit and about 50 characters either side of the match, with the match marked.
+
+The index stores no text (it is contentless), so a snippet is cut from the file as it is now, read the safe way
+(bounded, never through a symlink out of the pack). Inside the hit's section the line holding the most distinct
+query terms wins (the first such line). The text is made safe to show anywhere: control characters, line
+breaks and bidirectional overrides become spaces, one for one, so highlight offsets stay exact.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from studio.core.paths import read_bounded, read_regular_file
+from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.search.blocks import heading_lines
+from studio.core.search.textprep import Highlighter
+
+CONTEXT_CHARS = 50
+ELLIPSIS = "…"
+MAX_MATCHES = 400
+"""Matches looked at per section when choosing the best line (bounds the work on a huge section)."""
+
+_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]")
+
+
+def heading_at(lines: list[str], start_line: int, line: int) -> str | None:
+    """The heading of the section holding ``line``, looking back no further than ``start_line`` (a row starts at
+    a section start, never inside a code fence). None when no heading lies between them."""
+    first = max(start_line, 1)
+    heads = heading_lines("\n".join(lines[first - 1:max(line, first)]))
+    return heads[-1][2] if heads else None
+
+
+@dataclass(frozen=True, slots=True)
+class Snippet:
+    """A short excerpt of a hit and where the matches sit in it."""
+
+    text: str
+    highlights: tuple[tuple[int, int], ...]
+    """(start, end) character offsets of each match within ``text``."""
+    line: int
+    """1-based line of the file the excerpt comes from."""
+
+
+def safe_text(text: str) -> str:
+    """``text`` with every control, line-break and direction-override character replaced by one space."""
+    return _UNSAFE.sub(" ", text)
+
+
+def read_lines(root: str, rel: str) -> list[str] | None:
+    """The file's lines as the index read them (UTF-8, undecodable bytes replaced), or None when unreadable."""
+    full = os.path.join(root, rel)
+    fast = read_regular_file(full, MAX_FILE_BYTES + 1)
+    if fast is not None:
+        data = fast[0]
+    else:
+        got, _size, problem = read_bounded(Path(full), MAX_FILE_BYTES + 1, root=Path(root))
+        if problem is not None or got is None:
+            return None
+        data = got
+    text = data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def make_snippet(lines: list[str], start_line: int, end_line: int, pattern: Highlighter | None) -> Snippet:
+    """The best excerpt of lines ``start_line``..``end_line`` (1-based) for ``pattern``."""
+    first = max(start_line, 1)
+    section = lines[first - 1:max(end_line, first)]
+    if pattern is not None:
+        best = _best_line(section, pattern)
+        if best is not None:
+            index, match = best
+            return _excerpt(section[index], match, pattern, first + index)
+    for offset, line in enumerate(section):  # no match in the text (it was in the path, or folded away)
+        if line.strip():
+            text = line.strip()
+            clipped = text[:2 * CONTEXT_CHARS]
+            return Snippet(safe_text(clipped) + (ELLIPSIS if len(text) > len(clipped) else ""), (), first + offset)
+    return Snippet("", (), first)
+
+
+def _best_line(section: list[str], pattern: Highlighter) -> tuple[int, tuple[int, int]] | None:
+    best: tuple[int, int, tuple[int, int]] | None = None
+    seen = 0
+    for index, line in enumerate(section):
+        if seen >= MAX_MATCHES:
+            break
+        spans = pattern.spans(line, MAX_MATCHES - seen)
+        if not spans:
+            continue
+        seen += len(spans)
+        distinct = len({line[a:b].lower() for a, b in spans})
+        if best is None or distinct > best[0]:
+            best = (distinct, index, spans[0])
+    return (best[1], best[2]) if best is not None else None
+
+
+def _excerpt(line: str, match: tuple[int, int], pattern: Highlighter, line_no: int) -> Snippet:
+    start = max(match[0] - CONTEXT_CHARS, 0)
+    end = min(match[1] + CONTEXT_CHARS, len(line))
+    window = line[start:end]
+    spans = pattern.spans(window)
+    prefix = ELLIPSIS if start > 0 else ""
+    suffix = ELLIPSIS if end < len(line) else ""
+    shift = len(prefix)
+    text = prefix + safe_text(window) + suffix
+    return Snippet(text, tuple((a + shift, b + shift) for a, b in spans if b > a), line_no)

@@ -1,0 +1,243 @@
+"""Text for the FTS5 index and user text turned into an FTS5 query, for English words and Chinese text alike.
+
+Tokenisation (measured with ``bench/bench_search.py --tokenizers`` on the first 200 packs of the 1,000-pack
+corpus, 25 English and 25 Chinese queries): FTS5's ``unicode61`` tokenizer with every CJK character made a token
+of its own (spaces put around it here, before SQLite sees the text), and Chinese words searched as phrases of
+adjacent characters. Against the other candidates:
+
+- ``trigram`` needs no preparation but cannot match a query shorter than three characters, and most Chinese
+  words are two (``语气``, ``品牌``): 19 of 25 sampled Chinese queries found nothing. It also indexed 9x slower
+  (12.9 s against 1.4 s), made a 5.5x larger index (122 MB against 22 MB) and answered 3.5x slower at p95.
+- ``unicode61`` alone keeps a whole run of Chinese (a clause between punctuation) as one token, so a word
+  inside it is never found.
+- CJK bigrams (``品牌语气`` -> ``品牌 牌语 语气``) find the same texts as single characters with phrase
+  queries but cost 5x the preparation and 2.5x the insertion time.
+
+A phrase of single characters must not run across punctuation (``阶，段`` is not ``阶段``), so each CJK
+punctuation mark becomes a boundary token (``BOUNDARY``, a private-use character no query ever contains).
+Latin text is left to ``unicode61`` (case folding, diacritics removed); a single query word also matches its
+plural forms, with the resolver's light plural fold (``studio.core.resolver.rank``).
+
+User text never reaches FTS5 as syntax: every word or ``"quoted phrase"`` becomes a quoted FTS5 string, so
+``AND``, ``NEAR``, unbalanced quotes or a lone ``*`` are searched as text or dropped, never a syntax error.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from studio.core.resolver.rank import STOPWORDS, fold, surface_forms
+
+BOUNDARY = "\ue000"
+"""Token put where CJK punctuation was, so that a phrase of characters cannot match across it."""
+MAX_QUERY_CHARS = 1000
+MAX_TERMS = 32
+
+_CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xAC00, 0xD7AF))
+"""Kana, CJK ideographs (and extension A, compatibility) and Hangul: the resolver's CJK ranges."""
+_CJK_PUNCT_RANGES = ((0x3000, 0x303F), (0xFF01, 0xFF0F), (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF65))
+_CJK_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_RANGES)
+_CJK_PUNCT_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_PUNCT_RANGES)
+_TOKEN = re.compile(rf"[{_CJK_CLASS}]|[{_CJK_PUNCT_CLASS}{BOUNDARY}]|[^\W_{_CJK_CLASS}]+")
+"""What ``unicode61`` makes a token of, once CJK characters stand alone: runs of letters and digits, single
+CJK characters, and CJK punctuation (indexed as ``BOUNDARY``)."""
+
+Mode = Literal["all", "any"]
+
+
+def _in(ranges: tuple[tuple[int, int], ...], code: int) -> bool:
+    return any(a <= code <= b for a, b in ranges)
+
+
+_PUNCT_CLASS = _CJK_PUNCT_CLASS
+_CJK_RUN = re.compile(rf"([{_CJK_CLASS}{_PUNCT_CLASS}{BOUNDARY}]+)")
+_PUNCT = re.compile(rf"[{_PUNCT_CLASS}{BOUNDARY}]")
+
+
+def index_text(text: str) -> str:
+    """``text`` as the FTS5 tokenizer should see it: each CJK character a token, CJK punctuation a boundary.
+
+    Split at runs of CJK characters and spread each run out with ``str.join``: twice as fast as a
+    ``str.translate`` table or a regex substitution, which pay a Python step per character or per match.
+    """
+    if text.isascii():
+        return text
+    parts = _CJK_RUN.split(text)
+    if len(parts) == 1:
+        return text
+    parts[1::2] = [" " + " ".join(run) + " " for run in parts[1::2]]
+    spread = "".join(parts)
+    # Pack text cannot forge a boundary: a BOUNDARY already in the text becomes one like any punctuation.
+    return _PUNCT.sub(BOUNDARY, spread) if _PUNCT.search(spread) else spread
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One searched unit: a word, or a phrase whose tokens must be adjacent."""
+
+    text: str
+    """As the user wrote it (without quotes or the trailing ``*``)."""
+    tokens: tuple[str, ...]
+    """Lower-cased words and single CJK characters, in order."""
+    quoted: bool = False
+    prefix: bool = False
+
+    @property
+    def is_word(self) -> bool:
+        """A single Latin word (its plural forms are searched too)."""
+        return len(self.tokens) == 1 and not self.quoted and not self.prefix and not _is_cjk(self.tokens[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Query:
+    """Parsed user text: the terms searched, the words left out, and what to tell the user about it."""
+
+    text: str
+    terms: tuple[Term, ...]
+    dropped: tuple[str, ...] = ()
+    """Common words left out (``the``, ``how``) and terms past ``MAX_TERMS``."""
+    note: str = ""
+
+    @property
+    def empty(self) -> bool:
+        return not self.terms
+
+
+def _is_cjk(token: str) -> bool:
+    return len(token) == 1 and _in(_CJK_RANGES, ord(token))
+
+
+_CHUNK = re.compile(r'"([^"]*)"?|([^\s"]+)')
+
+
+def parse_query(text: str) -> Query:
+    """Words and ``"quoted phrases"`` of ``text``; a trailing ``*`` makes a prefix. Never raises.
+
+    A chunk without spaces is one term (``tenant-isolation`` and ``品牌语气`` are phrases of their tokens).
+    Common English words are dropped unless quoted or unless nothing else is left.
+    """
+    note = ""
+    if len(text) > MAX_QUERY_CHARS:
+        text, note = text[:MAX_QUERY_CHARS], f"Only the first {MAX_QUERY_CHARS} characters were searched."
+    terms: list[Term] = []
+    common: list[Term] = []
+    for m in _CHUNK.finditer(text):
+        quoted = m.group(1) is not None
+        raw = m.group(1) if quoted else m.group(2)
+        prefix = not quoted and raw.endswith("*")
+        raw = raw.rstrip("*") if prefix else raw
+        tokens = tuple(_token(t) for t in _TOKEN.findall(raw))
+        while tokens and tokens[0] == BOUNDARY:
+            tokens = tokens[1:]
+        while tokens and tokens[-1] == BOUNDARY:
+            tokens = tokens[:-1]
+        if not tokens:
+            continue
+        term = Term(raw, tokens, quoted, prefix and not _is_cjk(tokens[-1]))
+        (common if term.is_word and tokens[0] in STOPWORDS else terms).append(term)
+    if not terms:
+        terms, common = common, []
+    dropped = [t.text for t in common]
+    if len(terms) > MAX_TERMS:
+        dropped += [t.text for t in terms[MAX_TERMS:]]
+        terms = terms[:MAX_TERMS]
+        note = (note + " " if note else "") + f"Only the first {MAX_TERMS} terms were searched."
+    return Query(text, tuple(terms), tuple(dropped), note)
+
+
+def _token(raw: str) -> str:
+    return BOUNDARY if len(raw) == 1 and _PUNCT.match(raw) else raw.lower()
+
+
+def _fts_string(tokens: tuple[str, ...]) -> str:
+    # Tokens hold no quote characters (they are letters, digits or one CJK character), but escape anyway.
+    return '"' + " ".join(tokens).replace('"', '""') + '"'
+
+
+def term_expression(term: Term) -> str:
+    """One term as FTS5 syntax: a quoted string, the plural forms of a word, or a prefix."""
+    if term.is_word:
+        forms = surface_forms(fold(term.tokens[0]))
+        if term.tokens[0] not in forms:
+            forms = (term.tokens[0], *forms)
+        return forms_expression(forms)
+    return _fts_string(term.tokens) + (" *" if term.prefix else "")
+
+
+def forms_expression(forms: tuple[str, ...]) -> str:
+    if len(forms) == 1:
+        return _fts_string(forms)
+    return "(" + " OR ".join(_fts_string((f,)) for f in forms) + ")"
+
+
+def fts_expression(query: Query, mode: Mode = "all") -> str | None:
+    """The FTS5 MATCH text for ``query`` (None when there is nothing to search)."""
+    if query.empty:
+        return None
+    return (" AND " if mode == "all" else " OR ").join(term_expression(t) for t in query.terms)
+
+
+_GAP = r"[\W_]{0,8}"
+"""What may sit between two tokens of a phrase in the original text (spaces, punctuation, a line break)."""
+
+
+_PUNCT_PIECE = r"[^\w\s]"
+"""A CJK punctuation mark in the original text (any punctuation: a short class compiles fast)."""
+
+
+class Highlighter:
+    """Finds the query's terms in original text (case-insensitive), for snippets and highlights.
+
+    The regex holds only escaped literals and ``\\W`` gaps, so it compiles in a fraction of a millisecond
+    (character classes spanning the CJK blocks take 10-20 ms to compile case-insensitively, once per query);
+    that a Latin match does not start or end inside a longer word is checked on each match instead.
+    Approximate where FTS5 folds more than a regex can (diacritics): a snippet then falls back to the
+    section's first line.
+    """
+
+    def __init__(self, query: Query) -> None:
+        parts: list[str] = []
+        for term in query.terms:
+            if term.is_word:
+                forms = {*surface_forms(fold(term.tokens[0])), term.tokens[0]}
+                parts.append("|".join(sorted((re.escape(f) for f in forms), key=len, reverse=True)))
+                continue
+            pieces = [_PUNCT_PIECE if tok == BOUNDARY else re.escape(tok) for tok in term.tokens]
+            if term.prefix:
+                pieces[-1] += r"[^\W_]*"
+            parts.append(_GAP.join(pieces))
+        self.pattern = re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE) if parts else None
+
+    def spans(self, text: str, limit: int = 400) -> list[tuple[int, int]]:
+        """(start, end) of up to ``limit`` matches in ``text``."""
+        out: list[tuple[int, int]] = []
+        if self.pattern is None:
+            return out
+        for m in self.pattern.finditer(text):
+            a, b = m.span()
+            if b > a and not _inside_word(text, a, b):
+                out.append((a, b))
+                if len(out) >= limit:
+                    break
+        return out
+
+
+def _latin(ch: str) -> bool:
+    return ch.isalnum() and not _in(_CJK_RANGES, ord(ch))
+
+
+def _inside_word(text: str, a: int, b: int) -> bool:
+    """True when the match starts or ends in the middle of a Latin word (``fund`` inside ``refund``)."""
+    return (a > 0 and _latin(text[a]) and _latin(text[a - 1])) or (
+        b < len(text) and _latin(text[b - 1]) and _latin(text[b]))
+
+
+def highlight_pattern(query: Query) -> Highlighter:
+    return Highlighter(query)
+
+
+def word_tokens(text: str) -> list[str]:
+    """The lower-cased tokens of ``text`` as the index sees them (words and single CJK characters)."""
+    return [t for t in (_token(raw) for raw in _TOKEN.findall(text)) if t != BOUNDARY]

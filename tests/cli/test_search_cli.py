@@ -1,0 +1,100 @@
+"""``pack-studio search``, ``pack-studio index`` and ``pack-studio resolve --layers`` through ``main([...])``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from studio.cli import main
+from studio.core.search.store import INDEX_FILE
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+
+
+@pytest.fixture(autouse=True)
+def private_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """Every command's default cache folder is the test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    return tmp_path / "xdg" / "knowledge-pack-studio"
+
+
+def _json(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict]:  # type: ignore[type-arg]
+    code = main(argv)
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_search_json_has_the_documented_shape(capsys: pytest.CaptureFixture[str], private_cache: Path) -> None:
+    code, data = _json(capsys, ["search", "refund window", str(EXAMPLES), "--format", "json", "--limit", "5"])
+    assert code == 0
+    assert data["query"] == "refund window" and data["matched"] == "all"
+    assert len(data["results"]) == 5
+    first = data["results"][0]
+    assert set(first) >= {"pack", "path", "line", "heading", "score", "snippet"}
+    assert first["pack"] == "harbor-support-playbook" and first["line"] >= 1
+    assert data["index"]["path"] == str(private_cache / INDEX_FILE) and data["index"]["files"] > 50
+    assert (private_cache / INDEX_FILE).is_file()
+
+
+def test_search_finds_chinese_and_groups_by_pack_in_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "语气", str(EXAMPLES)]) == 0
+    out = capsys.readouterr().out
+    assert "lin-yue-persona  (" in out
+    assert "compiled/splits/persona-handbook/002_voice.md:1  § 林悦：声音与语气" in out
+    assert "«语气»" in out
+
+
+def test_search_filters_and_exit_status(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, data = _json(capsys, ["search", "boundaries", str(EXAMPLES), "--pack", "northwind-espresso",
+                                "--kind", "split", "--format", "json", "--cache-dir", str(tmp_path / "c")])
+    assert code == 0 and {(r["pack"], r["kind"]) for r in data["results"]} == {("northwind-espresso", "split")}
+    assert (tmp_path / "c" / INDEX_FILE).is_file()
+    assert main(["search", "zyxwvutsrq", str(EXAMPLES)]) == 1
+    assert main(["search", "x", str(EXAMPLES), "--limit", "0"]) == 2
+
+
+def test_search_output_never_carries_terminal_escapes(capsys: pytest.CaptureFixture[str],
+                                                      make_pack: Callable[..., Path]) -> None:
+    root = make_pack("escapes", "---\nname: escapes\ndescription: x\ntype: domain-reference\nstatus: ready\n---\n",
+                     {"wiki/a.md": "# Page\n\nbefore \x1b]0;pwned\x07 gremlin \x1b[2J after\n"})
+    assert main(["search", "gremlin", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "«gremlin»" in out
+
+
+def test_index_prints_the_l0_lines_and_reports_its_size(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["index", str(EXAMPLES)]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("<knowledge_index") and lines[-1] == "</knowledge_index>"
+    assert "harbor-support-playbook|wiki/concepts/refund-workflow.md|wiki|Refund workflow|" in captured.out
+    assert "KB" in captured.err and "ratio" in captured.err
+
+
+def test_index_json_and_the_alarm(capsys: pytest.CaptureFixture[str], make_pack: Callable[..., Path]) -> None:
+    code, data = _json(capsys, ["index", str(EXAMPLES), "--format", "json"])
+    assert code == 0
+    assert set(data) >= {"entries", "bytes", "tokens", "content_bytes", "ratio", "warnings"}
+    assert data["bytes"] < 20 * 1024 and not any(w["code"] == "knowledge-index-over-alarm" for w in data["warnings"])
+    pages = {f"wiki/p{n:03d}.md": f"# A page with a title long enough to count {n}\n\nx\n" for n in range(300)}
+    big = make_pack("big", "---\nname: big\ndescription: x\ntype: domain-reference\nstatus: ready\n---\n", pages)
+    code, data = _json(capsys, ["index", str(big), "--format", "json"])
+    assert [w["code"] for w in data["warnings"]] == ["knowledge-index-over-alarm"]
+    code, data = _json(capsys, ["index", str(EXAMPLES), "--pack", "orbit-launch-notes", "--format", "json"])
+    assert {e["pack"] for e in data["entries"]} == {"orbit-launch-notes"}
+
+
+def test_resolve_layers_beside_the_resolver(capsys: pytest.CaptureFixture[str]) -> None:
+    pack = str(EXAMPLES / "harbor-support-playbook")
+    code, data = _json(capsys, ["resolve", pack, "--task", "refund window for annual plans", "--layers",
+                                "--format", "json"])
+    assert code == 0
+    layers = data["layers"]
+    assert layers["decision"] == "search" and layers["l1"]["results"]
+    assert layers["tokens"]["total"] == layers["tokens"]["l0"] + layers["tokens"]["l1"] + layers["tokens"]["l2"]
+    assert layers["resolver"]["tokens"] == data["tokens_used"]
+    assert main(["resolve", pack, "--task", "quantum teleportation", "--layers"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "-> gap" in out and "gaps (no file mentions them): quantum, teleportation" in out

@@ -1,0 +1,106 @@
+"""The compressed index (L0) and the three-layer simulation, on packs written per test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from search_packs import knowledge
+
+from studio.core.pack import load_pack
+from studio.core.search import SearchIndex
+from studio.core.search.compressed import END, START, build_compressed_index, select_packs
+from studio.core.search.layers import simulate_layers
+from studio.core.workspace import WorkspaceOptions, open_workspace
+
+
+def test_one_line_per_runtime_file_between_markers(kettle: Path) -> None:
+    index = build_compressed_index([load_pack(kettle)])
+    lines = index.text.splitlines()
+    assert lines[0].startswith(START) and lines[-1] == END
+    body = [line.split("|") for line in lines[1:-1]]
+    assert [(f[0], f[1], f[2]) for f in body] == [
+        ("kettle", "KNOWLEDGE.md", "guide"), ("kettle", "compiled/facts.md", "compiled"),
+        ("kettle", "documents/brief.md", "document"), ("kettle", "wiki/concepts/descaling.md", "wiki")]
+    assert all(len(f) == 6 and f[5].isdigit() for f in body)  # sources/ and runs/ are not runtime files
+    assert index.bytes == len(index.text.encode("utf-8"))
+    assert index.content_bytes == sum(e.bytes for e in index.entries)
+    assert index.ratio == index.bytes / index.content_bytes and index.tokens and index.tokens > 0
+    assert index.warnings == []
+
+
+def test_pack_text_cannot_break_the_format(make_pack: Callable[..., Path]) -> None:
+    root = make_pack("evil", knowledge("evil"), {
+        "wiki/a.md": "# Title | with pipe </knowledge_index> and\x1b[2J escape\n\nBody text here.\n",
+    })
+    index = build_compressed_index([load_pack(root)])
+    lines = index.text.splitlines()
+    assert lines.count(END) == 1 and lines[-1] == END
+    assert all(line.count("|") == 5 for line in lines[1:-1])
+    assert "\x1b" not in index.text
+
+
+def test_warns_past_20_kb_and_notes_past_10_kb(make_pack: Callable[..., Path], tmp_path: Path) -> None:
+    pages = {f"wiki/page-{n:03d}.md": f"# Page number {n} about a fairly long topic title\n\nText.\n"
+             for n in range(300)}
+    big = load_pack(make_pack("big", knowledge("big"), pages))
+    index = build_compressed_index([big])
+    assert index.bytes > 20 * 1024
+    assert [w.code for w in index.warnings] == ["knowledge-index-over-alarm"]
+    middle = build_compressed_index([load_pack(make_pack("mid", knowledge("mid"), dict(list(pages.items())[:150])))])
+    assert 10 * 1024 < middle.bytes <= 20 * 1024
+    assert [w.code for w in middle.warnings] == ["knowledge-index-over-target"]
+
+
+def test_select_packs_filters_by_scope_type_and_name(kettle: Path, teahouse: Path) -> None:
+    ws = open_workspace(WorkspaceOptions(explicit=[kettle, teahouse], builtin=True))
+    assert {p.name for p in select_packs(ws.packs, names=["kettle"])} == {"kettle"}
+    assert {p.scope.value for p in select_packs(ws.packs, scopes=["builtin"])} == {"builtin"}
+    assert {p.name for p in select_packs(ws.packs, types=["domain-reference"], scopes=["explicit"])} == {
+        "kettle", "teahouse"}
+
+
+def _layers(roots: list[Path], task: str, index: SearchIndex, budget: int = 4000):  # type: ignore[no-untyped-def]
+    packs = [load_pack(r) for r in roots]
+    index.refresh(roots)
+    return simulate_layers(task, packs, index, budget=budget)
+
+
+def test_no_match_is_a_knowledge_gap(index: SearchIndex, kettle: Path) -> None:
+    result = _layers([kettle], "quantum teleportation", index)
+    assert result.decision == "gap"
+    assert result.gaps == ["quantum", "teleportation"]
+    assert result.l1 is None and result.l2 == []
+    assert result.total_tokens == result.l0_tokens > 0
+
+
+def test_one_exact_match_goes_straight_to_l2(index: SearchIndex, kettle: Path) -> None:
+    result = _layers([kettle], "descaling", index)
+    assert result.decision == "direct", result.reason
+    assert [(f.path, f.fetched, f.reason) for f in result.l2] == [("wiki/concepts/descaling.md", True, "exact-match")]
+    assert result.l1 is None
+    assert result.total_tokens == result.l0_tokens + result.l2_tokens
+
+
+def test_many_or_partial_matches_search_then_fetch(index: SearchIndex, kettle: Path, teahouse: Path) -> None:
+    result = _layers([kettle, teahouse], "kettle warranty years", index)
+    assert result.decision == "search"
+    assert result.l1 is not None and result.l1.hits
+    assert result.l1_tokens > 0
+    fetched = [f for f in result.l2 if f.fetched]
+    assert fetched and fetched[0].path == result.l1.hits[0].path
+    assert result.total_tokens == result.l0_tokens + result.l1_tokens + result.l2_tokens <= result.budget
+    assert result.resolver and result.resolver_tokens > 0  # the resolver's picks beside it
+
+
+def test_files_over_the_budget_are_listed_not_fetched(index: SearchIndex, kettle: Path,
+                                                      make_pack: Callable[..., Path], tmp_path: Path) -> None:
+    root = make_pack("long", knowledge("long"), {"wiki/treatise.md": "# Treatise on teapots\n\n" + "teapot " * 3000})
+    result = _layers([root], "treatise teapots", index, budget=1500)
+    assert result.l2 and not result.l2[0].fetched and result.l2[0].reason == "over-budget"
+
+
+def test_chinese_tasks_take_the_same_path(index: SearchIndex, teahouse: Path) -> None:
+    result = _layers([teahouse], "故事素材", index)
+    assert result.decision in ("direct", "search")
+    assert any(f.path == "wiki/stories.md" and f.fetched for f in result.l2)

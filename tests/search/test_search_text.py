@@ -1,0 +1,92 @@
+"""Text preparation, query parsing and block cutting: invariants over any input, and the cases that matter."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from studio.core.resolver.sections import heading_lines as resolver_heading_lines
+from studio.core.search.blocks import heading_lines, markdown_blocks, text_blocks
+from studio.core.search.snippets import make_snippet, safe_text
+from studio.core.search.textprep import BOUNDARY, Highlighter, fts_expression, index_text, parse_query
+
+_FTS = sqlite3.connect(":memory:")
+_FTS.execute("CREATE VIRTUAL TABLE t USING fts5(body, content='', tokenize='unicode61 remove_diacritics 2')")
+_FTS.execute("INSERT INTO t(rowid, body) VALUES (1, ?)", (index_text("Refund window 退款窗口，阶段 café"),))
+
+_TEXT = st.text(alphabet=st.sampled_from(list('ab "*()-:^+\\\'AND OR NOT NEAR 品牌，。 \n\t\x1b\u202e\ue000é_')),
+                max_size=60) | st.text(max_size=40)
+
+
+def test_cjk_characters_become_tokens_and_punctuation_a_boundary() -> None:
+    assert index_text("品牌语气，好").split() == ["品", "牌", "语", "气", BOUNDARY, "好"]
+    assert index_text("plain ascii") == "plain ascii"
+    assert BOUNDARY in index_text(f"x{BOUNDARY}y")  # forged boundaries stay boundaries, nothing more
+
+
+@given(_TEXT)
+@settings(max_examples=300, deadline=None)
+def test_any_user_text_makes_a_query_fts5_accepts(text: str) -> None:
+    query = parse_query(text)
+    for mode in ("all", "any"):
+        expression = fts_expression(query, mode)  # type: ignore[arg-type]
+        if expression is not None:
+            _FTS.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
+
+
+@given(_TEXT, st.text(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_highlights_lie_inside_the_text(query: str, text: str) -> None:
+    for a, b in Highlighter(parse_query(query)).spans(text):
+        assert 0 <= a < b <= len(text)
+
+
+def test_highlights_whole_words_only() -> None:
+    spans = Highlighter(parse_query("fund")).spans("refund the fund, funds")
+    assert spans == [(11, 15), (17, 22)]
+
+
+def test_common_words_are_dropped_unless_nothing_else_is_left() -> None:
+    assert [t.text for t in parse_query("how to set the tone").terms] == ["set", "tone"]
+    assert [t.text for t in parse_query("the").terms] == ["the"]
+    assert [t.text for t in parse_query('"the end"').terms] == ["the end"]
+
+
+def test_snippet_is_safe_and_keeps_highlight_offsets() -> None:
+    lines = ["# Title", "before \x1b[31m evil \u202e text the refund window goes here and on and on " + "x" * 80]
+    snip = make_snippet(lines, 1, 2, Highlighter(parse_query("refund")))
+    assert snip.line == 2
+    assert "\x1b" not in snip.text and "\u202e" not in snip.text
+    assert [snip.text[a:b] for a, b in snip.highlights] == ["refund"]
+    assert len(snip.text) <= 2 * 50 + len("refund") + 2
+    assert safe_text("a\nb\tc") == "a b c"
+
+
+def test_headings_inside_code_fences_are_not_headings() -> None:
+    text = "intro\n# One\n```\n# not a heading\n```\n~~~~\n## nor this\n~~~\n~~~~\n## Two ##\ntext\n"
+    assert [(n, level, title) for n, level, title, _ in heading_lines(text)] == [(1, 1, "One"), (9, 2, "Two")]
+    blocks = markdown_blocks(text)
+    assert [(b.heading, b.start_line, b.end_line) for b in blocks] == [(None, 1, 1), ("One", 2, 9), ("Two", 10, 12)]
+    assert "".join(text[b.start:b.end] for b in blocks) == text
+
+
+_LINE = st.sampled_from(["", "text", "more words", "# H1", "## H2 ##", "### h3", "#nohash", "  ## indented",
+                         "####### seven", "- item", "```", "~~~", "```py", "# 中文标题", "#", "## "])
+
+
+@given(st.lists(_LINE, max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_heading_scan_agrees_with_the_resolvers_markdown_parser(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    assert [(n, level, title) for n, level, title, _ in heading_lines(text)] == resolver_heading_lines(text)
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab\n")), max_size=900))
+@settings(max_examples=200, deadline=None)
+def test_text_blocks_cover_every_line_once(text: str) -> None:
+    blocks = text_blocks(text, lines=7)
+    assert "".join(text[b.start:b.end] for b in blocks) == text
+    for before, after in zip(blocks, blocks[1:], strict=False):
+        assert after.start_line == before.end_line + 1
