@@ -35,12 +35,14 @@ from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.panels.visibility_view import VisibilityView
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
-from studio.ui.settings import StudioSettings, default_settings
+from studio.ui.search_service import SearchService
+from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
 from studio.ui.status_line import StatusLine
 from studio.ui.turns import next_turn
 from studio.ui.warm_up import warm_up_editor
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
+from studio.ui.widgets.find_in_workspace import FindInWorkspacePanel
 from studio.ui.widgets.inspector import Inspector
 from studio.ui.widgets.new_pack_dialog import NewPackDialog
 from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
@@ -89,12 +91,20 @@ class MainWindow(QMainWindow):
         self.modes = JobModes(self.center, self.splitter, self)
         self.setCentralWidget(self.center)
         self.visibility = VisibilityView()
+        # Workspace search: the index lives in the cache folder and is built the first time it is asked for.
+        self.search = SearchService(default_cache_dir(settings), self)
+        self.search_used = False
+        self.find_panel = FindInWorkspacePanel(self.search)
         self.docks = {
             "workspace": self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
             "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
             "visibility": self._dock("Who sees it", self.visibility, Qt.DockWidgetArea.RightDockWidgetArea),
             "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
+            "find": self._dock("Find in Workspace", self.find_panel, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
+        self.tabifyDockWidget(self.docks["problems"], self.docks["find"])
+        self.docks["find"].hide()
+        self.docks["problems"].raise_()
         # Who sees the pack: a tab behind the Inspector, computed only while it is in front.
         self.tabifyDockWidget(self.docks["inspector"], self.docks["visibility"])
         self.docks["inspector"].raise_()
@@ -145,6 +155,13 @@ class MainWindow(QMainWindow):
         self.views.pack_replaced.connect(self._pack_replaced)
         self.views.counts_changed.connect(lambda text: self.docks["problems"].setWindowTitle(f"Problems ({text})"))
         self.modes.switch_requested.connect(self.switch_mode)
+        self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
+        self.find_panel.open_location.connect(lambda path, line: self._open_from_panel(path, line))
+        self.search.indexing.connect(self._search_progress)
+        self.search.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.watch.pack_changed.connect(lambda root: self.search_used and self.search.update_paths([root]))
+        self.watch.file_changed.connect(lambda path: self.search_used and self.search.update_paths([path]))
+        s.finished.connect(lambda _cancelled: self._search_follow_workspace())
         self.docks["visibility"].visibilityChanged.connect(lambda shown: shown and self._show_visibility())
         self.visibility.open_pack_requested.connect(lambda path: self.open_file(path, 1))
         s.finished.connect(lambda _cancelled: self._show_visibility())
@@ -203,6 +220,29 @@ class MainWindow(QMainWindow):
     def apply_preferences(self) -> None:
         apply_preferences(self.settings.preferences(), previews=self.previews,
                           resolver_inputs=self.modes.panel("Resolve").inputs, request=self.session.request)
+
+    # -- search -------------------------------------------------------------------------------------
+    def find_in_workspace(self) -> None:
+        """Edit ▸ Find in Workspace: show the panel with the editor's selection as the query."""
+        dock = self.docks["find"]
+        dock.show()
+        dock.raise_()
+        if not self.search_used:
+            self.search_used = True
+            self._search_follow_workspace()
+        tab = self.editors.current_tab()
+        self.find_panel.activate(tab.editor.textCursor().selectedText() if tab is not None else "")
+
+    def _search_follow_workspace(self) -> None:
+        packs = list(self.session.packs.values())
+        self.find_panel.set_packs(packs)
+        self.previews.set_workspace_packs(packs)
+        if self.search_used and not self.session.scanning:
+            self.search.refresh([p.root for p in packs])
+
+    def _search_progress(self, done: int, total: int) -> None:
+        if total and done < total:
+            self.statusBar().showMessage(f"Indexing for search: {done:,} of {total:,} packs", 2000)
 
     # -- authoring ----------------------------------------------------------------------------------
     def new_pack(self) -> None:
@@ -497,6 +537,7 @@ class MainWindow(QMainWindow):
             self.recovery.forget(tab)  # each one was just saved, discarded or clean
         self.recovery.finish()  # waits for the last removals: no copy of this session is left
         self.session.cancel()
+        self.search.close()
         self.modes.shutdown()
         child_pool.shutdown()
         self.settings.save_window(self.saveGeometry(), self.saveState())

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
@@ -220,3 +220,15 @@ class StudioSettings:
         for key, value in values.items():
             self.store.setValue(f"preferences/{key}", value)
         self.store.sync()
+
+
+def default_cache_dir(settings: QSettings | None = None) -> Path:
+    """Where rebuildable data lives (the search index): the user's cache folder, or beside ``settings``' file.
+
+    Like the recovery copies, tests that pass their own settings file keep their cache next to it, away from
+    the real user's folders. Never inside a pack.
+    """
+    if settings is not None and settings.fileName():
+        return Path(settings.fileName()).parent / "cache"
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
+    return Path(base) if base else Path.home() / ".cache" / "knowledge-pack-studio"

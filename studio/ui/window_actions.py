@@ -40,6 +40,7 @@ class WindowActions:
     undo: QAction
     redo: QAction
     find: QAction
+    find_in_workspace: QAction
     quick_fix: QAction
     format_frontmatter: QAction
     preferences: QAction
@@ -82,6 +83,7 @@ def install_actions(window: MainWindow) -> WindowActions:
         undo=act("Undo", lambda: window.editor_call("undo"), keys.Undo),
         redo=act("Redo", lambda: window.editor_call("redo"), "Ctrl+Shift+Z"),
         find=act("Find…", window.find_in_current, keys.Find),
+        find_in_workspace=act("Find in Workspace…", window.find_in_workspace, "Ctrl+Shift+F"),
         # Ctrl+. belongs to the editor itself (like undo): the menu entry shows the key without owning it.
         quick_fix=act("Quick fix…", lambda: window.editor_call("show_quick_fixes", on_tab=True)),
         format_frontmatter=act("Format frontmatter", lambda: window.editor_call("format_frontmatter", on_tab=True)),
@@ -131,7 +133,7 @@ def install_actions(window: MainWindow) -> WindowActions:
     file_menu.addSeparator()
     file_menu.addAction(actions.quit)
     edit = menu_bar.addMenu("&Edit")
-    for a in (actions.undo, actions.redo, actions.find):
+    for a in (actions.undo, actions.redo, actions.find, actions.find_in_workspace):
         edit.addAction(a)
     edit.addSeparator()
     for a in (actions.quick_fix, actions.format_frontmatter):

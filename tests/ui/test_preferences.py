@@ -288,7 +288,7 @@ def test_previews_count_with_the_chosen_encoding_and_fence_with_the_chosen_varia
     fence = pane.fence.view.toPlainText()
     assert fence.startswith('<knowledge_pack name="hostile-notes" status="disputed"') and "trust=" not in fence
     assert pane.fence.tokens.text().endswith("(o200k_base)")
-    assert pane.catalog.tokens.text().endswith("(o200k_base)")
+    assert pane.catalog.xml.tokens.text().endswith("(o200k_base)")
 
 
 # -- in the window ---------------------------------------------------------------------------------

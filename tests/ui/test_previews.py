@@ -71,4 +71,25 @@ def test_selecting_a_pack_fills_inspector_and_previews(qtbot, open_and_wait, win
     assert "brand-product-knowledge-builder" in inspector.produced_by.toPlainText()
     assert inspector.produced_note.text() == NO_BUILDER_RUNS
     assert "token" in inspector.fields["Catalog"].text() and "token" in inspector.fields["Guide"].text()
-    assert "northwind-espresso" in window.previews.catalog.view.toPlainText()
+    assert "northwind-espresso" in window.previews.catalog.xml.view.toPlainText()
+
+
+def test_the_catalog_tab_shows_the_workspaces_compressed_index_with_filters(qtbot, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from studio.core.pack import load_pack
+    from studio.core.resources import examples_dir
+    from studio.ui.widgets.catalog_preview import CatalogPreview
+
+    packs = [load_pack(p) for p in sorted(examples_dir().iterdir()) if (p / "KNOWLEDGE.md").is_file()]
+    view = CatalogPreview()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_packs(packs)
+    with qtbot.waitSignal(view.compressed_built, timeout=60_000) as built:
+        view.workspace.setChecked(True)
+    text = built.args[0].text
+    assert "<knowledge_index" in text and "</knowledge_index>" in text
+    assert all(f"{p.name}|" in text for p in packs if p.loads)
+    assert "bytes" in built.args[0].tokens
+    with qtbot.waitSignal(view.compressed_built, timeout=60_000) as narrowed:
+        view.pack_name.setText("northwind-espresso")
+    assert "northwind-espresso|" in narrowed.args[0].text and "lin-yue-persona|" not in narrowed.args[0].text

@@ -41,6 +41,7 @@ from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidate_menu import build_row_menu
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
+from studio.ui.panels.layers_view import LayersView
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.workers import next_request_id, submit
@@ -170,6 +171,13 @@ class ResolverPanel(ModePanel):
         self.tabs.addTab(self.findings, "Warnings && gaps")
         self.tabs.addTab(self.compare, "Compare")
         self.tabs.addTab(self.reference, "Reference")
+        # The L0 -> L1 -> L2 simulation of the same task: run only while its tab is in front.
+        self.layers = LayersView()
+        self.layers.open_location.connect(self.open_file_requested)
+        self.tabs.addTab(self.layers, "Layers")
+        self.tabs.currentChanged.connect(lambda _i: self._simulate_layers())
+        self.result_shown.connect(lambda _result: self._simulate_layers())
+        self._layers_for: object = None
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(table_box)
         split.addWidget(self.tabs)
@@ -341,6 +349,15 @@ class ResolverPanel(ModePanel):
 
     def note_feedback_failed(self, request: FeedbackRequest, message: str) -> None:
         self.status.setText(f"Feedback for {request.file} was not recorded: {message}")
+
+    def set_cache_dir(self, cache_dir: Path) -> None:
+        """Where the Layers tab's search index lives (the app's cache folder, never a pack)."""
+        self.layers.cache_dir = cache_dir
+
+    def _simulate_layers(self) -> None:
+        if self.tabs.currentWidget() is self.layers and self.result is not None and self.result is not self._layers_for:
+            self._layers_for = self.result
+            self.layers.simulate_for(self.result)
 
     def accept(self, request: object) -> bool:
         if not isinstance(request, ResolveTask):

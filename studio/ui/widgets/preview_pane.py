@@ -13,15 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHBoxLayout,
-    QLabel,
-    QPlainTextEdit,
-    QPushButton,
     QTabWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -30,51 +24,10 @@ from studio.core.render.fence import FenceVariant
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
-from studio.ui.highlighter import PygmentsHighlighter
-from studio.ui.icons import icon
 from studio.ui.previews import PackPreviews, Preview, build_previews
-from studio.ui.theme import editor_font, is_dark
+from studio.ui.widgets.catalog_preview import CatalogPreview
 from studio.ui.widgets.safe_browser import SafeBrowser
-
-
-class TextPreview(QWidget):
-    """A read-only highlighted text with its token count and a Copy button."""
-
-    def __init__(self, language: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.view = QPlainTextEdit(readOnly=True)
-        self.view.setFont(editor_font())
-        self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.highlighter = PygmentsHighlighter(self.view.document(), language, is_dark())
-        self._shown: str | None = None
-        self.tokens = QLabel()
-        self.note = QLabel(wordWrap=True)
-        self.note.hide()
-        self.copy_button = QPushButton(icon("copy"), "Copy")
-        self.copy_button.clicked.connect(self.copy)
-        self.top = top = QHBoxLayout()
-        top.addWidget(self.tokens, 1)
-        top.addWidget(self.copy_button)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(top)
-        layout.addWidget(self.note)
-        layout.addWidget(self.view)
-
-    def show_preview(self, preview: Preview) -> None:
-        # A pack's previews are built twice when it is selected (before and after its content checks),
-        # usually with the same text: setting and re-highlighting a long fence again costs tens of ms.
-        if preview.text != self._shown:
-            self._shown = preview.text
-            self.highlighter.forget()
-            self.view.setPlainText(preview.text)  # the highlighter re-lexes it shortly after
-        self.tokens.setText(preview.tokens)
-        self.note.setText(preview.note)
-        self.note.setVisible(bool(preview.note))
-        self.copy_button.setEnabled(bool(preview.text))
-
-    def copy(self) -> None:
-        QGuiApplication.clipboard().setText(self.view.toPlainText())
+from studio.ui.widgets.text_preview import TextPreview
 
 
 class ActivationPreview(TextPreview):
@@ -125,7 +78,7 @@ class PreviewPane(QTabWidget):
         super().__init__(parent)
         self.guide = SafeBrowser()
         self.guide.open_file.connect(self.open_file)
-        self.catalog = TextPreview("xml")
+        self.catalog = CatalogPreview()
         self.activation = ActivationPreview()
         self.fence = TextPreview("xml")
         self.addTab(self.guide, "Guide")
@@ -155,6 +108,10 @@ class PreviewPane(QTabWidget):
     def show_pack(self, pack: Pack) -> None:
         self.pack = pack
         self._timer.start()
+
+    def set_workspace_packs(self, packs: list[Pack]) -> None:
+        """Every pack of the workspace, for the Catalog tab's compressed index."""
+        self.catalog.set_packs(packs)
 
     def set_preferences(self, encoding: str, variant: FenceVariant) -> None:
         """Count tokens with ``encoding`` and fence with ``variant`` from now on (rebuilds what is shown)."""

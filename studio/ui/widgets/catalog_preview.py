@@ -1,0 +1,130 @@
+"""The Catalog preview tab: this pack's catalog XML, or the workspace's compressed knowledge index (L0).
+
+The compressed index reads every runtime file of the packs it covers, so it is built in the child process and
+only while it is on screen; scope, type and pack filters bring it under its byte budget (a note past 10 KB, a
+warning past 20 KB, both in the text's header).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QTimer, Signal
+from PySide6.QtWidgets import QButtonGroup, QComboBox, QHBoxLayout, QLineEdit, QRadioButton, QVBoxLayout, QWidget
+
+from studio.core.model import Pack, Scope
+from studio.core.search.compressed import build_compressed_index, preview_text, select_packs
+from studio.ui import workers
+from studio.ui.child_pool import run_in_child
+from studio.ui.previews import Preview
+from studio.ui.widgets.text_preview import TextPreview
+
+ANY = "any"
+REBUILD_MS = 300
+
+
+def compressed_for(packs: list[Pack], scopes: tuple[str, ...], types: tuple[str, ...],
+                   names: tuple[str, ...]) -> Preview:
+    """The L0 index of the chosen packs as a preview (runs in the child process: it reads every runtime file)."""
+    index = build_compressed_index(select_packs(packs, scopes=scopes, types=types, names=names))
+    tokens = f"{index.tokens:,} tokens" if index.tokens is not None else "tokens not counted"
+    return Preview(preview_text(index), f"{index.bytes:,} bytes, {tokens} for {index.packs} pack(s)")
+
+
+class CatalogPreview(QWidget):
+    """Signals:
+        compressed_built(object): the compressed index now shown (a ``Preview``; tests wait on it).
+    """
+
+    compressed_built = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.xml = TextPreview("xml")
+        self.index = TextPreview("text")
+        self.packs: list[Pack] = []
+        self._stale = True
+        self._latest = 0
+        self.this_pack = QRadioButton("This pack (catalog XML)")
+        self.workspace = QRadioButton("Compressed index (workspace)")
+        self.this_pack.setChecked(True)
+        group = QButtonGroup(self)
+        for button in (self.this_pack, self.workspace):
+            group.addButton(button)
+        self.workspace.toggled.connect(self._switched)
+        self.scope = QComboBox()
+        self.scope.addItem("every scope", ANY)
+        for scope in Scope:
+            self.scope.addItem(scope.value, scope.value)
+        self.type = QComboBox()
+        self.type.addItem("every type", ANY)
+        self.pack_name = QLineEdit(placeholderText="pack names, comma-separated")
+        for signal in (self.scope.currentIndexChanged, self.type.currentIndexChanged, self.pack_name.textChanged):
+            signal.connect(self._filters_changed)
+        self.filters = QWidget()
+        row = QHBoxLayout(self.filters)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.scope, self.type, self.pack_name):
+            row.addWidget(widget)
+        self._timer = QTimer(self, singleShot=True, interval=REBUILD_MS)
+        self._timer.timeout.connect(self._build)
+        switch = QHBoxLayout()
+        switch.addWidget(self.this_pack)
+        switch.addWidget(self.workspace)
+        switch.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(switch)
+        layout.addWidget(self.filters)
+        layout.addWidget(self.xml, 1)
+        layout.addWidget(self.index, 1)
+        self._switched(False)
+
+    def show_preview(self, preview: Preview) -> None:
+        """This pack's catalog XML."""
+        self.xml.show_preview(preview)
+
+    def set_packs(self, packs: Sequence[Pack]) -> None:
+        """The workspace's packs; the compressed index is rebuilt when it is next on screen."""
+        self.packs = list(packs)
+        types = sorted({p.type for p in self.packs if p.type})
+        current = self.type.currentData()
+        self.type.blockSignals(True)
+        self.type.clear()
+        self.type.addItem("every type", ANY)
+        for value in types:
+            self.type.addItem(value, value)
+        self.type.setCurrentIndex(max(0, self.type.findData(current)))
+        self.type.blockSignals(False)
+        self._filters_changed()
+
+    def _switched(self, compressed: bool) -> None:
+        self.xml.setVisible(not compressed)
+        self.index.setVisible(compressed)
+        self.filters.setVisible(compressed)
+        if compressed and self._stale:
+            self._timer.start()
+
+    def _filters_changed(self) -> None:
+        self._stale = True
+        if self.workspace.isChecked() and self.isVisible():
+            self._timer.start()
+
+    def showEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)  # type: ignore[arg-type]
+        if self.workspace.isChecked() and self._stale:
+            self._timer.start()
+
+    def _build(self) -> None:
+        self._stale = False
+        scope, kind = self.scope.currentData(), self.type.currentData()
+        names = tuple(n.strip() for n in self.pack_name.text().split(",") if n.strip())
+        self.index.show_preview(Preview(self.index.view.toPlainText(), "building the compressed index …"))
+        self._latest = workers.submit(run_in_child, compressed_for, self.packs,
+                                      () if scope == ANY else (scope,), () if kind == ANY else (kind,), names,
+                                      on_done=self._built)
+
+    def _built(self, request_id: int, preview: Preview) -> None:
+        if request_id == self._latest:
+            self.index.show_preview(preview)
+            self.compressed_built.emit(preview)
