@@ -20,7 +20,7 @@ from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.icons import icon
-from studio.ui.previews import PackPreviews, Preview, build_previews
+from studio.ui.previews import PackPreviews, Preview, build_previews, failed_previews
 from studio.ui.theme import editor_font, is_dark
 from studio.ui.widgets.safe_browser import SafeBrowser
 
@@ -120,7 +120,17 @@ class PreviewPane(QTabWidget):
         if self.pack is not None:
             # Rendering and token counting run in the child process: in a thread they would hold the GIL.
             self._latest = workers.submit(run_in_child, build_previews, self.pack, self.encoding, self.variant,
-                                         on_done=self._built)
+                                         on_done=self._built, on_error=self._failed)
+
+    def _failed(self, request_id: int, trace: str) -> None:
+        if request_id == self._latest and self.pack is not None:
+            lines = trace.strip().splitlines()
+            self.show_failure(lines[-1] if lines else "unknown error")
+
+    def show_failure(self, reason: str) -> None:
+        """Show that the previews of the current pack failed (every token count reads "cannot count: ...")."""
+        if self.pack is not None:
+            self._built(self._latest, failed_previews(reason))
 
     def _built(self, request_id: int, previews: PackPreviews) -> None:
         if request_id != self._latest or self.pack is None:
