@@ -6,9 +6,9 @@ import socket
 from functools import cache
 
 import pytest
+import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 
 from studio.core import tokens

@@ -74,7 +74,8 @@ def test_selecting_a_pack_fills_inspector_and_previews(qtbot, open_and_wait, win
     assert "northwind-espresso" in window.previews.catalog.view.toPlainText()
 
 
-_BLANKS = "---\nname: blanks\ndescription: A pack with a long run of blanks.\ntype: domain-reference\nstatus: ready\n---\n"
+_BLANKS = ("---\nname: blanks\ndescription: A pack with a long run of blanks.\ntype: domain-reference\n"
+           "status: ready\n---\n")
 
 
 def test_previews_count_a_million_blanks_exactly(make_pack) -> None:
