@@ -58,9 +58,10 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.workspace",
     "studio.core.shadowing",
     # runs/, evidence and provenance
+    "studio.core.jsonread",
     "studio.core.runs.reader",
     "studio.core.runs.schemas",
-    "studio.core.evidence.source_map",
+    "studio.core.sourcemap",
     "studio.core.evidence.report",
     "studio.core.provenance",
 )

@@ -26,8 +26,8 @@ from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
 from studio.core.resolver.select import Entry, fill_order, fit_exactly, greedy_fill
-from studio.core.resolver.source_map import SOURCE_MAP, SourceMap, load_source_map
 from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, place
+from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map
 from studio.core.tokens import DEFAULT_ENCODING, CannotCount, Tokenizer, get_tokenizer
 
 
@@ -61,7 +61,7 @@ class ResolverSession:
                        _stat_key(pack.root / "runs"))
         prepared = cache.prepared
         if prepared is None or prepared.fingerprint != fingerprint:
-            source_map = load_source_map(pack.root)
+            source_map = read_source_map(pack.root)
             docs = []
             fresh_terms: dict[Candidate, DocTerms] = {}
             for c in files.candidates:

@@ -7,12 +7,12 @@ run file becomes diagnostics on its record; it never stops anything else from lo
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.jsonread import JsonFailure, read_json
 from studio.core.paths import UNREADABLE_FILE, read_bounded
 from studio.core.runs.kinds import infer_kind, infer_markdown_kind
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource, Validity
@@ -134,27 +134,24 @@ def read_run_file(path: Path, root: Path) -> RunRecord:
 def parse_json_record(raw: bytes, rel: str) -> RunRecord:
     """Decode, parse, classify and check one JSON record given as bytes (``rel`` names it in findings)."""
     name = rel.rsplit("/", 1)[-1]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return _malformed(rel, name, f"{rel} is not UTF-8 text (byte {exc.start})", 1, 1)
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _malformed(rel, name, f"{rel} is not valid JSON: {exc.msg}", exc.lineno, exc.colno)
-    except (ValueError, RecursionError) as exc:  # 5000-digit integers, absurd nesting
-        return _malformed(rel, name, f"{rel} cannot be parsed: {type(exc).__name__}", 1, 1)
+    parsed = read_json(raw)
+    if isinstance(parsed, JsonFailure):  # not UTF-8, not JSON, absurd nesting, a 5000-digit integer
+        return _malformed(rel, name, f"{rel} {parsed.message}", parsed.line, parsed.column)
+    data: Any = parsed.value
     kind = infer_kind(data, name)
     if kind is RunKind.UNKNOWN and _in_eval_folder(rel):
         kind = RunKind.EVAL_RESULT  # runs/eval-<date>/answer-results.json and friends (digest 7.1)
     record = RunRecord(rel, kind, Validity.UNVALIDATED, data=data)
     record.status = _status_of(data)
     record.summary = summarize(kind, data)
+    # A key written twice (an audit record whose "decision" appears twice says two things) or NaN: audit-only.
+    record.diagnostics.extend(_audit_only(d) for d in parsed.findings(rel))
     if kind.schema_name is None:
         return record
-    check = check_against_schema(data, kind.schema_name, file=rel, text=text)
+    check = check_against_schema(data, kind.schema_name, file=rel, source=parsed)
     record.validity = Validity.VALID if check.valid else Validity.INVALID
     record.extra_fields = check.extra_fields
+    record.extra_count = check.extra_count
     record.diagnostics.extend(_audit_only(d) for d in check.diagnostics)
     return record
 
