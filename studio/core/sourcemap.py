@@ -129,7 +129,20 @@ def schema_findings(document: JsonText, schema: str, file: str) -> list[Diagnost
 
 
 def read_source_map(root: Path) -> SourceMap:
-    """Read the pack's source map. A missing file is an empty map, not an error; never raises."""
+    """Read the pack's source map. A missing file is an empty map, not an error.
+
+    Never raises: the map is an index, and nothing in it may keep a pack from loading or being validated. Even a
+    failure of the studio itself while reading it becomes a ``source-map-unreadable`` finding (the audit boundary).
+    """
+    try:
+        return _read_source_map(root)
+    except Exception as exc:  # the audit boundary
+        finding = _problem(SOURCE_MAP_UNREADABLE, f"could not be read: the studio failed with {type(exc).__name__}: "
+                                                  f"{str(exc)[:200]}")
+        return _unusable(SourceMap(present=True), finding, finding.message)
+
+
+def _read_source_map(root: Path) -> SourceMap:
     result = SourceMap()
     path = root / SOURCE_MAP
     if not path.exists() and not path.is_symlink():
