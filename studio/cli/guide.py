@@ -16,6 +16,7 @@ from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.render.costs import guide_cost
 from studio.core.render.guide import render_guide
+from studio.core.terminal import printable, write_artefact
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,8 +31,8 @@ def run(args: argparse.Namespace) -> int:
     if pack.knowledge is None:
         report_problems(pack, Severity.ERROR)
         return 2
-    sys.stdout.write(render_guide(pack))
-    sys.stderr.write(f"tokens: {guide_cost(pack).describe()}\n")
+    write_artefact(sys.stdout, render_guide(pack))
+    sys.stderr.write(f"tokens: {printable(guide_cost(pack).describe())}\n")
     if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
         sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
     if not pack.loads:

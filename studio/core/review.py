@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import difflib
 import getpass
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,6 +17,7 @@ from typing import Any
 
 from studio import __version__
 from studio.core.atomic import write_atomic
+from studio.core.jsonwrite import dumps
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.paths import is_inside, is_unsafe_pointer
 
@@ -103,7 +103,7 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     A second review in the same second gets ``-2``, ``-3`` ... so names stay unique.
     """
     stamp = record.timestamp.replace(":", "-")
-    payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON (a non-UTF-8 argument becomes U+FFFD)
     runs = Path(pack_root) / "runs"
     if runs.is_symlink() or (runs.exists() and not runs.is_dir()) or not is_inside(Path(pack_root), runs):
         raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
