@@ -57,6 +57,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.scan",
     "studio.core.workspace",
     "studio.core.shadowing",
+    "studio.core.lookalike",
     # runs/, evidence and provenance
     "studio.core.jsonread",
     "studio.core.runs.reader",
