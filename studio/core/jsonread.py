@@ -22,7 +22,7 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from json import decoder as _decoder
 from typing import Any, cast
@@ -116,7 +116,7 @@ class JsonText:
         """1-based (line, column) of the value at ``path`` (see ``offset``)."""
         return self.line_column(self.offset(path))
 
-    def locate(self, paths: list[JsonPath | list[Any]]) -> None:
+    def locate(self, paths: Sequence[Sequence[Any]]) -> None:
         """Find the offsets of ``paths`` (and their ancestors) now, scanning only as far as the last of them.
 
         A few findings on a large text (the first extra keys of a record) then cost a partial scan; later
