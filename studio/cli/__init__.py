@@ -63,8 +63,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _utf8_streams() -> None:
-    """Pack text is often Chinese; a console in a legacy code page must not make printing fail."""
+    """Pack text is often Chinese; a console in a legacy code page must not make printing fail.
+
+    Output is UTF-8 in every case. Printers escape pack text themselves (``studio.core.terminal``) and JSON is
+    strict (``studio.core.jsonwrite``); ``backslashreplace`` is the last resort for anything that slipped
+    through (a lone surrogate from a non-UTF-8 argument prints as ``\\udce9`` instead of crashing).
+    """
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None and (stream.encoding or "").lower().replace("-", "") != "utf8":
-            reconfigure(encoding="utf-8", errors="replace")
+        if reconfigure is not None:
+            reconfigure(encoding="utf-8", errors="backslashreplace")

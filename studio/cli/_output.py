@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
+from studio.core.jsonwrite import dumps
 
-def write_json(data: Any) -> None:
-    """Pretty, stable JSON on stdout (non-ASCII kept readable)."""
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, sort_keys=False) + "\n")
+
+def write_json(data: Any, notes: list[str] | None = None) -> None:
+    """Pretty, stable, strict JSON on stdout (non-ASCII kept readable; see ``studio.core.jsonwrite``).
+
+    ``notes`` collects what had to be written differently (NaN as ``".nan"``, bytes as base64 ...).
+    """
+    sys.stdout.write(dumps(data, indent=2, notes=notes) + "\n")
 
 
 def envelope(ok: bool, status: str, command: str, pack: str, findings: list[dict[str, Any]],

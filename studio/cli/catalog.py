@@ -17,6 +17,7 @@ from studio.core.diagnostics import Severity
 from studio.core.model import Pack
 from studio.core.render.catalog import catalog_instruction, render_catalog, render_catalog_json
 from studio.core.render.costs import CatalogCost, catalog_cost
+from studio.core.terminal import printable, write_artefact
 from studio.core.workspace import open_workspace
 
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     for pack in packs:  # a curator should see why a pack is missing from what the model gets
         reason = _left_out(pack, args.include_archived)
         if reason:
-            sys.stderr.write(f"left out: {pack.name} ({pack.root}): {reason}\n")
+            sys.stderr.write(f"left out: {printable(pack.name)} ({printable(str(pack.root))}): {printable(reason)}\n")
     cost = catalog_cost(packs, include_archived=args.include_archived)
     if args.format == "json":
         sys.stdout.write(render_catalog_json(packs, include_archived=args.include_archived,
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if not xml:
         sys.stderr.write("No pack is available: the catalog is empty and a client would not show it.\n")
         return 2 if problems else 0
-    sys.stdout.write(xml if args.no_instruction else f"{catalog_instruction()}\n{xml}")
+    write_artefact(sys.stdout, xml if args.no_instruction else f"{catalog_instruction()}\n{xml}")
     sys.stderr.write(format_cost(cost, with_instruction=not args.no_instruction))
     return 0
 
@@ -68,8 +69,8 @@ def _left_out(pack: Pack, include_archived: bool) -> str:
 
 
 def format_cost(cost: CatalogCost, *, with_instruction: bool) -> str:
-    lines = [f"  {name}: {count.describe()}" for name, count in cost.per_pack.items()]
+    lines = [f"  {printable(name)}: {printable(count.describe())}" for name, count in cost.per_pack.items()]
     whole = cost.total if with_instruction else cost.catalog
     label = "catalog + instruction" if with_instruction else "catalog"
     assert whole is not None
-    return "tokens per pack:\n" + "\n".join(lines) + f"\ntokens, {label}: {whole.describe()}\n"
+    return "tokens per pack:\n" + "\n".join(lines) + f"\ntokens, {label}: {printable(whole.describe())}\n"

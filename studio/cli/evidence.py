@@ -10,6 +10,7 @@ from studio.cli._output import write_json
 from studio.core.diagnostics import DiagnosticCounts, Severity
 from studio.core.evidence import ClaimEvidence, EvidenceReport, build_evidence
 from studio.core.runs import read_runs
+from studio.core.terminal import printable
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,15 +27,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     root: Path = args.pack
     if not root.is_dir():
-        print(f"pack-studio evidence: {root} is not a directory", file=sys.stderr)
+        print(f"pack-studio evidence: {printable(str(root))} is not a directory", file=sys.stderr)
         return 2
     report = build_evidence(root, read_runs(root))
     if args.claim is not None:
         found = report.claim(args.claim)
         if found is None:
             known = ", ".join(c.claim.claim_id for c in report.claims[:10]) or "none"
-            print(f"pack-studio evidence: no claim '{args.claim}' in the source map (claims: {known})",
-                  file=sys.stderr)
+            print(f"pack-studio evidence: no claim '{printable(args.claim)}' in the source map (claims: "
+                  f"{printable(known)})", file=sys.stderr)
             return 2
         if args.format == "json":
             write_json(found.to_dict())
@@ -52,21 +53,21 @@ def _print_claim(item: ClaimEvidence, *, full: bool) -> None:
     out = sys.stdout
     c, e = item.claim, item.excerpt
     anchor = f"#{c.fragment}" if c.fragment else ""
-    out.write(f"{c.claim_id} [{c.status or '?'}] {c.text}\n")
+    out.write(f"{printable(c.claim_id)} [{printable(c.status or '?')}] {printable(c.text)}\n")
     lines = f" lines {e.start_line}-{e.end_line}" if e.start_line else ""
-    out.write(f"  source: {c.source_path}{anchor} -> {e.state.value}{lines}"
+    out.write(f"  source: {printable(c.source_path + anchor)} -> {e.state.value}{lines}"
               f"{' (source changed since compile)' if item.source_changed else ''}\n")
     if e.text:
         shown = e.text.splitlines() if full else e.text.splitlines()[:1]
         for line in shown:
-            out.write(f"  | {line}\n")
+            out.write(f"  | {printable(line)}\n")
         if e.truncated and full:
             out.write("  | … (excerpt truncated)\n")
     if full:
         for path, state in item.compiled_into:
-            out.write(f"  compiled into: {path} ({state})\n")
+            out.write(f"  compiled into: {printable(path)} ({state})\n")
     for d in item.diagnostics:
-        out.write(f"  {d.severity.value} {d.code} {d.message}\n")
+        out.write(f"  {d.severity.value} {d.code} {printable(d.message)}\n")
 
 
 def _print_report(report: EvidenceReport) -> None:

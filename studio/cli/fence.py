@@ -21,6 +21,7 @@ from studio.core.paths import read_bounded, resolve_inside
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.render.resources import ResourceKind, classify_resources
+from studio.core.terminal import printable, write_artefact
 from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -49,8 +50,8 @@ def run(args: argparse.Namespace) -> int:
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     fp = FencePack(pack, items, warnings)
     variant = FenceVariant(args.variant)
-    sys.stdout.write(render_fence([fp], variant))
-    sys.stderr.write(f"tokens: {fence_cost([fp], variant).describe()}\n")
+    write_artefact(sys.stdout, render_fence([fp], variant))
+    sys.stderr.write(f"tokens: {printable(fence_cost([fp], variant).describe())}\n")
     return 1 if failed else 0
 
 
@@ -60,21 +61,22 @@ def read_items(pack: Pack, paths: list[str]) -> tuple[list[FenceItem], bool]:
     failed = False
     for rel in paths:
         target = resolve_inside(pack.root, rel)
+        shown = printable(rel)
         if target is None:
-            sys.stderr.write(f"{rel}: not a path inside the pack; left out\n")
+            sys.stderr.write(f"{shown}: not a path inside the pack; left out\n")
             failed = True
             continue
         data, size, problem = read_bounded(target, MAX_FILE_BYTES + 1, root=pack.root)
         if problem is not None or data is None:
-            sys.stderr.write(f"{rel}: {problem.message if problem else 'cannot be read'}; left out\n")
+            sys.stderr.write(f"{shown}: {printable(problem.message) if problem else 'cannot be read'}; left out\n")
             failed = True
             continue
         if size > MAX_FILE_BYTES:
-            sys.stderr.write(f"{rel}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; left out\n")
+            sys.stderr.write(f"{shown}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; left out\n")
             failed = True
             continue
         if is_binary(data):  # the resolver and the injection lint treat it the same way (reason binary-file)
-            sys.stderr.write(f"{rel}: contains NUL bytes, so it is binary, not text; left out\n")
+            sys.stderr.write(f"{shown}: contains NUL bytes, so it is binary, not text; left out\n")
             failed = True
             continue
         items.append(FenceItem(rel.replace("\\", "/"), data.decode("utf-8", errors="replace")))

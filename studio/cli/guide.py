@@ -20,6 +20,7 @@ from studio.core.pack import load_pack
 from studio.core.render.costs import guide_cost
 from studio.core.render.guide import render_guide
 from studio.core.render.tool_form import build_tool_form, render_tool_form
+from studio.core.terminal import printable, write_artefact
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 
 
@@ -47,8 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if args.as_tool:
         _write_tool_form(pack, args.format, args.encoding)
     else:
-        sys.stdout.write(render_guide(pack))
-        sys.stderr.write(f"tokens: {guide_cost(pack).describe()}\n")
+        write_artefact(sys.stdout, render_guide(pack))
+        sys.stderr.write(f"tokens: {printable(guide_cost(pack).describe())}\n")
     if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
         sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
     if not pack.loads:

@@ -27,6 +27,7 @@ from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
 from studio.core.resolver.records import usage_records, write_context_record
 from studio.core.search.layers import simulate_with_cache
+from studio.core.terminal import printable, write_artefact
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
 
@@ -84,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
                 written.append(str(write_context_record(result, res.pack.root)))
             except OSError as exc:
                 write_failed = True
-                sys.stderr.write(f"{res.pack.root}: could not write the run record: {exc}\n")
+                sys.stderr.write(f"{printable(str(res.pack.root))}: could not write the run record: "
+                                 f"{printable(str(exc))}\n")
     if args.format == "json":
         data = result.to_json()
         if args.usage:
@@ -95,15 +97,17 @@ def run(args: argparse.Namespace) -> int:
             data["layers"] = layers.to_json()
         write_json(data)
     elif args.format == "fenced":
-        sys.stdout.write(result.fenced_text)
+        write_artefact(sys.stdout, result.fenced_text)
     else:
         sys.stdout.write(render_text(result))
         for path in written:
-            sys.stdout.write(f"run record written: {path}\n")
+            sys.stdout.write(f"run record written: {printable(path)}\n")
         if layers is not None:
             sys.stdout.write("\n" + render_layers(layers))
     if not result.tokenizer_available:
-        sys.stderr.write(f"tokenizer unavailable: {result.tokenizer_reason}\n")
+        reason = result.tokenizer_reason or ""
+        sys.stderr.write(printable(reason if reason.startswith("cannot count") else f"tokenizer unavailable: {reason}")
+                         + "\n")
         return 2
     if write_failed:
         return 1  # the user asked for a record and did not get one
@@ -111,12 +115,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_text(result: ResolveResult) -> str:
-    """A human-readable trace of the resolution."""
-    lines = [f"task: {result.task}",
+    """A human-readable trace of the resolution (pack-derived text escaped: one field, one line)."""
+    p_ = printable
+    lines = [f"task: {p_(result.task)}",
              f"tokens: {result.tokens_used} / {result.budget} ({result.tokenizer_name})", ""]
     for p in result.packs:
-        lines.append(f"pack {p.name}  profile={p.profile} mode={p.runtime_mode} "
-                     f"status={p.pack.status or '-'} grounding={p.grounding or '-'}")
+        lines.append(f"pack {p_(p.name)}  profile={p_(p.profile)} mode={p_(p.runtime_mode)} "
+                     f"status={p_(p.pack.status or '-')} grounding={p_(p.grounding or '-')}")
         for d in p.selected:
             lines.append(f"  + {_label(d.path, d.section, d.lines)}  {d.tokens} tok  {d.reason}{_score(d.score)}")
             lines.extend([f"      {d.feedback}"] if d.feedback else [])
@@ -127,23 +132,23 @@ def render_text(result: ResolveResult) -> str:
             lines.extend([f"      {d.feedback}"] if d.feedback else [])
         lines.append("")
     for w in result.warnings:
-        where = f" [{w.pack}{': ' + w.path if w.path else ''}]" if w.pack else ""
-        lines.append(f"{w.severity}: {w.message}{where}")
+        where = f" [{p_(w.pack)}{': ' + p_(w.path) if w.path else ''}]" if w.pack else ""
+        lines.append(f"{w.severity}: {p_(w.message)}{where}")
     for gap in result.citation_gaps:
         if "missing" in gap:
-            lines.append(f"missing: {'; '.join(gap['missing'])} -> {gap['recommendation']}")
+            lines.append(f"missing: {p_('; '.join(gap['missing']))} -> {p_(str(gap['recommendation']))}")
         else:
-            lines.append(f"citation gap: {gap['path']}: {gap['reason']}")
+            lines.append(f"citation gap: {p_(str(gap['path']))}: {p_(str(gap['reason']))}")
     if result.reference is not None:
         for ref in result.reference:
-            lines.append(f"reference: {ref['selected_files']} ~{ref['token_estimate']} tokens (chars/4)")
+            lines.append(f"reference: {p_(str(ref['selected_files']))} ~{ref['token_estimate']} tokens (chars/4)")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
 def _label(path: str, section: str | None, span: tuple[int, int] | None) -> str:
-    out = path
+    out = printable(path)
     if section:
-        out += f" § {section}"
+        out += f" § {printable(section)}"
     if span:
         out += f" (lines {span[0]}-{span[1]})"
     return out

@@ -9,6 +9,7 @@ from pathlib import Path
 from studio.cli._output import write_json
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.review import DECISIONS, ReviewError, commit_review, plan_review
+from studio.core.terminal import printable, printable_block
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,14 +33,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     root: Path = args.pack
     if not (root / "KNOWLEDGE.md").is_file():
-        print(f"pack-studio review: {root} is not a pack (no KNOWLEDGE.md)", file=sys.stderr)
+        print(f"pack-studio review: {printable(str(root))} is not a pack (no KNOWLEDGE.md)", file=sys.stderr)
         return 2
     try:
         plan = plan_review(root, args.decision, args.reason, reviewer=args.reviewer,
                            set_status=args.set_status, set_trust=args.set_trust, files_examined=args.examined)
         written = (None, None) if args.dry_run else commit_review(root, plan)
     except ReviewError as exc:
-        print(f"pack-studio review: {exc}", file=sys.stderr)
+        print(f"pack-studio review: {printable(str(exc))}", file=sys.stderr)
         return 2
     record_path, knowledge_path = written
     diff = plan.edit.diff if plan.edit else ""
@@ -50,13 +51,15 @@ def run(args: argparse.Namespace) -> int:
         return 0
     out = sys.stdout
     if diff:
-        out.write(diff if diff.endswith("\n") else diff + "\n")
+        out.write(printable_block(diff if diff.endswith("\n") else diff + "\n"))
     elif args.set_status or args.set_trust:
         out.write("KNOWLEDGE.md already has these values; not changed.\n")
     if args.dry_run:
-        out.write(f"Dry run: would record {plan.record.decision} by {plan.record.reviewer}; nothing written.\n")
+        out.write(f"Dry run: would record {plan.record.decision} by {printable(plan.record.reviewer)}; nothing "
+                  "written.\n")
     else:
-        out.write(f"Recorded {plan.record.decision} by {plan.record.reviewer} in {record_path}\n")
+        out.write(f"Recorded {plan.record.decision} by {printable(plan.record.reviewer)} in "
+                  f"{printable(str(record_path))}\n")
         if knowledge_path is not None:
-            out.write(f"Updated {knowledge_path}\n")
+            out.write(f"Updated {printable(str(knowledge_path))}\n")
     return 0

@@ -12,6 +12,7 @@ from typing import Any
 
 from studio.cli._output import write_json
 from studio.core.catalogue import Entry, catalogue
+from studio.core.terminal import printable
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -27,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if args.code:
         entries = [e for e in entries if e.code.code == args.code]
         if not entries:
-            print(f"pack-studio rules: no such code: {args.code}", file=sys.stderr)
+            print(f"pack-studio rules: no such code: {printable(args.code)}", file=sys.stderr)
             return 2
     if args.format == "json":
         write_json({"rules": [entry_json(e) for e in entries]})

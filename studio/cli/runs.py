@@ -19,6 +19,7 @@ from studio.core.provenance import read_provenance
 from studio.core.runs import RunsReport, read_runs
 from studio.core.runs.stats import RunStats, compute_stats
 from studio.core.runs.timestamps import format_time
+from studio.core.terminal import printable
 
 _MAX_LISTED = 20
 
@@ -36,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     root: Path = args.pack
     if not root.is_dir():
-        print(f"pack-studio runs: {root} is not a directory", file=sys.stderr)
+        print(f"pack-studio runs: {printable(str(root))} is not a directory", file=sys.stderr)
         return 2
     pack = load_pack(root)
     report = read_runs(pack.root)
@@ -64,26 +65,27 @@ def _folder_diags(report: RunsReport) -> list[Diagnostic]:
 
 def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict[str, Any]) -> None:
     out = sys.stdout
-    out.write(f"Runs of {name}: {len(report.records)} record(s)\n\n")
+    out.write(f"Runs of {printable(name)}: {len(report.records)} record(s)\n\n")
     for r in report.records:
-        out.write(f"{format_time(r.timestamp):<21} {r.kind.value:<19} {r.validity.value:<11} {r.path}\n")
-        out.write(f"{'':<21} {r.summary}\n")
+        out.write(f"{format_time(r.timestamp):<21} {r.kind.value:<19} {r.validity.value:<11} {printable(r.path)}\n")
+        out.write(f"{'':<21} {printable(r.summary)}\n")
         for d in r.diagnostics:
-            out.write(f"{'':<21} {d.line}:{d.column}: {d.severity.value} {d.code} {d.message}\n")
+            out.write(f"{'':<21} {d.line}:{d.column}: {d.severity.value} {d.code} {printable(d.message)}\n")
     for d in _folder_diags(report):
         out.write(d.format() + "\n")
     counts = ", ".join(f"{v} {k}" for k, v in sorted(stats.validity_counts.items())) or "none"
     out.write(f"\nValidity: {counts}\n")
     if stats.compile_history:
-        out.write("Compile history: " + "; ".join(f"{t} {s}" for t, _p, s in stats.compile_history) + "\n")
+        out.write("Compile history: " + "; ".join(f"{t} {printable(s)}" for t, _p, s in stats.compile_history)
+                  + "\n")
     if stats.over_time:
         out.write("Warnings / citation gaps over time:\n")
         for point in stats.over_time:
             out.write(f"  {point.time:<21} {point.warnings:>3} warning(s) {point.citation_gaps:>3} gap(s)  "
-                      f"{point.path}\n")
+                      f"{printable(point.path)}\n")
     out.write(f"Selections ({stats.selection_records} context/usage record(s)):\n")
     for path, count in sorted(stats.selection_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_LISTED]:
-        out.write(f"  {count:>4}  {path}\n")
+        out.write(f"  {count:>4}  {printable(path)}\n")
     _list(out, "Never selected", stats.never_selected)
     _list(out, "Selected but missing now", stats.selected_missing)
     _list(out, "Modified after they were last selected", [f"{p} (selected {t})" for p, t in stats.selected_modified])
@@ -95,10 +97,10 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
         if produced:
             out.write(f"  producedBy: {_builder(produced)}\n")
         for ref in provenance["run_builders"]:
-            out.write(f"  {ref['origin']}: {_builder(ref)}\n")
+            out.write(f"  {printable(str(ref['origin']))}: {_builder(ref)}\n")
         for d in provenance["diagnostics"]:
-            out.write(f"  {d['severity']} {d['code']} {d['message']}\n")
-        out.write(f"  {provenance['statement']}\n")
+            out.write(f"  {d['severity']} {d['code']} {printable(str(d['message']))}\n")
+        out.write(f"  {printable(str(provenance['statement']))}\n")
 
 
 def _print_feedback(feedback: FeedbackSummary) -> None:
@@ -127,7 +129,7 @@ def _safe(text: str) -> str:
 
 
 def _builder(ref: dict[str, Any]) -> str:
-    parts = [f"{k}={ref[k]}" for k in ("kind", "name", "version", "digest", "source") if ref.get(k)]
+    parts = [f"{k}={printable(str(ref[k]))}" for k in ("kind", "name", "version", "digest", "source") if ref.get(k)]
     return " ".join(parts) or "(empty)"
 
 
@@ -136,6 +138,6 @@ def _list(out: Any, title: str, items: list[str]) -> None:
         return
     out.write(f"{title} ({len(items)}):\n")
     for item in items[:_MAX_LISTED]:
-        out.write(f"  {item}\n")
+        out.write(f"  {printable(item)}\n")
     if len(items) > _MAX_LISTED:
         out.write(f"  ... and {len(items) - _MAX_LISTED} more\n")

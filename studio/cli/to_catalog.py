@@ -13,6 +13,7 @@ from typing import Any
 from studio.cli._output import write_json
 from studio.core.model import Pack
 from studio.core.pack import load_pack
+from studio.core.terminal import printable
 
 CATALOG_KEYS = ("name", "description", "type", "status", "profile", "version", "language", "trust",
                 "grounding", "scope", "runtime", "metadata")
@@ -41,5 +42,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         entries.append(catalog_entry(pack))
     if entries:
-        write_json(entries[0] if len(args.packs) == 1 else entries)
+        notes: list[str] = []
+        write_json(entries[0] if len(args.packs) == 1 else entries, notes)  # strict: !!binary, .nan, long ints
+        for note in notes:
+            sys.stderr.write(f"note: {printable(note)}\n")
     return status

@@ -11,6 +11,7 @@ from typing import Any
 from studio.cli._output import envelope, write_json
 from studio.core.diagnostics import Severity
 from studio.core.runs import Validity, read_run_file
+from studio.core.terminal import printable
 
 _STATUS = {
     Validity.VALID: "passed",
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     write_json(envelope(ok, status, "validate-run", str(root), findings, file=record.path, kind=record.kind.value,
                         schema=record.kind.schema_name, validity=record.validity.value, summary=record.summary))
     if record.validity is Validity.UNREADABLE:
-        print(f"pack-studio validate-run: {record.path} was not read", file=sys.stderr)
+        print(f"pack-studio validate-run: {printable(record.path)} was not read", file=sys.stderr)
     return 0 if ok else 1
 
 

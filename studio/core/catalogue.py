@@ -58,10 +58,12 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.scan",
     "studio.core.workspace",
     "studio.core.shadowing",
+    "studio.core.lookalike",
     # runs/, evidence and provenance
+    "studio.core.jsonread",
     "studio.core.runs.reader",
     "studio.core.runs.schemas",
-    "studio.core.evidence.source_map",
+    "studio.core.sourcemap",
     "studio.core.evidence.report",
     "studio.core.provenance",
     "studio.core.feedback.aggregate",

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from studio.core.terminal import printable
+
 
 class Severity(StrEnum):
     """How bad a finding is; the same three levels the standard's schemas use."""
@@ -102,9 +104,11 @@ class Diagnostic:
         }
 
     def format(self, prefix: str = "") -> str:
-        """``path:line:col: severity code message`` as the CLI prints it."""
+        """``path:line:col: severity code message`` as the CLI prints it: always one line, with control characters
+        and line breaks of pack-derived text shown as escapes (``studio.core.terminal.printable``)."""
         path = f"{prefix.rstrip('/')}/{self.file}" if prefix and not self.file.startswith("/") else self.file
-        return f"{path}:{self.line}:{self.column}: {self.severity.value} {self.code} {self.message}"
+        return (f"{printable(path)}:{self.line}:{self.column}: {self.severity.value} {self.code} "
+                f"{printable(self.message)}")
 
 
 @dataclass(slots=True)

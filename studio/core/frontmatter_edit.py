@@ -110,7 +110,7 @@ class FrontmatterLines:
             if close_at < 0:
                 raise EditError(f"'{key}' has an unterminated quoted value")
             return ValueSpan(index, start + 1, start + close_at, body[1:close_at])
-        comment = re.search(r"[ \t]+#", body)
+        comment = re.search(r"(?<![ \t])[ \t]++#", body)  # from a blank run's start only: linear on long runs
         value = (body[: comment.start()] if comment else body).rstrip()
         if not value or value.startswith(UNSAFE_VALUE_START):
             raise EditError(f"'{key}' is not a plain one-line value; edit it by hand")

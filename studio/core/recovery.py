@@ -20,6 +20,7 @@ from typing import Any
 
 from studio.core.atomic import write_atomic
 from studio.core.file_stamp import FileStamp
+from studio.core.jsonwrite import dumps
 from studio.core.paths import read_bounded
 
 FORMAT = 1
@@ -206,8 +207,8 @@ def _encode(copy: RecoveryCopy) -> bytes:
         },
         "text": copy.text,  # last, so a human opening the file sees the metadata first
     }
-    # A lone surrogate cannot be encoded as UTF-8; replacing that one character keeps the rest writable.
-    return json.dumps(doc, ensure_ascii=False, indent=1).encode("utf-8", "replace")
+    # A lone surrogate cannot be encoded as UTF-8: the strict writer replaces that one character (U+FFFD).
+    return dumps(doc, indent=1).encode("utf-8")
 
 
 def _decode(doc: object) -> RecoveryCopy:

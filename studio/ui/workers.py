@@ -48,7 +48,9 @@ class Job(QRunnable):
     def run(self) -> None:
         try:
             result = self.fn(*self.args)
-        except Exception:  # a worker must never take the app down; the caller shows the text
+        except BaseException:  # noqa: B036 - a Rust panic (pyo3 PanicException) is a BaseException too
+            # A worker must always report back: a job that dies silently leaves its panel waiting forever
+            # ("counting…"). The caller shows the text.
             self.signals.failed.emit(self.request_id, traceback.format_exc())
             return
         self.signals.finished.emit(self.request_id, result)

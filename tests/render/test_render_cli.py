@@ -128,3 +128,19 @@ def test_the_injection_lint_scans_exactly_what_the_fence_sends(write_pack: Calla
         [item] = items
         expected = [f.code for f in injection_text.find_injection_text(item.text)]
         assert [d.code for d in diags if d.code != "injection-scan-binary"] == expected
+
+
+_BLANK_RUN_PACK = ("---\nname: blanks\ndescription: Blanks.\ntype: domain-reference\nstatus: ready\n---\n"
+                   "a" + " " * 1_000_000 + "b\n")
+
+
+@pytest.mark.slow
+def test_guide_fence_and_resolve_count_a_million_blanks(make_pack, capsys: pytest.CaptureFixture[str]) -> None:
+    """A run of a million blanks made tiktoken panic: guide, fence and resolve crashed with a PanicException."""
+    root = make_pack("blanks", _BLANK_RUN_PACK, {"compiled/run.md": "x" + "\t" * 1_000_000 + "y\n"})
+    for argv in (["guide", str(root)], ["fence", str(root)]):
+        assert main(argv) == 0
+        err = capsys.readouterr().err
+        assert "tokens: " in err and " tokens (cl100k_base)" in err, err
+    assert main(["resolve", str(root), "--task", "blanks", "--budget", "200000", "--count-all"]) == 0
+    assert "compiled/run.md" in capsys.readouterr().out

@@ -7,10 +7,12 @@ from functools import cache
 
 import pytest
 import tiktoken
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from tiktoken.load import load_tiktoken_bpe
 
 from studio.core import tokens
-from studio.core.tokens import CharEstimator, EncodingUnavailable, get_tokenizer
+from studio.core.tokens import CannotCount, CharEstimator, EncodingUnavailable, get_tokenizer
 
 SAMPLES = [
     "",
@@ -117,3 +119,65 @@ def test_char_estimator_is_labelled_and_rounds_up() -> None:
 def test_available_encodings_lists_installed_data() -> None:
     assert "cl100k_base" in tokens.available_encodings()
     assert set(tokens.available_encodings()) <= set(tokens.known_encodings())
+
+
+# -- long blank runs: exact counts in bounded pieces, and no panic ever escapes -------------------------------
+
+_ALPHABET = [" ", " ", " ", "\t", "\n", "\r", "\u3000", "\xa0", "\x0b", "\x85", "\u2028", "\x1c", "a", "B", "é",
+             "\u0301", "!", "/", "'", "s", "1", "中", "-", "<"]
+
+
+def _encodings() -> list[str]:
+    return [name for name in ("cl100k_base", "o200k_base") if get_tokenizer(name).available]
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(runs=st.lists(st.tuples(st.sampled_from(_ALPHABET), st.integers(1, 6)), max_size=40),
+       long_run=st.integers(1, 5))
+def test_counting_in_pieces_equals_the_unsplit_count(name: str, runs: list[tuple[str, int]], long_run: int) -> None:
+    """The cut points are piece boundaries of the whole text: with a tiny threshold every blank run of a
+    random text is cut out and encoded on its own, and the tokens equal tiktoken's on the whole text."""
+    tok = get_tokenizer(name)
+    if not tok.available:
+        pytest.skip(tok.unavailable_reason or name)
+    text = "".join(ch * n for ch, n in runs)
+    assert tok.encode(text, long_run=long_run) == tok.encode(text, long_run=None)
+
+
+def test_blank_class_is_tiktokens_whitespace() -> None:
+    """The run finder's blanks are exactly the pattern's ``\\s`` minus line breaks (regex is tiktoken's dependency)."""
+    import regex
+
+    white = {chr(c) for c in range(0x110000) if regex.match(r"\s", chr(c))}
+    assert white - {"\r", "\n"} == set(tokens._BLANK_SET)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+@pytest.mark.parametrize("blank", [" ", "\t", "\u3000", "\xa0"])
+def test_a_million_blanks_are_counted_exactly(name: str, blank: str) -> None:
+    tok = get_tokenizer(name)
+    if not tok.available:
+        pytest.skip(tok.unavailable_reason or name)
+    n = 1_100_000
+    for text in (f"a{blank * n}b", f"x\n{blank * n}", f"{blank * n}", f"!{blank * n}.\n"):
+        count = tok.count(text)
+        # The run is one piece: its tokens are the byte-pair encoding of the run (less its last blank).
+        assert count > 0
+    # Exactness at a size tiktoken can still handle unsplit, through the same code path:
+    small = f"a{blank * 200_000}b"
+    assert tok.encode(small, long_run=100_000) == tok.encode(small, long_run=None)
+
+
+def test_a_tokenizer_panic_becomes_cannot_count() -> None:
+    """Handing the whole run to tiktoken makes it panic (a BaseException); the studio turns that into CannotCount."""
+    tok = get_tokenizer("cl100k_base")
+    with pytest.raises(CannotCount, match="cannot count"):
+        tok.encode("a" + " " * 1_100_000 + "b", long_run=None)
+
+
+def test_long_blank_runs_are_found_in_linear_time() -> None:
+    text = ("x" + " " * 99) * 20_000  # 2 MB of runs just under any threshold
+    assert tokens.long_blank_runs(text, 100) == []
+    assert tokens.long_blank_runs(text + " " * 150, 100) == [(len(text) - 99, len(text) + 150)]

@@ -84,10 +84,10 @@ def test_status_edit_either_refuses_or_touches_only_frontmatter(text: str, statu
 @FAST
 @given(JSON, st.sampled_from([None, 1, 2]))
 def test_every_value_position_points_at_that_value(value: object, indent: int | None) -> None:
-    from studio.core.runs.jsonpos import value_positions
+    from studio.core.jsonread import scan
 
     text = json.dumps(value, indent=indent)
-    for path, offset in value_positions(text).items():
+    for path, offset in scan(text).positions.items():
         if path and isinstance(path[-1], str):
             assert text[offset:].startswith(json.dumps(path[-1]))  # members point at their key
         else:

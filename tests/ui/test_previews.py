@@ -93,3 +93,46 @@ def test_the_catalog_tab_shows_the_workspaces_compressed_index_with_filters(qtbo
     with qtbot.waitSignal(view.compressed_built, timeout=60_000) as narrowed:
         view.pack_name.setText("northwind-espresso")
     assert "northwind-espresso|" in narrowed.args[0].text and "lin-yue-persona|" not in narrowed.args[0].text
+
+
+_BLANKS = ("---\nname: blanks\ndescription: A pack with a long run of blanks.\ntype: domain-reference\n"
+           "status: ready\n---\n")
+
+
+def test_previews_count_a_million_blanks_exactly(make_pack) -> None:
+    """tiktoken's regex panics on such a run (a BaseException no worker caught): counts must still come back."""
+    root = make_pack("blanks", _BLANKS + "a" + " " * 1_000_000 + "b\n",
+                     {"compiled/long.md": "x" + "\t" * 1_000_000 + "y\n"})
+    previews = build_previews(load_pack(root))
+    for preview in (previews.activation, previews.fence):
+        assert preview.tokens.split()[0].isdigit(), preview.tokens
+
+
+def test_a_worker_reports_a_rust_panic(qtbot) -> None:
+    """A PanicException derives from BaseException; the job must still report back instead of dying silently."""
+    from studio.core.tokens import get_tokenizer
+    from studio.ui import workers
+
+    raw = get_tokenizer("cl100k_base")._encoding  # tiktoken itself, without the studio's bounded counting
+    failures: list[str] = []
+    workers.submit(raw.encode_ordinary, "a" + " " * 1_100_000 + "b", on_error=lambda _id, trace: failures.append(trace))
+    qtbot.waitUntil(lambda: bool(failures), timeout=20_000)
+    assert "PanicException" in failures[0]
+
+
+def test_a_failed_preview_says_cannot_count(qtbot, examples_copy: Path) -> None:
+    from studio.ui.widgets.inspector import Inspector
+    from studio.ui.widgets.preview_pane import PreviewPane
+
+    pane, inspector = PreviewPane(), Inspector()
+    qtbot.addWidget(pane)
+    qtbot.addWidget(inspector)
+    pane.built.connect(inspector.show_costs)
+    pack = load_pack(examples_copy / "northwind-espresso")
+    pane.pack = pack
+    inspector.show_pack(pack)
+    assert inspector.fields["Guide"].text() == "counting…"
+    with qtbot.waitSignal(pane.built):
+        pane.show_failure("PanicException: stack overflow")
+    assert inspector.fields["Guide"].text().startswith("cannot count: PanicException")
+    assert pane.activation.tokens.text().startswith("cannot count")

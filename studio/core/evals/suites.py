@@ -13,16 +13,15 @@ warning and the case still runs (it will show as missed).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Code, Diagnostic, Severity
 from studio.core.evals.model import ContextCase, DiscoveryCase, Suite
+from studio.core.jsonread import JsonFailure, JsonText, read_json
 from studio.core.model import Pack
 from studio.core.paths import is_file, is_inside, is_unsafe_pointer, read_bounded, resolve_inside
-from studio.core.runs.jsonpos import value_positions
-from studio.core.runs.schemas import locate, schema_errors
+from studio.core.runs.schemas import schema_errors
 
 MAX_SUITE_BYTES = 4 * 1024 * 1024
 MAX_CASES = 5000
@@ -92,38 +91,34 @@ def read_suite(path: Path, pack: Pack | None = None) -> Suite:
 
 
 def parse_suite(raw: bytes | str, label: str, pack: Pack | None = None) -> Suite:
-    """Parse suite text (bytes or str) named ``label`` in findings. Never raises."""
-    try:
-        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError as exc:
-        return Suite(label, None, findings=[SUITE_MALFORMED(f"{label} is not UTF-8 (byte {exc.start})", label)])
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return Suite(label, None, findings=[SUITE_MALFORMED(f"{label} is not valid JSON: {exc.msg}", label,
-                                                            max(exc.lineno, 1), max(exc.colno, 1))])
-    except (ValueError, RecursionError) as exc:
-        return Suite(label, None, findings=[SUITE_MALFORMED(f"{label} cannot be parsed: {type(exc).__name__}",
-                                                            label)])
+    """Parse suite text (bytes or str) named ``label`` in findings. Never raises.
+
+    Read with the strict JSON reader of ``runs/``: a duplicate case key or a NaN is a positioned finding too.
+    """
+    parsed = read_json(raw)
+    if isinstance(parsed, JsonFailure):
+        return Suite(label, None, findings=[SUITE_MALFORMED(f"{label} {parsed.message}", label, parsed.line,
+                                                            parsed.column)])
+    data: Any = parsed.value
     if isinstance(data, dict) and isinstance(data.get("cases"), list):
-        return _Reader(text, data, label, pack, "discovery").read()
+        return _Reader(parsed, data, label, pack, "discovery").read()
     if isinstance(data, dict) and isinstance(data.get("evals"), list):
-        return _Reader(text, data, label, pack, "context").read()
+        return _Reader(parsed, data, label, pack, "context").read()
     return Suite(label, None, findings=[SUITE_UNKNOWN_SHAPE(
         f"{label} is neither a discovery suite ('cases') nor an answer-quality suite ('evals')", label)])
 
 
 class _Reader:
-    def __init__(self, text: str, data: dict[str, Any], label: str, pack: Pack | None, kind: str) -> None:
-        self.text, self.data, self.label, self.pack = text, data, label, pack
+    def __init__(self, source: JsonText, data: dict[str, Any], label: str, pack: Pack | None, kind: str) -> None:
+        self.source, self.data, self.label, self.pack = source, data, label, pack
         self.kind = kind
         self.list_key = "cases" if kind == "discovery" else "evals"
-        self.positions = value_positions(text)
         self.suite = Suite(label, "discovery" if kind == "discovery" else "context",
-                           pack_name=data["pack_name"] if isinstance(data.get("pack_name"), str) else "")
+                           pack_name=data["pack_name"] if isinstance(data.get("pack_name"), str) else "",
+                           findings=source.findings(label))
 
     def at(self, path: tuple[str | int, ...]) -> tuple[int, int]:
-        return locate(self.text, list(path), self.positions)
+        return self.source.position(list(path))
 
     def find(self, code: Code, message: str, path: tuple[str | int, ...]) -> Diagnostic:
         line, column = self.at(path)

@@ -9,7 +9,7 @@ from studio.core.evidence.anchors import Anchor, AnchorKind, parse_anchor, slugi
 from studio.core.evidence.citations import Citation, parse_citations
 from studio.core.evidence.excerpts import Excerpt, ExcerptState, SourceReader
 from studio.core.evidence.report import ClaimEvidence, EvidenceReport, build_evidence
-from studio.core.evidence.source_map import SourceClaim, read_source_map
+from studio.core.sourcemap import SourceClaim, read_source_map
 
 __all__ = [
     "Anchor", "AnchorKind", "Citation", "ClaimEvidence", "EvidenceReport", "Excerpt", "ExcerptState",

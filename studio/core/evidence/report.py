@@ -15,9 +15,9 @@ from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.evidence.anchors import AnchorKind, find_headings, parse_anchor, split_ref
 from studio.core.evidence.citations import Citation, scan_citations
 from studio.core.evidence.excerpts import Excerpt, ExcerptState, SourceReader
-from studio.core.evidence.source_map import SOURCE_MAP, DocumentSection, SourceClaim, read_source_map
 from studio.core.runs.model import RunKind, RunsReport
 from studio.core.runs.stats import file_sha256
+from studio.core.sourcemap import SOURCE_MAP, DocumentSection, SourceClaim, read_source_map
 
 EVIDENCE_SOURCE_CHANGED = Code("evidence-source-changed", Severity.WARNING,
                                "a claim's source changed since the last compile run recorded its sha256",
@@ -122,6 +122,7 @@ def build_evidence(pack_root: Path, runs: RunsReport | None = None) -> EvidenceR
     source_map = read_source_map(root)
     report = EvidenceReport(source_map_present=source_map.present)
     report.diagnostics.extend(source_map.diagnostics)
+    report.diagnostics.extend(source_map.schema_findings())
     for claim in source_map.claims:
         evidence = _claim_evidence(claim, reader, root, recorded, current)
         report.claims.append(evidence)

@@ -21,11 +21,11 @@ Decisions where the standard is silent (digest 5.2, 11.13):
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studio.core.diagnostics import Behavior
+from studio.core.jsonwrite import dumps
 from studio.core.model import Pack
 from studio.core.render.escape import xml_text
 
@@ -151,7 +151,7 @@ def render_catalog_json(packs: Sequence[Pack], *, include_archived: bool = False
         "packs": [e.to_dict() for e in entries],
     }
     doc.update(extra or {})
-    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+    return dumps(doc, indent=2) + "\n"
 
 
 __all__ = [

@@ -14,7 +14,7 @@ from studio.core.model import Pack
 from studio.core.render.catalog import catalog_entries, catalog_instruction, render_catalog, render_catalog_entry
 from studio.core.render.fence import FencePack, FenceVariant, render_fence
 from studio.core.render.guide import render_guide
-from studio.core.tokens import DEFAULT_ENCODING, Tokenizer, get_tokenizer
+from studio.core.tokens import DEFAULT_ENCODING, CannotCount, Tokenizer, get_tokenizer
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,18 +24,23 @@ class TokenCount:
     tokens: int | None
     tokenizer: str
     unavailable_reason: str | None = None
+    failed: bool = False
+    """The encoding is there but failed on this text (``unavailable_reason`` starts "cannot count:")."""
 
     @property
     def available(self) -> bool:
         return self.tokens is not None
 
     def describe(self) -> str:
+        if self.tokens is None and self.failed:
+            return f"{self.unavailable_reason} ({self.tokenizer})"
         if self.tokens is None:
             return f"token count unavailable ({self.tokenizer}): {self.unavailable_reason}"
         return f"{self.tokens} tokens ({self.tokenizer})"
 
     def to_dict(self) -> dict[str, object]:
-        return {"tokens": self.tokens, "tokenizer": self.tokenizer, "unavailable_reason": self.unavailable_reason}
+        return {"tokens": self.tokens, "tokenizer": self.tokenizer, "unavailable_reason": self.unavailable_reason,
+                "failed": self.failed}
 
 
 @dataclass(slots=True)
@@ -72,7 +77,10 @@ def count_tokens(text: str, tokenizer: Tokenizer | None = None) -> TokenCount:
     if not tok.available:
         # Say why there is no number rather than estimating one.
         return TokenCount(None, tok.name, tok.unavailable_reason or "the encoding could not be loaded")
-    return TokenCount(tok.count(text), tok.name)
+    try:
+        return TokenCount(tok.count(text), tok.name)
+    except CannotCount as exc:  # a visible "cannot count" state, never a crash or a silent worker
+        return TokenCount(None, tok.name, str(exc), failed=True)
 
 
 def catalog_cost(packs: Sequence[Pack], *, include_archived: bool = False,

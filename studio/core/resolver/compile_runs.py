@@ -8,10 +8,10 @@ panel reports it.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from studio.core.jsonread import JsonFailure, read_json
 from studio.core.paths import is_inside, read_bounded
 
 MAX_RECORD_BYTES = 1_048_576
@@ -41,10 +41,10 @@ def latest_flagged_compile(root: Path) -> CompileVerdict | None:
     data, size, problem = read_bounded(runs / names[-1], MAX_RECORD_BYTES + 1, root=root)
     if problem is not None or data is None or size > MAX_RECORD_BYTES:
         return None
-    try:
-        record = json.loads(data.decode("utf-8", errors="replace"))
-    except (RecursionError, ValueError):  # not JSON, too deep, or a number over Python's digit limit
+    parsed = read_json(data)
+    if isinstance(parsed, JsonFailure):  # not UTF-8 JSON, too deep, or a number over Python's digit limit
         return None
+    record = parsed.value
     if not isinstance(record, dict) or record.get("status") not in FLAGGED_STATUSES:
         return None
     outputs = record.get("outputs")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from studio.core.resolver.candidates import Candidate, PackFiles
 from studio.core.resolver.rank import DocTerms
 from studio.core.resolver.sections import slugify
-from studio.core.resolver.source_map import SourceMap
+from studio.core.sourcemap import SourceMap
 
 CONTAINMENT = 0.6
 PROBE_TERMS = 8

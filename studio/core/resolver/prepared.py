@@ -9,8 +9,8 @@ from studio.core.resolver.compile_runs import CompileVerdict
 from studio.core.resolver.coverage import Coverage
 from studio.core.resolver.meter import Meter
 from studio.core.resolver.rank import BM25Index
-from studio.core.resolver.source_map import SourceMap
 from studio.core.resolver.tiers import Placement
+from studio.core.sourcemap import SourceMap
 
 
 @dataclass(slots=True)

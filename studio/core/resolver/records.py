@@ -8,13 +8,13 @@ with a ``-2``, ``-3`` ... suffix when a record of the same second exists (exclus
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
 from studio.core.atomic import write_atomic
+from studio.core.jsonwrite import dumps
 from studio.core.model import GROUNDING_POLICIES, PROFILES, STATUSES, TRUST_LEVELS
 from studio.core.paths import is_inside
 from studio.core.resolver.explain import PackResolution, ResolveResult
@@ -128,7 +128,7 @@ def write_context_record(result: ResolveResult, pack_root: Path, now: datetime |
         path = runs / f"{run_id}.json"
         if path.exists() or path.is_symlink():
             continue
-        data = json.dumps(context_record(result, run_id), ensure_ascii=False, indent=2) + "\n"
+        data = dumps(context_record(result, run_id), indent=2) + "\n"
         try:
             return write_atomic(path, data, exclusive=True)
         except FileExistsError:

@@ -14,7 +14,7 @@ from typing import Any
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import STOPWORDS
-from studio.core.resolver.source_map import RISKY_STATUSES
+from studio.core.sourcemap import RISKY_STATUSES
 
 GAP_RECOMMENDATION = "ask_user_or_mark_unknown"
 MAX_OMISSIONS_LISTED = 5

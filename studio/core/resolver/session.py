@@ -34,9 +34,9 @@ from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
 from studio.core.resolver.select import Entry, fill_order, fit_exactly, greedy_fill
-from studio.core.resolver.source_map import SOURCE_MAP, SourceMap, load_source_map
 from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, place
-from studio.core.tokens import DEFAULT_ENCODING, Tokenizer, get_tokenizer
+from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map
+from studio.core.tokens import DEFAULT_ENCODING, CannotCount, Tokenizer, get_tokenizer
 
 
 @dataclass(slots=True)
@@ -69,7 +69,7 @@ class ResolverSession:
                        _stat_key(pack.root / "runs"))
         prepared = cache.prepared
         if prepared is None or prepared.fingerprint != fingerprint:
-            source_map = load_source_map(pack.root)
+            source_map = read_source_map(pack.root)
             docs = []
             fresh_terms: dict[Candidate, DocTerms] = {}
             for c in files.candidates:
@@ -111,7 +111,10 @@ class ResolverSession:
             if limit is not None and counted >= limit:
                 break
             if meter.known(i) is None:
-                meter.exact(i)
+                try:
+                    meter.exact(i)
+                except CannotCount:
+                    return 0  # nothing more to do in the background: the next resolve reports why
                 counted += 1
         uncounted = sum(m.pending() for m in meters)
         untested = 0
@@ -141,8 +144,21 @@ def _stat_key(path: Path) -> tuple[int, int]:
 
 
 def resolve(request: ResolveRequest, session: ResolverSession | None = None) -> ResolveResult:
-    """Simulate a client's context resolution for ``request``. Never raises on bad pack content."""
-    session = session or ResolverSession()
+    """Simulate a client's context resolution for ``request``. Never raises on bad pack content.
+
+    When the tokenizer fails on some text (``CannotCount``) no selection is made and the result says why, as for
+    an unavailable encoding: the studio does not guess counts.
+    """
+    try:
+        return _resolve(request, session or ResolverSession())
+    except CannotCount as exc:
+        tokenizer = get_tokenizer(request.encoding)
+        resolutions = [PackResolution(plan.pack, plan.profile, plan.mode, plan.pack.grounding, plan.activation,
+                                      warnings=list(plan.warnings)) for plan in plan_packs(request)]
+        return _unavailable(request, tokenizer, resolutions, [], str(exc))
+
+
+def _resolve(request: ResolveRequest, session: ResolverSession) -> ResolveResult:
     tokenizer = get_tokenizer(request.encoding)
     plans = plan_packs(request)
     fold = FeedbackFold.load(p.pack for p in plans if p.pack.knowledge is not None) if request.use_feedback else None
@@ -292,13 +308,14 @@ def _uncounted(plans: list[PackPlan], prepared: list[PreparedPack | None], token
 
 
 def _unavailable(request: ResolveRequest, tokenizer: Tokenizer, resolutions: list[PackResolution],
-                 entries: list[Entry]) -> ResolveResult:
-    reason = tokenizer.unavailable_reason or f"{tokenizer.name} is unavailable"
+                 entries: list[Entry], failure: str | None = None) -> ResolveResult:
+    reason = failure or tokenizer.unavailable_reason or f"{tokenizer.name} is unavailable"
     for e in entries:
         resolutions[e.plan_index].skipped.append(_decision(e.candidate, None, "tokenizer-unavailable", e.score,
                                                            resolutions[e.plan_index].name, reason))
-    warning = ResolveWarning("error", f"No selection was made: the {tokenizer.name} tokenizer is unavailable "
-                             f"({reason}). The studio does not guess token counts.")
+    what = f"the {tokenizer.name} tokenizer {'failed' if failure else 'is unavailable'}"
+    warning = ResolveWarning("error", f"No selection was made: {what} ({reason}). The studio does not guess "
+                             "token counts.")
     pack_warnings = [w for res in resolutions for w in res.warnings]
     return ResolveResult(request.task, resolutions, [warning, *pack_warnings], [], [], 0, request.budget, "",
                          tokenizer.name, False, reason)

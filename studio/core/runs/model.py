@@ -88,7 +88,9 @@ class RunRecord:
     """Parsed JSON, or for Markdown logs a dict of what was recognised (title, status, findings)."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     extra_fields: list[str] = field(default_factory=list)
-    """JSON paths of keys the schema does not define (reported as info, still shown)."""
+    """JSON paths of keys the schema does not define (reported as info, still shown); the first 200."""
+    extra_count: int = 0
+    """How many keys the schema does not define."""
     size: int = 0
 
     @property
@@ -105,6 +107,7 @@ class RunRecord:
             "status": self.status,
             "summary": self.summary,
             "extra_fields": list(self.extra_fields),
+            "extra_count": self.extra_count,
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
 

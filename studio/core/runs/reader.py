@@ -3,22 +3,26 @@
 Walks ``runs/`` (nested eval folders included) without following symlinked folders, reads each file
 with a size limit, parses JSON or Markdown, infers the kind, checks the shape and summarises it. A bad
 run file becomes diagnostics on its record; it never stops anything else from loading.
+
+Runs are audit data (digest V40): nothing in them may keep a pack from loading or from being validated.
+``read_run_file`` is that boundary, made explicit: whatever goes wrong while one record is read (a bug included)
+becomes a ``run-read-failed`` finding on that record, never an exception that could make a caller skip the pack.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.jsonread import JsonFailure, JsonText, read_json
 from studio.core.paths import UNREADABLE_FILE, read_bounded
 from studio.core.runs.kinds import infer_kind, infer_markdown_kind
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource, Validity
 from studio.core.runs.schemas import check_against_schema
 from studio.core.runs.summaries import read_markdown_log, summarize
-from studio.core.runs.timestamps import choose_time
+from studio.core.runs.timestamps import choose
 
 RUN_FOLDER_UNREADABLE = Code("run-folder-unreadable", Severity.WARNING, "a folder under runs/ could not be listed")
 TOO_MANY_RUN_FILES = Code("too-many-run-files", Severity.WARNING, "runs/ holds more records than the studio reads",
@@ -33,8 +37,16 @@ RUN_MALFORMED_JSON = Code("run-malformed-json", Severity.ERROR,
                           hint="Fix the JSON syntax; run records are audit-only and never block the pack.")
 RUN_SYMLINK_SKIPPED = Code("run-symlink-skipped", Severity.WARNING, "a symlink inside runs/ was not followed",
                            Behavior.LOAD, "", hint="Keep run records inside the pack as regular files.")
+RUN_TIME_OUT_OF_RANGE = Code("run-time-out-of-range", Severity.WARNING,
+                             "a run record's time (a field, its run_id or its file name) is outside years 1-9999 in "
+                             "UTC: the next source of its time is used", Behavior.LOAD, "",
+                             hint="Write the time in UTC, or with an offset that keeps it within years 1 to 9999.")
+RUN_READ_FAILED = Code("run-read-failed", Severity.WARNING,
+                       "the studio failed while reading a run record: it is listed as unreadable, and the pack and the "
+                       "other records are not affected", Behavior.LOAD, "",
+                       hint="Report this: it is a bug in the studio, not in the record.")
 CODES = (RUN_FOLDER_UNREADABLE, TOO_MANY_RUN_FILES, RUN_TOO_LARGE, RUNS_TOO_LARGE, RUN_MALFORMED_JSON,
-         RUN_SYMLINK_SKIPPED)
+         RUN_SYMLINK_SKIPPED, RUN_TIME_OUT_OF_RANGE, RUN_READ_FAILED)
 
 MAX_RUN_BYTES = 4 * 1024 * 1024
 """A run record is audit metadata; anything larger is reported and not parsed."""
@@ -107,62 +119,88 @@ def _walk(runs_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
 
 
 def read_run_file(path: Path, root: Path) -> RunRecord:
-    """Read one record (JSON or Markdown) at ``path`` inside pack ``root``. Never raises."""
+    """Read one record (JSON or Markdown) at ``path`` inside pack ``root``. Never raises (the audit boundary)."""
     rel = _rel(path, root)
+    try:
+        return _read_run_file(path, rel, root)
+    except Exception as exc:  # the audit boundary: one record's failure is a finding on it, never a skipped pack
+        record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, summary="not read (studio error)")
+        record.diagnostics.append(RUN_READ_FAILED(f"{rel} could not be read: the studio failed with "
+                                                  f"{type(exc).__name__}: {str(exc)[:200]}", file=rel))
+        return record
+
+
+def _read_run_file(path: Path, rel: str, root: Path) -> RunRecord:
     data_bytes, size, problem = read_bounded(path, MAX_RUN_BYTES + 1, root=root)
     mtime = _mtime(path)
     if problem is not None or data_bytes is None:
         record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
         record.diagnostics.append(_audit_only(problem) if problem else _unreadable(rel))
-        record.timestamp, record.time_source = choose_time(None, path.name, mtime)
+        _place_in_time(record, None, mtime)
         record.summary = "not read"
         return record
     if size > MAX_RUN_BYTES:
         record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
         record.diagnostics.append(RUN_TOO_LARGE(f"{rel} is {size:,} bytes; records over {MAX_RUN_BYTES:,} bytes are "
                                                 "not parsed", file=rel))
-        record.timestamp, record.time_source = choose_time(None, path.name, mtime)
+        _place_in_time(record, None, mtime)
         record.summary = "too large to read"
         return record
-    is_json = path.suffix.lower() == ".json"
-    record = parse_json_record(data_bytes, rel) if is_json else _markdown_record(data_bytes, rel)
+    if path.suffix.lower() == ".json":
+        record = parse_json_record(data_bytes, rel, mtime=mtime)
+    else:
+        record = _markdown_record(data_bytes, rel)
+        _place_in_time(record, None, mtime)
     record.size = size
-    record.timestamp, record.time_source = choose_time(record.data if is_json else None, path.name, mtime)
     return record
 
 
-def parse_json_record(raw: bytes, rel: str) -> RunRecord:
-    """Decode, parse, classify and check one JSON record given as bytes (``rel`` names it in findings)."""
+def parse_json_record(raw: bytes, rel: str, *, mtime: float | None = None) -> RunRecord:
+    """Decode, parse, classify, check and place in time one JSON record given as bytes (``rel`` names it)."""
     name = rel.rsplit("/", 1)[-1]
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        return _malformed(rel, name, f"{rel} is not UTF-8 text (byte {exc.start})", 1, 1)
-    try:
-        data: Any = json.loads(text)
-    except json.JSONDecodeError as exc:
-        return _malformed(rel, name, f"{rel} is not valid JSON: {exc.msg}", exc.lineno, exc.colno)
-    except (ValueError, RecursionError) as exc:  # 5000-digit integers, absurd nesting
-        return _malformed(rel, name, f"{rel} cannot be parsed: {type(exc).__name__}", 1, 1)
+    parsed = read_json(raw)
+    if isinstance(parsed, JsonFailure):  # not UTF-8, not JSON, absurd nesting, a 5000-digit integer
+        record = _malformed(rel, name, f"{rel} {parsed.message}", parsed.line, parsed.column)
+        _place_in_time(record, None, mtime)
+        return record
+    data: Any = parsed.value
     kind = infer_kind(data, name)
     if kind is RunKind.UNKNOWN and _in_eval_folder(rel):
         kind = RunKind.EVAL_RESULT  # runs/eval-<date>/answer-results.json and friends (digest 7.1)
     record = RunRecord(rel, kind, Validity.UNVALIDATED, data=data)
     record.status = _status_of(data)
     record.summary = summarize(kind, data)
+    # A key written twice (an audit record whose "decision" appears twice says two things) or NaN: audit-only.
+    record.diagnostics.extend(_audit_only(d) for d in parsed.findings(rel))
+    _place_in_time(record, parsed, mtime)
     if kind.schema_name is None:
         return record
-    check = check_against_schema(data, kind.schema_name, file=rel, text=text)
+    check = check_against_schema(data, kind.schema_name, file=rel, source=parsed)
     record.validity = Validity.VALID if check.valid else Validity.INVALID
     record.extra_fields = check.extra_fields
+    record.extra_count = check.extra_count
     record.diagnostics.extend(_audit_only(d) for d in check.diagnostics)
     return record
+
+
+def _place_in_time(record: RunRecord, source: JsonText | None, mtime: float | None) -> None:
+    """Set the record's time; a written time out of range is a finding on it (at the field when it has one)."""
+    data = source.value if source is not None else None
+    choice = choose(data, record.name, mtime)
+    record.timestamp, record.time_source = choice.time, choice.source
+    for problem in choice.problems:
+        line, column = source.position([problem.where]) if source is not None and problem.where != "file name" \
+            else (1, 1)
+        instead = f"the time from its {choice.source.value}" if choice.time is not None else "no time"
+        record.diagnostics.append(RUN_TIME_OUT_OF_RANGE(
+            f"{record.path}: {problem.where} '{problem.text}' {problem.reason}; {instead} is used", record.path,
+            line, column))
 
 
 def _over_budget(path: Path, root: Path) -> RunRecord:
     rel = _rel(path, root)
     record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, summary="not read (runs/ too large)")
-    record.timestamp, record.time_source = choose_time(None, path.name, _mtime(path))
+    _place_in_time(record, None, _mtime(path))
     record.diagnostics.append(RUNS_TOO_LARGE(f"{rel} was not read: runs/ holds more than "
                                              f"{MAX_TOTAL_BYTES // (1024 * 1024)} MB of records", file=rel))
     return record

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.jsonread import JsonText
 from studio.core.resources import missing_resource, schemas_dir
-from studio.core.runs.jsonpos import line_column, value_positions
 
 RUN_TOO_DEEP = Code("run-too-deep", Severity.ERROR, "a run record is nested too deeply to check against its schema",
                     Behavior.LOAD, "", hint="Records are flat audit data; flatten the structure.")
@@ -40,6 +40,10 @@ SCHEMA_NAMES = (
 )
 MAX_REPORTED_ERRORS = 50
 """A record with hundreds of violations is reported by its first fifty; the rest add nothing."""
+MAX_EXTRA_FINDINGS = 20
+"""Extra keys reported one by one per document; one more finding counts the rest."""
+MAX_LISTED_EXTRA = 200
+"""Extra keys kept in ``SchemaCheck.extra_fields`` (and so in a record's ``extra_fields``); ``extra_count`` has all."""
 
 
 @dataclass(slots=True)
@@ -49,6 +53,8 @@ class SchemaCheck:
     schema: str
     errors: list[Diagnostic] = field(default_factory=list)
     extra_fields: list[str] = field(default_factory=list)
+    extra_count: int = 0
+    """How many keys the shape does not define (``extra_fields`` lists at most ``MAX_LISTED_EXTRA``)."""
     infos: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -104,10 +110,13 @@ def schema_errors(data: Any, schema: str) -> list[SchemaError]:
     return sorted(out, key=lambda e: [str(p) for p in e.path])
 
 
-def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -> SchemaCheck:
-    """Validate ``data`` against ``schema``; ``text`` (the JSON source) lets findings carry a line/column.
+def check_against_schema(data: Any, schema: str, *, file: str, text: str = "", source: JsonText | None = None,
+                         ) -> SchemaCheck:
+    """Validate ``data`` against ``schema``; ``source`` (or ``text``, the JSON source) positions the findings.
 
-    Never raises on odd input: a structure too deep to walk is reported as one error.
+    Never raises on odd input: a structure too deep to walk is reported as one error. Keys the shape does not
+    define are reported one by one up to ``MAX_EXTRA_FINDINGS`` per document, then by one finding that counts
+    the rest (a record with a million extra keys once made a million findings, each found by rescanning the text).
     """
     result = SchemaCheck(schema)
     try:
@@ -121,29 +130,43 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
     except RecursionError:
         result.errors.append(RUN_TOO_DEEP(f"{file} is nested too deeply to check against {schema}", file=file))
         return result
-    positions = value_positions(text) if errors and text else {}
+    if not errors:
+        return result
+    where = source if source is not None else JsonText(text, data) if text else None
+    violations = [e for e in errors if e.validator != "additionalProperties"][:MAX_REPORTED_ERRORS]
+    extras: list[list[Any]] = []
     for error in errors:
         if error.validator == "additionalProperties":
-            _report_extras(error, result, file, text, positions)
-        elif len(result.errors) < MAX_REPORTED_ERRORS:
-            line, column = locate(text, list(error.absolute_path), positions)
-            result.errors.append(RUN_SCHEMA_VIOLATION(
-                f"{_pointer(error.absolute_path)}: {_short(error.message)} ({schema} schema)", file, line, column,
-                hint=f"Make the record match the {schema} shape, or rename it if it is another kind of record."))
+            result.extra_count += _extra_keys(error, extras, MAX_LISTED_EXTRA - len(extras))
+    if where is not None:  # position every finding in one (partial) scan of the text
+        where.locate([list(e.absolute_path) for e in violations] + extras[:MAX_EXTRA_FINDINGS + 1])
+    for error in violations:
+        line, column = where.position(list(error.absolute_path)) if where else (1, 1)
+        result.errors.append(RUN_SCHEMA_VIOLATION(
+            f"{_pointer(error.absolute_path)}: {_short(error.message)} ({schema} schema)", file, line, column,
+            hint=f"Make the record match the {schema} shape, or rename it if it is another kind of record."))
+    result.extra_fields = [_pointer(path) for path in extras]
+    for path in extras[:MAX_EXTRA_FINDINGS]:
+        line, column = where.position(path) if where else (1, 1)
+        result.infos.append(RUN_EXTRA_FIELD(f"{_pointer(path)} is not part of the {schema} shape; shown but not "
+                                            "checked", file=file, line=line, column=column))
+    if result.extra_count > MAX_EXTRA_FINDINGS:
+        path = extras[MAX_EXTRA_FINDINGS] if len(extras) > MAX_EXTRA_FINDINGS else extras[-1]
+        line, column = where.position(path) if where else (1, 1)
+        result.infos.append(RUN_EXTRA_FIELD(
+            f"... and {result.extra_count - MAX_EXTRA_FINDINGS:,} more keys the {schema} shape does not define",
+            file=file, line=line, column=column))
     return result
 
 
-def _report_extras(error: ValidationError, result: SchemaCheck, file: str, text: str,
-                   positions: dict[tuple[str | int, ...], int]) -> None:
+def _extra_keys(error: ValidationError, out: list[list[Any]], room: int) -> int:
+    """Append the paths of up to ``room`` keys ``error`` is about (in key order) to ``out``; return how many."""
     instance = error.instance if isinstance(error.instance, dict) else {}
     known = set((error.schema or {}).get("properties", {})) if isinstance(error.schema, dict) else set()
-    for key in sorted(k for k in instance if k not in known):
-        path = [*error.absolute_path, key]
-        pointer = _pointer(path)
-        result.extra_fields.append(pointer)
-        line, column = locate(text, path, positions)
-        result.infos.append(RUN_EXTRA_FIELD(f"{pointer} is not part of the {result.schema} shape; shown but not "
-                                            "checked", file=file, line=line, column=column))
+    keys = [k for k in instance if k not in known]
+    if room > 0:
+        out.extend([*error.absolute_path, key] for key in sorted(keys)[:room])
+    return len(keys)
 
 
 def _pointer(path: Iterable[Any]) -> str:
@@ -156,14 +179,10 @@ def _short(message: str, limit: int = 200) -> str:
     return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
-def locate(text: str, path: Sequence[Any], positions: dict[tuple[str | int, ...], int] | None = None,
-           ) -> tuple[int, int]:
+def locate(text: str, path: Sequence[Any]) -> tuple[int, int]:
     """1-based (line, column) of the value at ``path`` in the JSON ``text`` (its key, for members).
 
-    Falls back to the nearest enclosing value that has a known position, then to line 1.
+    Falls back to the nearest enclosing value that has a known position, then to line 1. Scans the text once per
+    call: to position several values of one text, keep a ``jsonread.JsonText`` and ask it.
     """
-    table = value_positions(text) if positions is None else positions
-    key = tuple(path)
-    while key and key not in table:
-        key = key[:-1]
-    return line_column(text, table.get(key, 0))
+    return JsonText(text, None).position(list(path))

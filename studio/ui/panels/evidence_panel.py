@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.evidence import ClaimEvidence, Excerpt, SourceReader, parse_anchor
 from studio.core.evidence.anchors import split_ref
-from studio.core.evidence.source_map import SOURCE_MAP
+from studio.core.sourcemap import SOURCE_MAP
 from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, is_broken
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font

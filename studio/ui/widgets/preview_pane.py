@@ -24,7 +24,7 @@ from studio.core.render.fence import FenceVariant
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
-from studio.ui.previews import PackPreviews, Preview, build_previews
+from studio.ui.previews import PackPreviews, Preview, build_previews, failed_previews
 from studio.ui.widgets.catalog_preview import CatalogPreview
 from studio.ui.widgets.safe_browser import SafeBrowser
 from studio.ui.widgets.text_preview import TextPreview
@@ -125,7 +125,17 @@ class PreviewPane(QTabWidget):
         if self.pack is not None:
             # Rendering and token counting run in the child process: in a thread they would hold the GIL.
             self._latest = workers.submit(run_in_child, build_previews, self.pack, self.encoding, self.variant,
-                                         on_done=self._built)
+                                         on_done=self._built, on_error=self._failed)
+
+    def _failed(self, request_id: int, trace: str) -> None:
+        if request_id == self._latest and self.pack is not None:
+            lines = trace.strip().splitlines()
+            self.show_failure(lines[-1] if lines else "unknown error")
+
+    def show_failure(self, reason: str) -> None:
+        """Show that the previews of the current pack failed (every token count reads "cannot count: ...")."""
+        if self.pack is not None:
+            self._built(self._latest, failed_previews(reason))
 
     def _built(self, request_id: int, previews: PackPreviews) -> None:
         if request_id != self._latest or self.pack is None:
