@@ -6,8 +6,9 @@ warnings, citation gaps, ``tokens_used``, ``budget`` and the fenced text) and ``
 ``--write-run`` writes a ``runs/context-<UTC>.json`` record into each resolved pack (the only write).
 ``--use-feedback`` folds recorded usage feedback into the ranking (off by default) and says, for every item,
 how feedback moved it (``feedback`` in JSON, an indented line in text).
-Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors or an unavailable
-tokenizer.
+Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors (an unknown pack name among
+them) or an unavailable tokenizer. Each PATH is a pack directory or a pack name found in the scopes
+(``_scope.pack_arguments``).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
-from studio.core.pack import load_pack
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
@@ -29,7 +30,8 @@ from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("resolve", help="simulate which files a client would load for a task, and why",
                        description="Simulate a client's context resolution over one or more packs.")
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="pack directories")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PACK",
+                   help="pack directories, or names of packs in the scopes")
     p.add_argument("--task", required=True, help="the user request to resolve context for")
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
                    help=f"token budget for the whole fenced output (default {DEFAULT_BUDGET})")
@@ -50,6 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--use-feedback", action="store_true",
                    help="rank with the helpful/harmful feedback recorded in runs/ (off: the standard simulation)")
     p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
@@ -58,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         sys.stderr.write(f"pack-studio resolve: --budget: {problem}\n")
         return 2
-    packs = [load_pack(path) for path in args.paths]
+    packs = pack_arguments(args.paths, args)
     request = ResolveRequest(
         task=args.task, packs=packs, profile_override=args.profile, mode_override=args.mode,
         grounding_override=args.grounding, budget=args.budget, encoding=args.encoding,
