@@ -74,7 +74,9 @@ def parse_pins(data: bytes, file: Path) -> dict[str, Path]:
         doc = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise PinsError(f"{file}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise PinsError(f"{file}: nested too deeply to be a pins file") from None
+    except ValueError as exc:  # a duplicate key, NaN, an integer over Python's digit limit
         raise PinsError(f"{file}: {exc}") from None
     if not isinstance(doc, dict):
         raise PinsError(f"{file}: expected an object with a \"pins\" object")
