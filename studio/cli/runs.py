@@ -101,7 +101,10 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
         out.write(f"  {count:>4}  {path}\n")
     _list(out, "Never selected", stats.never_selected)
     _list(out, "Selected but missing now", stats.selected_missing)
-    _list(out, "Modified after they were last selected", [f"{p} (selected {t})" for p, t in stats.selected_modified])
+    _list(out, "Selected files whose content changed since a record hashed it",
+          [f"{c.path} (last selected {c.last_selected}; hash in {c.record})" for c in stats.selected_modified])
+    if stats.selected_change_note:
+        out.write(stats.selected_change_note + "\n")
     _list(out, "Compile outputs that no longer exist", [f"{p} ({r})" for p, r in stats.outputs_missing])
     _list(out, "Changed since the compile run hashed them", [f"{h.path} ({h.record})" for h in stats.changed])
     produced = provenance["produced_by"]
@@ -111,6 +114,7 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
             out.write(f"  producedBy: {_builder(produced)}\n")
         for ref in provenance["run_builders"]:
             out.write(f"  {ref['origin']}: {_builder(ref)}\n")
+        out.write(f"  {provenance['consistency']}\n")
         for d in provenance["diagnostics"]:
             out.write(f"  {d['severity']} {d['code']} {d['message']}\n")
         out.write(f"  {provenance['statement']}\n")

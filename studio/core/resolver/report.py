@@ -16,8 +16,8 @@ from typing import Any
 
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.prepared import PreparedPack
-from studio.core.text.stopwords import chinese_content_terms, fold_forms, is_report_stopword
 from studio.core.resolver.source_map import RISKY_STATUSES
+from studio.core.text.stopwords import chinese_content_terms, fold_forms, is_report_stopword
 
 GAP_RECOMMENDATION = "ask_user_or_mark_unknown"
 MAX_OMISSIONS_LISTED = 5

@@ -62,7 +62,8 @@ check checks checked fix fixes fixed deal handle handled happen mention mentione
 new old good bad best better worse worst right wrong sure possible impossible available different same certain
 whole main real big small little high low okay ok fine still already even again always never often sometimes
 usually maybe perhaps probably actually currently exactly today yesterday tomorrow soon later first last next
-arrive arrives arrived arriving enough quickly properly correctly anymore somehow anyway else question questions problem problems issue issues
+arrive arrives arrived arriving enough quickly properly correctly anymore somehow anyway else
+question questions problem problems issue issues
 case cases situation example part kind sort thing stuff
 """
 
