@@ -15,6 +15,7 @@ label. Pure functions of names, scopes and paths: nothing is read from disk.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -64,16 +65,24 @@ def telling_suffixes(paths: Sequence[_P], minimum: int = 1) -> dict[_P, str]:
 
     ``[/a/x/acme, /a/y/acme]`` gives ``x/acme`` and ``y/acme``. Distinct paths always get distinct suffixes: at
     worst a path's whole form, which no other path ends with (its anchor, ``/``, can only come first).
-    Duplicates in ``paths`` get their whole path. Linear in the number of paths times their depth.
+    Duplicates in ``paths`` get their whole path. Counts suffixes one length at a time: linear in the number of
+    paths times their depth, so a thousand copies of one name stay cheap.
     """
-    parts = {p: p.parts for p in paths}
+    parts = {p: p.parts for p in dict.fromkeys(paths)}
     out: dict[_P, str] = {}
-    for path, mine in parts.items():
-        others = [theirs for other, theirs in parts.items() if other != path]
-        size = min(max(minimum, 1), len(mine))
-        while size < len(mine) and any(theirs[-size:] == mine[-size:] for theirs in others):
-            size += 1
-        out[path] = _join(mine[-size:])
+    waiting = list(parts)
+    size = max(minimum, 1)
+    while waiting:
+        counts = Counter(mine[-size:] for mine in parts.values() if len(mine) >= size)
+        still: list[_P] = []
+        for path in waiting:
+            mine = parts[path]
+            if len(mine) <= size or counts[mine[-size:]] == 1:
+                out[path] = _join(mine[-size:])
+            else:
+                still.append(path)
+        waiting = still
+        size += 1
     return out
 
 

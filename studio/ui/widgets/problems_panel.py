@@ -1,4 +1,8 @@
-"""The Problems dock: the workspace's diagnostics, sortable and filterable; activating one opens its file."""
+"""The Problems dock: the workspace's diagnostics, sortable and filterable; activating one opens its file.
+
+While a filter hides findings the panel says so: ``title()`` reads "Problems (9 of 54 shown …)", a line above the
+table repeats it, and F8 / Shift+F8 (``step``) say that they visit only the problems shown.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QTableView,
     QVBoxLayout,
@@ -15,15 +20,24 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.diagnostics import Diagnostic, Severity
-from studio.ui.models.diagnostics_table import DIAGNOSTIC_ROLE, DiagnosticsFilterProxy, DiagnosticsTableModel
+from studio.ui.models.diagnostics_table import (
+    DIAGNOSTIC_ROLE,
+    DiagnosticsFilterProxy,
+    DiagnosticsTableModel,
+    counts_text,
+)
 
 
 class ProblemsPanel(QWidget):
     """Signals:
         diagnostic_activated(object): the Diagnostic the user double-clicked (or reached with F8).
+        title_changed(str): the dock title to show (``title()``): counts, and "9 of 54 shown" while filtered.
+        step_note(str): what F8 / Shift+F8 just did when a filter limits it (empty when nothing is hidden).
     """
 
     diagnostic_activated = Signal(object)
+    title_changed = Signal(str)
+    step_note = Signal(str)
 
     def __init__(self, model: DiagnosticsTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -62,24 +76,76 @@ class ProblemsPanel(QWidget):
             box.toggled.connect(lambda on, s=severity: self.proxy.set_severity(s, on))
             self.severity_boxes[severity] = box
             bar.addWidget(box)
+        self.filter_note = QLabel()
+        self.filter_note.setWordWrap(True)
+        self.filter_note.setStyleSheet("color: #b26a00")
+        self.filter_note.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
+        layout.addWidget(self.filter_note)
         layout.addWidget(self.table)
+        self._title = ""
+        for signal in (model.layoutChanged, model.modelReset, model.rowsInserted, model.rowsRemoved):
+            signal.connect(self._model_changed)
+        self._model_changed()
+
+    # -- what the header and the note say -----------------------------------------------------------
+    def title(self) -> str:
+        """``Problems (3 errors, 5 warnings, 2 info)``; while filtered ``Problems (9 of 54 shown; …)``."""
+        counts = counts_text(self.model.counts())
+        if not self.model.filtered:
+            return f"Problems ({counts})"
+        return f"Problems ({self.model.rowCount():,} of {self.model.total():,} shown; {counts} in all)"
+
+    def _model_changed(self, *_args: object) -> None:
+        model = self.model
+        if model.filtered:
+            hidden = model.total() - model.rowCount()
+            text = (f"Showing {model.rowCount():,} of {model.total():,} problems ({model.filter_words()}; "
+                    f"{hidden:,} hidden). F8 visits only those shown.")
+            self.filter_note.setText(text)
+        self.filter_note.setVisible(model.filtered)
+        title = self.title()
+        if title != self._title:
+            self._title = title
+            self.title_changed.emit(title)
 
     def _activate(self, index: QModelIndex) -> None:
         diag = index.sibling(index.row(), 0).data(DIAGNOSTIC_ROLE)
         if isinstance(diag, Diagnostic):
             self.diagnostic_activated.emit(diag)
 
-    def step(self, delta: int) -> None:
-        """Select the next (+1) or previous (-1) visible problem, wrapping around, and open it."""
+    def step(self, delta: int) -> str:
+        """Select the next (+1) or previous (-1) visible problem, wrapping around, and open it.
+
+        Returns (and emits as ``step_note``) what a filter did to the step: empty when nothing is hidden.
+        """
         rows = self.proxy.rowCount()
         if rows == 0:
-            return
+            return self._say_step(rows)
         current = self.table.currentIndex()
         row = (current.row() + delta) % rows if current.isValid() else (0 if delta > 0 else rows - 1)
         index = self.proxy.index(row, 0)
         self.table.setCurrentIndex(index)
         self.table.scrollTo(index)
         self._activate(index)
+        return self._say_step(rows)
+
+    def _say_step(self, rows: int) -> str:
+        note = self._step_words(rows)
+        if note:
+            self.filter_note.setText(note)
+        self.step_note.emit(note)
+        return note
+
+    def _step_words(self, rows: int) -> str:
+        model = self.model
+        if not model.filtered or rows == model.total():
+            return ""
+        if rows == 0:
+            return (f"No problem to go to: the filter ({model.filter_words()}) hides all {model.total():,}. "
+                    "Clear it to step through them.")
+        current = self.table.currentIndex()
+        return (f"Problem {((current.row() + 1) if current.isValid() else 1):,} of the {rows:,} shown; the filter "
+                f"({model.filter_words()}) hides {model.total() - rows:,} more.")
