@@ -88,7 +88,8 @@ def last_decision(pack: Pack) -> LastDecision | None:
         data = record.data if isinstance(record.data, dict) else None
         if data is None or not isinstance(data.get("decision"), str) or data.get("pack") not in (None, pack.name):
             continue
-        after = data.get("after") if isinstance(data.get("after"), dict) else {}
+        found = data.get("after")
+        after: dict[str, Any] = found if isinstance(found, dict) else {}
         when = parse_time_text(str(data.get("timestamp", ""))) or time_from_name(name)
         newer = [n for n in names if n.startswith("compile-") and when is not None
                  and (t := time_from_name(n)) is not None and t > when]

@@ -176,17 +176,17 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
         p for p in stats.selection_counts if disk.state(p) in ("missing", "outside")
     )
     latest_hash: dict[str, HashCheck] = {}
-    for check in stats.hash_checks:  # records come oldest first: the last check of a path is the latest
-        if check.state in ("changed", "unchanged"):
-            latest_hash[check.path] = check
+    for hashed in stats.hash_checks:  # records come oldest first: the last check of a path is the latest
+        if hashed.state in ("changed", "unchanged"):
+            latest_hash[hashed.path] = hashed
     for path in sorted(stats.selection_counts):
         if path in stats.selected_missing:
             continue
-        check = latest_hash.get(path)
-        if check is None:
+        latest = latest_hash.get(path)
+        if latest is None:
             stats.selected_unhashed.append(path)
-        elif check.state == "changed":
-            stats.selected_modified.append(SelectedChange(path, format_time(last_selected.get(path)), check.record))
+        elif latest.state == "changed":
+            stats.selected_modified.append(SelectedChange(path, format_time(last_selected.get(path)), latest.record))
     return stats
 
 
