@@ -6,8 +6,10 @@ tabs) uses the label from here, so two packs are never shown the same way:
 
 - a name no other pack carries is its own label: ``acme``;
 - a shared name gets its scope when that alone tells the copy apart: ``acme — project``;
-- copies of one name in one scope also get the shortest trailing part of their folder path that no other
-  copy shares: ``acme — explicit, v0.4.0/acme`` beside ``acme — explicit, v0.7.2/acme``.
+- copies of one name in one scope also get the shortest parent path that no other copy shares:
+  ``acme — explicit, v0.4.0/`` beside ``acme — explicit, v0.7.2/`` (the folders ``v0.4.0/acme`` and
+  ``v0.7.2/acme``; a trailing ``/`` marks a parent folder). When the pack folders themselves differ, their own
+  names tell the copies apart: ``acme — project, acme-old``.
 
 A label depends only on the packs of the same name, so adding or changing a pack of another name changes no
 label. Pure functions of names, scopes and paths: nothing is read from disk.
@@ -35,7 +37,11 @@ class PackLabel:
     scope: str = ""
     """The scope, when another pack of the same name exists (empty for a unique name)."""
     path: str = ""
-    """The shortest trailing folder path no same-name copy in the same scope shares (empty when not needed)."""
+    """The shortest parent path no same-name copy in the same scope shares, ending in ``/`` (``v0.4.0/``); or the
+    pack folder's own telling path when that differs (``acme-old``). Empty when not needed."""
+    folder: str = ""
+    """The pack folder as far as it tells the copies apart (``v0.4.0/acme``; the folder name when the name is
+    unique): what a list of files puts before a pack-relative path."""
 
     @property
     def where(self) -> str:
@@ -99,19 +105,29 @@ def group_labels(members: Sequence[LabelInput]) -> dict[PurePath, PackLabel]:
     """Labels for packs that all carry the same name (one group of ``pack_labels``)."""
     if len(members) == 1:
         only = members[0]
-        return {only.root: PackLabel(only.name)}
+        return {only.root: PackLabel(only.name, folder=only.root.name)}
     by_scope: dict[str, list[LabelInput]] = {}
     for member in members:
         by_scope.setdefault(_scope_text(member.scope), []).append(member)
     out: dict[PurePath, PackLabel] = {}
     for scope, same in by_scope.items():
         if len(same) == 1:
-            out[same[0].root] = PackLabel(same[0].name, scope)
+            out[same[0].root] = PackLabel(same[0].name, scope, folder=same[0].root.name)
             continue
         suffixes = telling_suffixes([m.root for m in same])
+        one_folder_name = len({m.root.name for m in same}) == 1
         for member in same:
-            out[member.root] = PackLabel(member.name, scope, suffixes[member.root])
+            folder = suffixes[member.root]
+            shown = _parent_form(folder) if one_folder_name else folder
+            out[member.root] = PackLabel(member.name, scope, shown, folder)
     return out
+
+
+def _parent_form(folder: str) -> str:
+    """``v0.4.0/`` for the telling folder ``v0.4.0/acme``, when every copy's folder is called ``acme``: its name
+    then adds nothing. (The heads are distinct because the whole telling folders are and their ends are equal.)"""
+    head, sep, _last = folder.rpartition("/")
+    return head + "/" if sep and head else folder
 
 
 def pack_labels(packs: Iterable[object]) -> dict[PurePath, PackLabel]:
@@ -136,7 +152,7 @@ def pack_labels(packs: Iterable[object]) -> dict[PurePath, PackLabel]:
         if len(roots) > 1:
             for root in roots:
                 label = out[root]
-                out[root] = PackLabel(label.name, scopes[root], _join(root.parts))
+                out[root] = PackLabel(label.name, scopes[root], _join(root.parts), _join(root.parts))
     return out
 
 

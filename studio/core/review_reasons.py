@@ -68,9 +68,8 @@ class LastDecision:
 
     @property
     def summary(self) -> str:
-        """``confirm by alice, 2026-05-01 10:30`` (the queue's Last decision column)."""
-        when = self.timestamp.replace("T", " ").removesuffix("Z")[:16]
-        return f"{self.decision} by {self.reviewer}, {when}"
+        """``confirm, alice, 2026-05-01`` (the queue's Last decision column; the time is in ``timestamp``)."""
+        return f"{self.decision}, {self.reviewer}, {self.timestamp[:10]}"
 
 
 def last_decision(pack: Pack) -> LastDecision | None:

@@ -64,10 +64,20 @@ def test_unique_names_stay_bare_and_shared_ones_name_scope_then_the_telling_path
     assert labels == {
         "/work/repo/.agents/knowledge/acme": "acme — project",
         "/home/me/.agents/knowledge/acme": "acme — user",
-        "/packs/v0.4.0/brief": "brief — explicit, v0.4.0/brief",
-        "/packs/v0.7.2/brief": "brief — explicit, v0.7.2/brief",
+        "/packs/v0.4.0/brief": "brief — explicit, v0.4.0/",
+        "/packs/v0.7.2/brief": "brief — explicit, v0.7.2/",
         "/work/repo/.agents/knowledge/faq": "faq",
     }
+
+
+def test_differing_folder_names_tell_copies_apart_by_themselves() -> None:
+    items = [LabelInput("acme", "project", PurePosixPath("/r/acme")),
+             LabelInput("acme", "project", PurePosixPath("/r/acme-old")),
+             LabelInput("acme", "project", PurePosixPath("/s/acme-old"))]
+    labels = pack_labels(items)
+    assert [labels[i.root].text for i in items] == ["acme — project, acme", "acme — project, r/acme-old",
+                                                    "acme — project, s/acme-old"]
+    assert [labels[i.root].folder for i in items] == ["acme", "r/acme-old", "s/acme-old"]
 
 
 def test_a_path_that_ends_another_gets_its_whole_form() -> None:
@@ -81,7 +91,7 @@ def test_real_packs_are_labelled_from_their_scope_and_root(tmp_path: Path) -> No
         (tmp_path / folder / "KNOWLEDGE.md").write_text("---\nname: acme\n---\n", encoding="utf-8")
     loaded = [load_pack(tmp_path / "one/acme", Scope.PROJECT), load_pack(tmp_path / "two/acme", Scope.PROJECT)]
     assert sorted(label.text for label in pack_labels(loaded).values()) == [
-        "acme — project, one/acme", "acme — project, two/acme"]
+        "acme — project, one/", "acme — project, two/"]
 
 
 def test_tab_titles_name_the_shortest_telling_parent() -> None:

@@ -175,7 +175,7 @@ def test_last_decision_is_the_newest_review_of_this_pack_and_says_whether_it_sta
     found = last_decision(pack)
     assert found is not None and found.reviewer == "New [31m"  # control characters never reach the queue
     assert found.record == "runs/review-2026-05-02T10-00-00Z.json" and found.stands  # status is still ready
-    assert found.summary == "confirm by New [31m, 2026-05-02 10:00"
+    assert found.summary == "confirm, New [31m, 2026-05-02"
     # A compile run recorded after the decision reopens it.
     (root / "runs" / "compile-2026-05-05T00-00-00Z.json").write_text("{}", encoding="utf-8")
     reopened = last_decision(pack)

@@ -147,7 +147,7 @@ def test_same_name_packs_get_distinct_pack_and_path_cells(qtmodeltester) -> None
     assert shown(proxy, PATH) == ["brief/KNOWLEDGE.md", "other/KNOWLEDGE.md"]
     # A namesake arrives: both copies of "brief" are relabelled, "other" is not touched.
     model.set_packs([("/w/v0.7.2/brief", "brief", [finding("z", pack="/w/v0.7.2/brief")], "explicit")])
-    assert shown(proxy, PACK) == ["brief — explicit, v0.4.0/brief", "other", "brief — explicit, v0.7.2/brief"]
+    assert shown(proxy, PACK) == ["brief — explicit, v0.4.0/", "other", "brief — explicit, v0.7.2/"]
     assert shown(proxy, PATH) == ["v0.4.0/brief/KNOWLEDGE.md", "other/KNOWLEDGE.md", "v0.7.2/brief/KNOWLEDGE.md"]
     assert proxy.index(0, PATH).data(Qt.ItemDataRole.ToolTipRole) == "/w/v0.4.0/brief/KNOWLEDGE.md"
     proxy.set_needle("v0.4.0")  # the filter searches the labels and paths too

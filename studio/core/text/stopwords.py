@@ -59,7 +59,7 @@ means meant put puts set run runs ran running turn turns turned start starts sta
 ended change changes changed move moves moved call calls called feel feels felt leave leaves left stay stays
 stayed bring brings brought hold holds held think thinks thought see sees saw seen wonder wondering wondered
 check checks checked fix fixes fixed deal handle handled happen mention mentioned talk talking expect expected
-new old good bad best better worse worst right wrong sure possible impossible available different same certain
+long new old good bad best better worse worst right wrong sure possible impossible available different same certain
 whole main real big small little high low okay ok fine still already even again always never often sometimes
 usually maybe perhaps probably actually currently exactly today yesterday tomorrow soon later first last next
 arrive arrives arrived arriving enough quickly properly correctly anymore somehow anyway else

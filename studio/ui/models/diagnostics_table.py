@@ -9,9 +9,9 @@ workspace); a list comprehension here takes well under a millisecond. The proxy 
 passes the filter settings and sort requests on.
 
 Same-name packs never look alike here: the Pack column shows each pack's distinguishing label
-(``studio.core.labels``: scope, then the shortest telling parent path) and the Path column the pack's folder as
-far as it tells copies apart, then the file (``v0.4.0/brief/KNOWLEDGE.md``). Labels are worked out per name
-group as packs arrive, so a new namesake relabels only the rows of that name.
+(``studio.core.labels``: scope, then the shortest telling parent path, ``brief — explicit, v0.4.0/``) and the Path
+column the pack's folder as far as it tells copies apart, then the file (``v0.4.0/brief/KNOWLEDGE.md``). Labels
+are worked out per name group as packs arrive, so a new namesake relabels only the rows of that name.
 """
 
 from __future__ import annotations
@@ -294,7 +294,7 @@ def _path_cell(d: Diagnostic, root: str, label: PackLabel) -> str:
     keep their absolute path."""
     if not root or d.file.startswith("/"):
         return d.file
-    return f"{label.path or Path(root).name}/{d.file}"
+    return f"{label.folder or Path(root).name}/{d.file}"
 
 
 def _absolute(d: Diagnostic, root: str) -> str:

@@ -48,13 +48,13 @@ PACK_ROLE = Qt.ItemDataRole.UserRole + 50
 
 _STATUS_COLORS = {"disputed": QColor("#c62828"), "needs-review": QColor("#b26a00"), "stale": QColor("#b26a00")}
 DECIDED_COLOR = QColor("#8a8f98")
-LAST_DECISION_COLUMN = 4
+LAST_DECISION_COLUMN = 3
 
 
 class ReviewQueueModel(ItemTableModel[Pack]):
     """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
 
-    columns = ("Pack", "Status", "Trust", "Scope", "Last decision")
+    columns = ("Pack", "Status", "Trust", "Last decision")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -81,7 +81,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             label = self.labels.get(pack.root)
-            return (label.text if label else pack.name, pack.status or "", pack.trust or "", pack.scope.value,
+            return (label.text if label else pack.name, pack.status or "", pack.trust or "",
                     self._decision_text(pack))[column]
         if role == Qt.ItemDataRole.ForegroundRole:
             if self.decided(pack):
@@ -94,7 +94,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
                          f"Reopened since: {found.newer_run} was recorded after it." if found.newer_run else
                          "Status or trust changed since.")
                 return f"{found.summary}\n{found.reason}\n{found.record}\n{state}"
-            return str(pack.root)
+            return f"{pack.scope.value} scope\n{pack.root}"
         if role == PACK_ROLE:
             return pack
         return None
@@ -106,7 +106,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
         found = self.decisions[root]
         if found is None:
             return "never reviewed"
-        return f"\u2713 decided: {found.summary}" if found.stands else found.summary
+        return f"\u2713 {found.summary}" if found.stands else found.summary
 
 
 def _decisions_for(packs: list[Pack]) -> dict[Path, LastDecision | None]:
@@ -158,13 +158,13 @@ class ReviewPanel(ModePanel):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
-        self.table.setMinimumWidth(400)  # room for the pack names; the splitter sizes from size hints
+        self.table.setMinimumWidth(420)  # room for the pack names; the splitter sizes from size hints
         header = self.table.horizontalHeader()
-        for column, width in enumerate((0, 96, 104, 70, 230)):
-            if width:
-                header.resizeSection(column, width)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header.resizeSection(0, 160)
+        for column in (1, 2):  # status and trust are short words: no more room than they need
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(LAST_DECISION_COLUMN, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # labels differ at their ends
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.queue_label = QLabel()
         left = QWidget()
@@ -212,8 +212,8 @@ class ReviewPanel(ModePanel):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 6)
+        split.setStretchFactor(1, 5)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self.set_packs(packs or [])

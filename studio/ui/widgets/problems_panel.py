@@ -55,8 +55,10 @@ class ProblemsPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
+        # Labels and paths differ at their ends (``— explicit, v0.4.0/``, ``…/KNOWLEDGE.md``): elide the middle.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
-        for col, width in enumerate((80, 190, 170, 230, 50, 0, 150)):
+        for col, width in enumerate((80, 180, 200, 240, 44, 0, 120)):
             if width:
                 self.table.setColumnWidth(col, width)
         header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)

@@ -9,7 +9,7 @@ from panels_support import set_status
 from PySide6.QtCore import QTimer
 
 from studio.core.pack import load_pack
-from studio.ui.panels.review_panel import ReviewPanel
+from studio.ui.panels.review_panel import LAST_DECISION_COLUMN, ReviewPanel
 
 EXAMPLES = ("northwind-espresso", "lin-yue-persona", "harbor-support-playbook", "atlas-lending-policy",
             "orbit-launch-notes")
@@ -142,7 +142,7 @@ def test_a_recorded_decision_is_confirmed_and_shown_in_the_queue(qtbot, examples
     with qtbot.waitSignal(panel.decisions_loaded, timeout=10000):
         pass
     row = panel.queued_names().index("orbit-launch-notes")
-    assert panel.queue.index(row, 4).data() == "never reviewed"
+    assert panel.queue.index(row, LAST_DECISION_COLUMN).data() == "never reviewed"
     _select(qtbot, panel, "orbit-launch-notes")
     panel.form.set_decision("needs-review")
     panel.form.reason.setPlainText("Budget still unapproved.")
@@ -157,8 +157,8 @@ def test_a_recorded_decision_is_confirmed_and_shown_in_the_queue(qtbot, examples
     assert record is not None and record.name in message and not panel.notice.isHidden()
     # Still in the queue (its status did not change), but marked as decided, with who and what.
     row = panel.queued_names().index("orbit-launch-notes")
-    cell = panel.queue.index(row, 4).data()
-    assert cell.startswith("\u2713 decided: needs-review by Dana Curator, ")
+    cell = panel.queue.index(row, LAST_DECISION_COLUMN).data()
+    assert cell.startswith("\u2713 needs-review, Dana Curator, 20")
     assert "1 decided" in panel.queue_label.text()
     assert panel.pack is not None and panel.pack.name == "orbit-launch-notes"  # the curator stays on the pack
 
@@ -173,5 +173,5 @@ def test_a_decision_reopened_by_a_later_status_change_is_not_shown_as_decided(qt
     with qtbot.waitSignal(panel.decisions_loaded, timeout=10000):
         pass
     row = panel.queued_names().index("orbit-launch-notes")
-    assert panel.queue.index(row, 4).data() == "confirm by Ann, 2020-01-01 00:00"
+    assert panel.queue.index(row, LAST_DECISION_COLUMN).data() == "confirm, Ann, 2020-01-01"
     assert "decided" not in panel.queue_label.text()
