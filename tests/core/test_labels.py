@@ -111,3 +111,14 @@ def test_tab_titles_of_distinct_files_are_distinct(folders: list[list[str]]) -> 
     paths = list(dict.fromkeys(PurePosixPath("/", *parts, "boundaries.md") for parts in folders))
     titles = tab_titles(paths)
     assert len(set(titles.values())) == len(paths)
+
+
+def test_thousands_of_copies_of_one_name_are_labelled_in_linear_time() -> None:
+    import time
+
+    items = [LabelInput("same", "explicit", PurePosixPath("/", *[f"d{i % 7}"] * 12, f"v{i}", "same"))
+             for i in range(3000)]
+    started = time.perf_counter()
+    labels = pack_labels(items)
+    assert time.perf_counter() - started < 5  # quadratic comparison took minutes here
+    assert len({label.text for label in labels.values()}) == 3000

@@ -59,11 +59,12 @@ class _Row:
     """Lower-case text the filter box searches."""
 
     @classmethod
-    def of(cls, d: Diagnostic, root: str, label: PackLabel, arrival: tuple[int, int]) -> _Row:
-        path = _path_cell(d, root, label)
-        cells = (d.severity.value, d.code, label.text, path, d.line, d.message, d.behavior.value)
-        keys = (d.severity.rank, d.code, label.text, path, d.line, d.message, d.behavior.gravity)
-        haystack = f"{d.code} {d.message} {path} {label.text} {Path(d.pack).name}".lower()
+    def of(cls, d: Diagnostic, root: str, label: str, folder: str, arrival: tuple[int, int]) -> _Row:
+        """``label``: the pack's label text; ``folder``: what goes before the file in the Path column."""
+        path = f"{folder}/{d.file}" if folder and not d.file.startswith("/") else d.file
+        cells = (d.severity.value, d.code, label, path, d.line, d.message, d.behavior.value)
+        keys = (d.severity.rank, d.code, label, path, d.line, d.message, d.behavior.gravity)
+        haystack = f"{d.code} {d.message} {path} {label}".lower()
         return cls(d, root, cells, keys, arrival, haystack)
 
     def matches(self, severities: set[Severity], needle: str) -> bool:
@@ -157,8 +158,10 @@ class DiagnosticsTableModel(QAbstractTableModel):
             return
         fresh: list[_Row] = []
         for root, block in changed.items():
+            # Worked out once per pack, not per finding: a scan brings thousands of rows a second.
             label = block.label or PackLabel(block.name)
-            fresh.extend(_Row.of(d, root, label, (block.arrival, i)) for i, d in enumerate(block.diagnostics))
+            text, folder = label.text, (label.folder or root.rsplit("/", 1)[-1]) if root else ""
+            fresh.extend(_Row.of(d, root, text, folder, (block.arrival, i)) for i, d in enumerate(block.diagnostics))
         kept = [r for r in self._all if r.root not in changed]
         self._relayout(kept + fresh)
 
@@ -287,14 +290,6 @@ class DiagnosticsTableModel(QAbstractTableModel):
 
 
 PackItem = tuple[str, str, Sequence[Diagnostic]] | tuple[str, str, Sequence[Diagnostic], str]
-
-
-def _path_cell(d: Diagnostic, root: str, label: PackLabel) -> str:
-    """The pack folder as far as it tells copies apart (its name at least), then the file; workspace findings
-    keep their absolute path."""
-    if not root or d.file.startswith("/"):
-        return d.file
-    return f"{label.folder or Path(root).name}/{d.file}"
 
 
 def _absolute(d: Diagnostic, root: str) -> str:

@@ -148,6 +148,8 @@ class ReviewPanel(ModePanel):
         self.last_error = ""
         self._pending = 0
         self._decisions_pending = 0
+        self._decisions_all = False
+        """Whether the latest read covers every queued pack (then older answers are stale)."""
         self._last_record: Path | None = None
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
@@ -226,16 +228,16 @@ class ReviewPanel(ModePanel):
         """All packs of the workspace; the queue shows those waiting for review."""
         self.packs = list(packs)
         self.queue.labels = pack_labels(self.packs)
-        self.queue.decisions.clear()  # re-read: records may have come and gone since
-        self._refresh_queue()
+        self._refresh_queue(reread=True)  # records may have come and gone: read again, showing the old meanwhile
 
-    def _refresh_queue(self, keep_root: Path | None = None) -> None:
+    def _refresh_queue(self, keep_root: Path | None = None, reread: bool = False) -> None:
         keep = str(keep_root) if keep_root is not None else str(self.pack.root) if self.pack else None
         queued = review_queue(self.packs, self.include_stale.isChecked())
         self.queue.set_items(queued)
         self._update_queue_label()
-        unread = [p for p in queued if Path(p.root) not in self.queue.decisions]
+        unread = queued if reread else [p for p in queued if Path(p.root) not in self.queue.decisions]
         if unread:
+            self._decisions_all = reread
             self._decisions_pending = submit(_decisions_for, unread, on_done=self._decisions_done)
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
@@ -251,7 +253,9 @@ class ReviewPanel(ModePanel):
         self.queue_label.setText(text + (f" ({decided} decided, shown in grey)" if decided else ""))
 
     def _decisions_done(self, request_id: int, decisions: object) -> None:
-        if request_id != self._decisions_pending or not isinstance(decisions, dict):
+        # Every answer is kept (each covers its own packs); only one older than a later read of the same packs
+        # could be stale, and it is: a read requested before the latest is dropped.
+        if request_id < self._decisions_pending and self._decisions_all or not isinstance(decisions, dict):
             return
         self.queue.set_decisions(decisions)
         self._update_queue_label()
