@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from studio import __version__
+from studio.cli._scope import UsageError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,6 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except UsageError as exc:  # an unknown pack name, a broken pins file: say so, no traceback
+        sys.stderr.write(f"pack-studio {args.command}: {exc}\n")
+        return 2
 
 
 def _utf8_streams() -> None:

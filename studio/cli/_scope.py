@@ -3,6 +3,11 @@
 Without a PATH the command behaves like the app: project = the current directory, user = the home
 directory, plus the built-in examples. With PATHs it reads only those paths and the scope roots
 named on the command line, so ``pack-studio validate some/dir`` never wanders into the real home.
+
+Pins (``studio.core.pins``) choose the winner among same-name copies in one scope: read from
+``<project>/.pack-studio/workspace.json`` when a project is in play, or from ``--pins FILE`` instead, and
+``--pin NAME=PATH`` adds or overrides one. Commands that take one PACK (``guide``, ``fence``, ``runs``,
+``resolve``) accept a pack name too, found through the same scopes (``pack_argument``).
 """
 
 from __future__ import annotations
@@ -11,7 +16,16 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
-from studio.core.workspace import ScanLimits, WorkspaceOptions
+from studio.core.model import Pack
+from studio.core.pack import load_pack
+from studio.core.pins import PinsError, parse_pin_option, project_pins_file, read_pins_file
+from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions, open_workspace
+
+MAX_NAMES_LISTED = 30
+
+
+class UsageError(ValueError):
+    """A command-line value that cannot be used (an unknown pack name, a broken pins file): exit status 2."""
 
 
 def _count(minimum: int) -> Callable[[str], int]:
@@ -31,10 +45,15 @@ def _count(minimum: int) -> Callable[[str], int]:
 
 def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
     """Add PATH... and the scope/limit options to a subcommand's parser."""
-    defaults = ScanLimits()
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="a pack directory, or a folder to scan for packs")
-    where = parser.add_argument_group("where to look")
+    add_scope_options(parser)
+
+
+def add_scope_options(parser: argparse.ArgumentParser, *, for_names: bool = False) -> None:
+    """Add the scope, pin and limit options (no PATH); ``for_names`` words the help for finding a PACK by name."""
+    defaults = ScanLimits()
+    where = parser.add_argument_group("where to look for a pack given by name" if for_names else "where to look")
     where.add_argument("--project", type=Path, metavar="DIR",
                        help="project directory (scans DIR/.agents/knowledge; default: the current "
                        "directory when no PATH is given)")
@@ -49,6 +68,11 @@ def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
                          help="leave out the bundled example packs")
     where.add_argument("--untrusted-project", action="store_true",
                        help="treat project packs as untrusted: they need confirmation before use")
+    pins = parser.add_argument_group("which copy wins among same-name packs in one scope")
+    pins.add_argument("--pin", action="append", default=[], metavar="NAME=PATH",
+                      help="the copy at PATH wins for NAME within its scope (repeatable; overrides the pins file)")
+    pins.add_argument("--pins", type=Path, metavar="FILE",
+                      help="read pins from FILE instead of <project>/.pack-studio/workspace.json")
     limits = parser.add_argument_group("scan limits")
     limits.add_argument("--max-depth", type=_count(0), default=defaults.max_depth, metavar="N",
                         help=f"folders below each root to descend (default {defaults.max_depth})")
@@ -80,7 +104,67 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
             honor_gitignore=not getattr(args, "no_gitignore", False),
         ),
         trusted_project=not getattr(args, "untrusted_project", False),
+        pins=pins_from_args(args, project),
     )
+
+
+def pins_from_args(args: argparse.Namespace, project: Path | None) -> dict[str, Path]:
+    """The pins file's pins (``--pins FILE``, else the project's), then each ``--pin``. Raises UsageError."""
+    file: Path | None = getattr(args, "pins", None)
+    try:
+        if file is not None and not file.is_file():
+            raise UsageError(f"--pins: {file} is not a file")
+        source = file if file is not None else project_pins_file(project) if project is not None else None
+        pins = read_pins_file(source) if source is not None else {}
+        for text in getattr(args, "pin", None) or []:
+            name, root = parse_pin_option(text)
+            pins[name] = root
+    except PinsError as exc:
+        raise UsageError(f"pins: {exc}") from None
+    return pins
+
+
+def pack_argument(value: Path, args: argparse.Namespace) -> Pack:
+    """The pack a PACK argument means: an existing path as given, else a pack *name* found in the scopes.
+
+    A name is looked up like ``validate`` without PATH: the project (``--project``, default the current
+    folder), the user's home and the built-in examples, with pins; the copy a client would use wins. Raises
+    UsageError naming the packs available when nothing matches.
+    """
+    return pack_arguments([value], args)[0]
+
+
+def pack_arguments(values: list[Path], args: argparse.Namespace) -> list[Pack]:
+    """``pack_argument`` for each value; the scopes are scanned at most once, and only if a name is given."""
+    workspace: Workspace | None = None
+    out: list[Pack] = []
+    for value in values:
+        if _is_path(value):
+            out.append(load_pack(value))
+            continue
+        if workspace is None:
+            scope_args = argparse.Namespace(**{k: v for k, v in vars(args).items() if k != "paths"})
+            workspace = open_workspace(options_from_args(scope_args))
+        pack = workspace.find(str(value))
+        if pack is None:
+            raise UsageError(_unknown_name(str(value), workspace))
+        out.append(pack)
+    return out
+
+
+def _is_path(value: Path) -> bool:
+    """An argument that names a file-system location: it exists, or it is written as a path (``a/b``, ``.``)."""
+    text = str(value)
+    return value.exists() or value.is_symlink() or "/" in text or "\\" in text or text in (".", "..")
+
+
+def _unknown_name(name: str, workspace: Workspace) -> str:
+    names = sorted({p.name for p in workspace.packs})
+    listed = ", ".join(names[:MAX_NAMES_LISTED]) + (f" and {len(names) - MAX_NAMES_LISTED} more"
+                                                    if len(names) > MAX_NAMES_LISTED else "")
+    searched = ", ".join(str(loc.path) for loc in workspace.locations if loc.exists) or "none exists"
+    return (f"{name}: no such folder, and no pack of that name in the scopes searched ({searched}). "
+            f"Packs available: {listed or 'none'}")
 
 
 def _home() -> Path | None:

@@ -4,7 +4,8 @@ Without ``--files`` the fence holds the pack's runtime resources (``kind="runtim
 Files are read from inside the pack only (at most 2 MB each); a file that cannot be read, or that holds
 a NUL byte (binary, such as UTF-16 text, which the resolver drops too), is named on stderr, left out, and the
 exit status is 1. A pack whose status is not ``ready`` gets the warning the
-reference CLI uses. stdout holds only the fence; its token count goes to stderr.
+reference CLI uses. stdout holds only the fence; its token count goes to stderr. PACK is a pack directory or a
+pack name found in the scopes (``_scope.pack_argument``).
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._scope import add_scope_options, pack_argument
 from studio.cli.guide import report_problems
 from studio.core.diagnostics import Severity
 from studio.core.model import Pack
-from studio.core.pack import load_pack
 from studio.core.paths import read_bounded, resolve_inside
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
@@ -30,16 +31,17 @@ MAX_FILE_BYTES = 2 * 1024 * 1024
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("fence", help="print the tier-3 runtime fence for a pack",
                        description="Print the <knowledge_pack> wrapper a client puts around selected context.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")
+    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
     p.add_argument("--files", nargs="+", default=None, metavar="PATH",
                    help="pack-relative files to include (default: the pack's runtime resources)")
     p.add_argument("--variant", choices=[v.value for v in FenceVariant], default=FenceVariant.SUPERSET.value,
                    help="attribute set of the wrapper (default: superset)")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack)
+    pack = pack_argument(args.pack, args)
     if pack.knowledge is None:
         report_problems(pack, Severity.ERROR)
         return 2

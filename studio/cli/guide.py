@@ -4,7 +4,8 @@ stdout holds only the guide; its token count goes to stderr. ``--as-tool`` print
 ``# Input Files`` block with stable ids and the ``read_files`` tool instead (``render.tool_form``); with
 ``--format json`` as ``{pack, tool, files}``, each file with its token count. A pack that a client would not load
 (quarantined or skipped) is still rendered for inspection, with exit status 1 and its diagnostics
-on stderr; a directory without a readable ``KNOWLEDGE.md`` gives exit status 2.
+on stderr; a directory without a readable ``KNOWLEDGE.md`` gives exit status 2. PACK is a pack directory or a
+pack name found in the scopes (``_scope.pack_argument``); an unknown name is exit status 2 with the names found.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._scope import add_scope_options, pack_argument
 from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
-from studio.core.pack import load_pack
 from studio.core.render.costs import guide_cost
-from studio.core.render.guide import render_guide
+from studio.core.render.guide import EMPTY_BODY, render_guide
 from studio.core.render.tool_form import build_tool_form, render_tool_form
 from studio.core.terminal import printable, write_artefact
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
@@ -27,18 +28,19 @@ from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("guide", help="print the tier-2 activation guide of a pack",
                        description="Print the <knowledge_pack_guide> a client returns when PACK is activated.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")
+    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
     p.add_argument("--as-tool", action="store_true",
                    help="print the resource list as an '# Input Files' block with stable ids and a read_files tool")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="with --as-tool: text (what the agent sees) or json ({pack, tool, files})")
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer for token counts ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack)
+    pack = pack_argument(args.pack, args)
     if pack.knowledge is None:
         report_problems(pack, Severity.ERROR)
         return 2
@@ -50,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_artefact(sys.stdout, render_guide(pack))
         sys.stderr.write(f"tokens: {printable(guide_cost(pack).describe())}\n")
+        if not pack.body.strip():
+            sys.stderr.write(f"{EMPTY_BODY}: KNOWLEDGE.md has no text after its frontmatter\n")
     if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
         sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
     if not pack.loads:

@@ -8,8 +8,9 @@ warnings, citation gaps, ``tokens_used``, ``budget`` and the fenced text) and ``
 how feedback moved it (``feedback`` in JSON, an indented line in text).
 ``--layers`` adds the three-layer simulation (L0 index -> L1 search -> L2 files, ``studio.core.search.layers``)
 for the same task and budget: a ``layers`` object in JSON, a trace after the resolver's in text.
-Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors or an unavailable
-tokenizer.
+Exit status: 0 when something was selected, 1 when nothing was, 2 for usage errors (an unknown pack name among
+them) or an unavailable tokenizer. Each PATH is a pack directory or a pack name found in the scopes
+(``_scope.pack_arguments``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from pathlib import Path
 
 from studio.cli._layers_text import render_layers
 from studio.cli._output import write_json
+from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
-from studio.core.pack import load_pack
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
@@ -34,7 +35,8 @@ from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("resolve", help="simulate which files a client would load for a task, and why",
                        description="Simulate a client's context resolution over one or more packs.")
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="pack directories")
+    p.add_argument("paths", nargs="+", type=Path, metavar="PACK",
+                   help="pack directories, or names of packs in the scopes")
     p.add_argument("--task", required=True, help="the user request to resolve context for")
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
                    help=f"token budget for the whole fenced output (default {DEFAULT_BUDGET})")
@@ -57,6 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--layers", action="store_true",
                    help="also simulate the three-layer strategy (L0 index, L1 search, L2 files) for the same task")
     p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         sys.stderr.write(f"pack-studio resolve: --budget: {problem}\n")
         return 2
-    packs = [load_pack(path) for path in args.paths]
+    packs = pack_arguments(args.paths, args)
     request = ResolveRequest(
         task=args.task, packs=packs, profile_override=args.profile, mode_override=args.mode,
         grounding_override=args.grounding, budget=args.budget, encoding=args.encoding,

@@ -1,20 +1,23 @@
 """``pack-studio runs PACK``: the run-record timeline, statistics, feedback per file and each record's validity.
 
 The JSON output's ``feedback`` holds per file the helpful and harmful counts, the confidence (Wilson score lower
-bound of the helpful share, ``studio.core.feedback.aggregate``) and the latest outcomes with their tasks.
+bound of the helpful share, ``studio.core.feedback.aggregate``) and the latest outcomes with their tasks. PACK is a
+pack directory or a pack name found in the scopes (``_scope.pack_argument``); a folder without ``KNOWLEDGE.md`` is
+not a pack (exit status 2).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from studio.cli._output import write_json
+from studio.cli._scope import add_scope_options, pack_argument
 from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, aggregate_feedback
-from studio.core.pack import load_pack
 from studio.core.provenance import read_provenance
 from studio.core.runs import RunsReport, read_runs
 from studio.core.runs.stats import RunStats, compute_stats
@@ -28,18 +31,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("runs", help="list a pack's run records with validity and statistics",
                        description="Read every record under PACK/runs/ (read-only) and print the timeline, "
                        "selection statistics and provenance. Exit status: 0 all records usable, "
-                       "1 some record is invalid or malformed, 2 PACK is not a directory.")
-    p.add_argument("pack", type=Path, metavar="PACK")
+                       "1 some record is invalid or malformed, 2 PACK is not a pack.")
+    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    root: Path = args.pack
-    if not root.is_dir():
-        print(f"pack-studio runs: {printable(str(root))} is not a directory", file=sys.stderr)
+    pack = pack_argument(args.pack, args)
+    if not pack.root.is_dir():
+        print(f"pack-studio runs: {printable(str(args.pack))} is not a directory", file=sys.stderr)
         return 2
-    pack = load_pack(root)
+    if pack.knowledge is None and not _has_knowledge_file(pack.root):
+        print(f"pack-studio runs: {printable(str(pack.root))} is not a pack (no KNOWLEDGE.md); give a pack "
+              "directory or name", file=sys.stderr)
+        return 2
     report = read_runs(pack.root)
     stats = compute_stats(report, pack.root, pack.name)
     provenance = read_provenance(pack, report)
@@ -55,6 +62,14 @@ def run(args: argparse.Namespace) -> int:
         _print_text(pack.name, report, stats, provenance.to_dict())
         _print_feedback(feedback)
     return 1 if any(r.validity.is_problem for r in report.records) else 0
+
+
+def _has_knowledge_file(root: Path) -> bool:
+    """A ``KNOWLEDGE.md`` in any letter case (the loader reports a wrongly cased one; it is still a pack)."""
+    try:
+        return any(name.lower() == "knowledge.md" for name in os.listdir(root))
+    except OSError:
+        return False
 
 
 def _folder_diags(report: RunsReport) -> list[Diagnostic]:
@@ -88,7 +103,10 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
         out.write(f"  {count:>4}  {printable(path)}\n")
     _list(out, "Never selected", stats.never_selected)
     _list(out, "Selected but missing now", stats.selected_missing)
-    _list(out, "Modified after they were last selected", [f"{p} (selected {t})" for p, t in stats.selected_modified])
+    _list(out, "Selected files whose content changed since a record hashed it",
+          [f"{c.path} (last selected {c.last_selected}; hash in {c.record})" for c in stats.selected_modified])
+    if stats.selected_change_note:
+        out.write(stats.selected_change_note + "\n")
     _list(out, "Compile outputs that no longer exist", [f"{p} ({r})" for p, r in stats.outputs_missing])
     _list(out, "Changed since the compile run hashed them", [f"{h.path} ({h.record})" for h in stats.changed])
     produced = provenance["produced_by"]
@@ -98,6 +116,7 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
             out.write(f"  producedBy: {_builder(produced)}\n")
         for ref in provenance["run_builders"]:
             out.write(f"  {printable(str(ref['origin']))}: {_builder(ref)}\n")
+        out.write(f"  {printable(str(provenance['consistency']))}\n")
         for d in provenance["diagnostics"]:
             out.write(f"  {d['severity']} {d['code']} {printable(str(d['message']))}\n")
         out.write(f"  {printable(str(provenance['statement']))}\n")

@@ -36,6 +36,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    "prompt-injection text in every text file")
     p.add_argument("--min-severity", choices=("error", "warning", "info"), default="info",
                    help="hide findings below this severity in text and github output")
+    p.add_argument("--hints", action="store_true",
+                   help="text output: print each finding's fix hint on an indented line below it")
     p.set_defaults(func=run)
 
 
@@ -55,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "github":
         print_github(workspace, Severity(args.min_severity))
     else:
-        print_text(workspace, Severity(args.min_severity))
+        print_text(workspace, Severity(args.min_severity), hints=args.hints)
     failing = (Severity.ERROR, Severity.WARNING) if args.strict else (Severity.ERROR,)
     return 1 if any(d.severity in failing for d in workspace.all_diagnostics()) else 0
 
@@ -107,15 +109,21 @@ def print_github(workspace: Workspace, min_severity: Severity) -> None:
               f"{counts.infos} info\n")
 
 
-def print_text(workspace: Workspace, min_severity: Severity) -> None:
+def print_text(workspace: Workspace, min_severity: Severity, *, hints: bool = False) -> None:
     out = sys.stdout
-    shown = [d for d in workspace.diagnostics if d.severity.rank <= min_severity.rank]
-    for d in shown:
-        out.write(d.format() + "\n")
+
+    def write(d: Diagnostic, root: str = "") -> None:
+        out.write(d.format(root) + "\n")
+        if hints and d.hint:
+            out.write(f"    hint: {d.hint}\n")
+
+    for d in workspace.diagnostics:
+        if d.severity.rank <= min_severity.rank:
+            write(d)
     for pack in workspace.packs:
         for d in pack.findings:
             if d.severity.rank <= min_severity.rank:
-                out.write(d.format(str(pack.root)) + "\n")
+                write(d, str(pack.root))
     counts = DiagnosticCounts.of(workspace.all_diagnostics())
     loaded = sum(1 for p in workspace.packs if p.loads)
     out.write(f"{len(workspace.packs)} packs ({loaded} load): {counts.errors} errors, "

@@ -63,11 +63,36 @@ class ProvenanceReport:
         compiles = [b for b in self.run_builders if b.compile_run]
         return compiles[-1] if compiles else None
 
+    @property
+    def consistency(self) -> str:
+        """One sentence on how ``producedBy`` compares with the latest compile run, including when it cannot be
+        compared (no compile run, no declaration, no field in common) instead of claiming agreement."""
+        declared, latest = self.produced_by, self.latest_compile
+        mismatches = [d for d in self.diagnostics if d.code == PROVENANCE_MISMATCH.code]
+        if declared is None and not self.run_builders:
+            return "No producedBy and no builder_skill recorded: hand-authored packs are valid too."
+        if declared is None:
+            return ("No producedBy declared; nothing to compare the recorded builder_skill with." if latest is None
+                    else f"No producedBy declared; the latest compile run ({latest.origin}) records builder "
+                    f"{latest.name or '(unnamed)'}.")
+        if latest is None:
+            return ("Nothing to compare producedBy with: no compile run records a builder_skill "
+                    "(context records are not compared).")
+        if mismatches:
+            return (f"producedBy disagrees with the latest compile run ({latest.origin}) on "
+                    f"{len(mismatches)} field(s); see below.")
+        shared = [key for key in _COMPARED if getattr(declared, key) is not None and getattr(latest, key) is not None]
+        if not shared:
+            return (f"producedBy and the latest compile run ({latest.origin}) state no field in common "
+                    f"({', '.join(_COMPARED)}); nothing was compared.")
+        return f"producedBy agrees with the latest compile run ({latest.origin}) on {', '.join(shared)}."
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "produced_by": self.produced_by.to_dict() if self.produced_by else None,
             "run_builders": [b.to_dict() for b in self.run_builders],
             "diagnostics": [d.to_dict() for d in self.diagnostics],
+            "consistency": self.consistency,
             "statement": self.statement,
         }
 

@@ -3,6 +3,9 @@
 Reads the pack's frontmatter, its run records, its source map and the folder listing of
 ``wiki/contradictions/``, ``wiki/open-questions/`` and ``documents/open-questions.md``. It reads nothing
 outside the pack, follows no symlink out of it and writes nothing; deciding is the curator's job.
+
+``last_decision`` reads the newest review record (``runs/review-<UTC>.json``) so the queue can show who decided
+what and when, and whether that decision still stands for the pack as it is now.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from typing import Any
 from studio.core.model import Pack
 from studio.core.paths import is_inside
 from studio.core.runs.model import RunKind, RunsReport
+from studio.core.runs.reader import read_run_file
+from studio.core.runs.timestamps import parse_time_text, time_from_name
 from studio.core.sourcemap import SOURCE_MAP, read_source_map
 
 REVIEW_STATUSES = ("disputed", "needs-review")
@@ -22,6 +27,10 @@ REVIEW_STATUSES = ("disputed", "needs-review")
 QUEUE_ORDER = {"disputed": 0, "needs-review": 1, "stale": 2}
 MAX_LISTED_PAGES = 200
 """A pack with thousands of question pages still gets a readable list (the rest are counted)."""
+MAX_LISTED_RUNS = 10_000
+"""Entries of ``runs/`` looked at for review records (a folder of millions is cut short, never walked whole)."""
+MAX_REVIEW_READS = 20
+"""Newest review records read before giving up on finding one about this pack."""
 _QUESTION_FILES = ("documents/open-questions.md", "wiki/open-questions.md")
 _PAGE_SUFFIXES = (".md", ".markdown")
 
@@ -37,6 +46,88 @@ class ReviewReason:
     file: str | None = None
     """Pack-relative path to open, or None."""
     line: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class LastDecision:
+    """The newest recorded review of a pack, and whether it still stands."""
+
+    decision: str
+    """``confirm``, ``reject`` or ``needs-review``."""
+    reviewer: str
+    timestamp: str
+    """As recorded (ISO 8601 UTC)."""
+    reason: str
+    record: str
+    """Pack-relative path of the review record."""
+    stands: bool
+    """True when the pack's status and trust are still what the decision left and no compile run came after it:
+    the queue then shows the pack as decided."""
+    newer_run: str = ""
+    """A compile run recorded after the decision (what reopened it), when there is one."""
+
+    @property
+    def summary(self) -> str:
+        """``confirm, alice, 2026-05-01`` (the queue's Last decision column; the time is in ``timestamp``)."""
+        return f"{self.decision}, {self.reviewer}, {self.timestamp[:10]}"
+
+
+def last_decision(pack: Pack) -> LastDecision | None:
+    """The newest readable review record about ``pack`` in its ``runs/`` folder, or None.
+
+    Looks at the top of ``runs/`` only (where ``review.write_review_record`` writes), reads at most
+    ``MAX_REVIEW_READS`` records, newest first by the time in their names, and never follows a symlink.
+    """
+    root = Path(os.path.abspath(pack.root))
+    names = _run_names(root / "runs")
+    reviews = sorted((n for n in names if n.startswith("review-") and n.endswith(".json")), key=_name_order,
+                     reverse=True)
+    for name in reviews[:MAX_REVIEW_READS]:
+        record = read_run_file(root / "runs" / name, root)
+        data = record.data if isinstance(record.data, dict) else None
+        if data is None or not isinstance(data.get("decision"), str) or data.get("pack") not in (None, pack.name):
+            continue
+        found = data.get("after")
+        after: dict[str, Any] = found if isinstance(found, dict) else {}
+        when = parse_time_text(str(data.get("timestamp", ""))) or time_from_name(name)
+        newer = [n for n in names if n.startswith("compile-") and when is not None
+                 and (t := time_from_name(n)) is not None and t > when]
+        stands = after.get("status", pack.status) == pack.status and after.get("trust", pack.trust) == pack.trust
+        return LastDecision(_text(data.get("decision")), _text(data.get("reviewer")) or "unknown",
+                            _text(data.get("timestamp")), _text(data.get("reason")), record.path,
+                            stands and not newer, max(newer) if newer else "")
+    return None
+
+
+def _text(value: Any) -> str:
+    """A record value as one printable line (records are pack content: no control characters)."""
+    text = value if isinstance(value, str) else ""
+    return "".join(ch if ch.isprintable() else " " for ch in text[:500]).strip()
+
+
+def _run_names(folder: Path) -> list[str]:
+    """Names of the regular files directly in ``folder`` (bounded; empty for a symlink or no folder)."""
+    if folder.is_symlink() or not folder.is_dir():
+        return []
+    names: list[str] = []
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries):
+                if count >= MAX_LISTED_RUNS:
+                    break
+                if entry.is_file(follow_symlinks=False):
+                    names.append(entry.name)
+    except OSError:
+        return names
+    return names
+
+
+def _name_order(name: str) -> tuple[float, int, str]:
+    """Newest last: the time in the name, then the ``-2`` a second review in the same second gets."""
+    when = time_from_name(name)
+    stem = name.removesuffix(".json")
+    tail = stem.rsplit("-", 1)[-1]
+    return (when.timestamp() if when else 0.0, int(tail) if tail.isdigit() and len(tail) < 4 else 1, name)
 
 
 def in_review_queue(pack: Pack, include_stale: bool = False) -> bool:

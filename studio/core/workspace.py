@@ -60,6 +60,8 @@ class WorkspaceOptions:
     limits: ScanLimits = field(default_factory=ScanLimits)
     trusted_project: bool = True
     """False for a repository the user has not approved: its packs need confirmation (V55)."""
+    pins: dict[str, Path] = field(default_factory=dict)
+    """Pack name -> absolute root of the copy that wins among copies of that name in one scope (``core.pins``)."""
     content_checks: bool = False
     """Also run the content checks (source maps, executables, injection lint) on every pack."""
     processes: int = 1
@@ -110,7 +112,7 @@ class Workspace:
         ``verdicts`` are settled here unless given (a scan in another process sends the ones it computed).
         """
         if verdicts is None:
-            verdicts = settle(packs, trusted_project=options.trusted_project)
+            verdicts = settle(packs, trusted_project=options.trusted_project, pins=options.pins)
         return cls(apply(packs, verdicts), sort_diagnostics(diagnostics), locations, options)
 
     def winners(self) -> list[Pack]:
@@ -137,6 +139,10 @@ class Workspace:
         """The pack a client would use for ``name``; else the first pack carrying that name."""
         named = [p for p in self.packs if p.name == name]
         return next((p for p in named if p.loads), named[0] if named else None)
+
+    def copies(self, name: str) -> list[Pack]:
+        """Every pack named ``name``, in precedence order (the winner, if any, among the loadable ones first)."""
+        return [p for p in self.packs if p.name == name]
 
     def verdict(self, root: Path) -> Verdict:
         pack = self.by_root(root)
@@ -191,10 +197,22 @@ class Workspace:
         peers.discard(root)
         return self._resettle(peers)
 
+    def set_pin(self, name: str, root: Path | None) -> list[Path]:
+        """Pin the copy at ``root`` as the winner of ``name`` in its scope (None removes the pin), and settle again.
+
+        Returns the roots whose settled pack changed. The pin lives in ``options.pins``; storing it between
+        sessions is the caller's (the CLI's pins file, the app's settings).
+        """
+        if root is None:
+            self.options.pins.pop(name, None)
+        else:
+            self.options.pins[name] = Path(os.path.abspath(root))
+        return self._resettle(set(self._names().get(name, set())))
+
     def _resettle(self, roots: set[Path]) -> list[Path]:
         """Settle the packs at ``roots`` (a whole name group) again; the roots whose settled copy changed."""
         group = sorted((self.packs[self._index[r]] for r in roots), key=_pack_order)
-        verdicts = settle(group, trusted_project=self.options.trusted_project)
+        verdicts = settle(group, trusted_project=self.options.trusted_project, pins=self.options.pins)
         changed = []
         for member in group:
             settled = member.with_verdict(verdicts.get(member.root, NO_VERDICT))

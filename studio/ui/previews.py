@@ -14,7 +14,7 @@ from studio.core.paths import read_bounded
 from studio.core.render.catalog import render_catalog
 from studio.core.render.costs import count_tokens
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
-from studio.core.render.guide import render_guide
+from studio.core.render.guide import EMPTY_BODY, render_guide
 from studio.core.render.markdown import render_markdown_html
 from studio.core.render.resources import ResourceKind, ResourceScan, scan_resources
 from studio.core.render.tool_form import build_tool_form, render_tool_form
@@ -75,7 +75,8 @@ def build_previews(pack: Pack, encoding: str = DEFAULT_ENCODING,
     fence wrapper carries ``variant``'s attribute set.
     """
     tokenizer = get_tokenizer(encoding)
-    html = render_markdown_html(pack.body, base=pack.root)
+    html = (render_markdown_html(pack.body, base=pack.root) if pack.body.strip()
+            else f"<p style='color:gray'>{EMPTY_BODY}: KNOWLEDGE.md has no text after its frontmatter.</p>")
     catalog = render_catalog([pack])
     note = "" if catalog else (
         "This pack is not listed in the catalog (archived, quarantined, skipped or shadowed)."

@@ -8,6 +8,8 @@ app, and a user who never opens the Preferences dialog gets exactly the built-in
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
+from studio.core.pins import PinsError, parse_pins
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
@@ -139,6 +142,35 @@ class StudioSettings:
         self.store.setValue("window/geometry", geometry)
         self.store.setValue("window/state", state)
         self.store.sync()
+
+    # -- pins: which same-scope copy of a name wins, per workspace (see studio.core.pins) -------------
+    @staticmethod
+    def _pins_key(workspace: list[str]) -> str:
+        """One key per workspace (its recent-list entries, in order): a hash, so paths never become INI keys."""
+        return "pins/" + hashlib.sha256("\n".join(workspace).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+    def pins(self, workspace: list[str]) -> dict[str, Path]:
+        """The pins stored for ``workspace`` (``WorkspaceRequest.to_settings()``); {} when none or garbled."""
+        raw = self.store.value(self._pins_key(workspace))
+        if not isinstance(raw, str) or not raw:
+            return {}
+        try:
+            # Stored as the pins file's JSON with absolute paths, read by the same strict parser.
+            return parse_pins(raw.encode("utf-8"), Path("/") / "settings.json")
+        except PinsError:
+            return {}
+
+    def set_pin(self, workspace: list[str], name: str, root: Path | None) -> dict[str, Path]:
+        """Pin ``root`` as the winner of ``name`` in ``workspace`` (None removes it); returns the pins now stored."""
+        pins = self.pins(workspace)
+        if root is None:
+            pins.pop(name, None)
+        else:
+            pins[name] = Path(os.path.abspath(root))
+        text = json.dumps({"pins": {n: str(r) for n, r in sorted(pins.items())}}, ensure_ascii=False)
+        self.store.setValue(self._pins_key(workspace), text if pins else "")
+        self.store.sync()
+        return pins
 
     # -- preferences: each accessor returns the default for anything it cannot use ----------------
     def _read(self, key: str, parse: Callable[[object], _T | None], default: _T) -> _T:

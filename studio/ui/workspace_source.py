@@ -45,6 +45,8 @@ class WorkspaceRequest:
     client_native: tuple[str, ...] = WorkspaceOptions().client_native
     """Client folder names scanned under the project and home (from the preferences)."""
     limits: ScanLimits = field(default_factory=ScanLimits)
+    pins: dict[str, Path] = field(default_factory=dict)
+    """Pack name -> the copy that wins in its scope (``studio.core.pins``; stored per workspace in the settings)."""
     in_child_process: bool = True
     """Scan in a child process (keeps the GUI responsive); False scans in the calling thread."""
 
@@ -86,6 +88,7 @@ def open_workspace(
     options = WorkspaceOptions(
         explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,
         org_roots=list(request.org_roots), client_native=tuple(request.client_native), limits=request.limits,
+        pins=dict(request.pins),
     )
     opener = open_workspace_in_child if request.in_child_process else core_open_workspace
     ws = opener(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)

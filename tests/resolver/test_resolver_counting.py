@@ -68,7 +68,7 @@ def test_first_run_counts_only_what_the_budget_reaches(pack_at: Callable[..., Pa
     assert bounded, "most splits are left out by their word count alone"
     for d in bounded:
         assert d.reason == "over-budget"
-        assert "Needs at least" in d.detail and "Not tokenized" in d.detail
+        assert "Costs at least" in d.detail and "Not tokenized" in d.detail
     assert result.uncounted == sum(1 for d in decisions if d.tokens is None and d.path.endswith(".md"))
     assert result.to_json()["uncounted"] == result.uncounted > 0
     # The small split further down the ranking still gets its chance: it is counted and fits.

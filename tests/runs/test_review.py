@@ -152,3 +152,31 @@ def test_never_writes_through_a_symlinked_runs_folder(runs_pack, tmp_path: Path)
     with pytest.raises(ReviewError):
         commit_review(root, plan_review(root, "confirm", "ok", reviewer="x", now=NOW))
     assert list(elsewhere.iterdir()) == []
+
+
+def _review_file(root: Path, stamp: str, **fields: object) -> None:
+    data = {"record": "review", "pack": "demo", "reviewer": "Ann", "decision": "confirm", "reason": "ok",
+            "after": {"status": "ready"}} | fields
+    (root / "runs").mkdir(exist_ok=True)
+    (root / "runs" / f"review-{stamp}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+def test_last_decision_is_the_newest_review_of_this_pack_and_says_whether_it_stands(runs_pack) -> None:
+    from studio.core.pack import load_pack
+    from studio.core.review_reasons import last_decision
+
+    root = runs_pack({})
+    pack = load_pack(root)
+    assert last_decision(pack) is None
+    _review_file(root, "2026-05-01T10-00-00Z", reviewer="Old", timestamp="2026-05-01T10:00:00Z")
+    _review_file(root, "2026-05-02T10-00-00Z", reviewer="New\x1b[31m", timestamp="2026-05-02T10:00:00Z")
+    _review_file(root, "2026-05-03T10-00-00Z", pack="someone-else", timestamp="2026-05-03T10:00:00Z")
+    (root / "runs" / "review-2026-05-04T10-00-00Z.json").write_text("{broken", encoding="utf-8")
+    found = last_decision(pack)
+    assert found is not None and found.reviewer == "New [31m"  # control characters never reach the queue
+    assert found.record == "runs/review-2026-05-02T10-00-00Z.json" and found.stands  # status is still ready
+    assert found.summary == "confirm, New [31m, 2026-05-02"
+    # A compile run recorded after the decision reopens it.
+    (root / "runs" / "compile-2026-05-05T00-00-00Z.json").write_text("{}", encoding="utf-8")
+    reopened = last_decision(pack)
+    assert reopened is not None and not reopened.stands and reopened.newer_run == "compile-2026-05-05T00-00-00Z.json"

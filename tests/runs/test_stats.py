@@ -37,14 +37,17 @@ def test_selection_counts_and_gaps_over_time(runs_pack) -> None:
         "runs/usage-1.json": {"pack": "demo", "selected_files": ["documents/brief.md"],
                               "citation_gaps": ["a", "b", "c"], "timestamp": "2026-05-03T00:00:00Z"},
     }, files={"compiled/briefing.md": "# Briefing\n"})
-    os.utime(root / "compiled/facts.md", (1_000_000_000, 1_000_000_000))  # untouched since 2001
     stats = compute_stats(read_runs(root), root, "demo")
     assert stats.selection_records == 3
     assert stats.selection_counts == {"compiled/facts.md": 2, "compiled/removed.md": 1, "documents/brief.md": 1}
     assert stats.never_selected == ["compiled/briefing.md"]
     assert stats.selected_missing == ["compiled/removed.md"]
-    # facts.md's mtime is pinned before its selections, so it does not count as edited since.
-    assert "compiled/facts.md" not in [p for p, _ in stats.selected_modified]
+    # documents/brief.md was selected and hashed by the compile run; its content differs now.
+    assert [(c.path, c.record) for c in stats.selected_modified] == [
+        ("documents/brief.md", "runs/compile-2026-05-01T09-00-00Z.json")]
+    # No record hashes compiled/facts.md: it is named as not checked, never guessed from its file time.
+    assert stats.selected_unhashed == ["compiled/facts.md"]
+    assert "1 of 2 selected files have no recorded content hash" in stats.selected_change_note
     assert [(p.kind, p.warnings, p.citation_gaps) for p in stats.over_time] == [
         ("compile-run", 0, 0), ("context-resolution", 0, 0), ("context-resolution", 2, 0), ("usage-record", 0, 3)]
     assert [status for _t, _p, status in stats.compile_history] == ["needs-review"]
@@ -53,10 +56,27 @@ def test_selection_counts_and_gaps_over_time(runs_pack) -> None:
     assert stats.outputs_missing == [("compiled/lost.md", "runs/compile-2026-05-01T09-00-00Z.json")]
 
 
-def test_selected_file_edited_after_selection_is_listed(runs_pack) -> None:
+def test_a_fresh_clone_with_new_file_times_is_not_reported_as_modified(runs_pack) -> None:
     root = runs_pack({"runs/context-2020-01-01T00-00-00Z.json": context("c", ["compiled/facts.md"])})
+    os.utime(root / "compiled/facts.md")  # newer than the 2020 selection, as after a clone
     stats = compute_stats(read_runs(root), root, "demo")
-    assert stats.selected_modified == [("compiled/facts.md", "2020-01-01 00:00:00Z")]
+    assert stats.selected_modified == []
+    assert stats.selected_unhashed == ["compiled/facts.md"]
+    assert stats.selected_change_note.startswith("No record carries a content hash")
+
+
+def test_selected_file_whose_content_changed_since_it_was_hashed_is_listed(runs_pack) -> None:
+    facts = b"- The widget is blue. [source: sources/notes.md#L2]\n"
+    digest = hashlib.sha256(facts).hexdigest()
+    compile_run = dict(VALID_COMPILE, inputs=[{"path": "compiled/facts.md", "sha256": digest}])
+    root = runs_pack({"runs/compile-2020-01-01T00-00-00Z.json": compile_run,
+                      "runs/context-2020-01-02T00-00-00Z.json": context("c", ["compiled/facts.md"])})
+    assert compute_stats(read_runs(root), root, "demo").selected_modified == []  # same content: not listed
+    (root / "compiled/facts.md").write_text("- The widget is red.\n", encoding="utf-8")
+    stats = compute_stats(read_runs(root), root, "demo")
+    assert [(c.path, c.last_selected) for c in stats.selected_modified] == [("compiled/facts.md",
+                                                                             "2020-01-02 00:00:00Z")]
+    assert stats.selected_change_note == ""
 
 
 _SHAPES = [5, "compiled/facts.md", None, True, {"a": 1}, [[1]], [{"name": "demo"}], 1.5]
@@ -99,5 +119,5 @@ def test_unopenable_selected_paths_are_missing_not_a_crash(runs_pack) -> None:
     })
     stats = compute_stats(read_runs(root), root, "demo")
     assert stats.selected_missing == sorted([long_name, nul_name])
-    assert [p for p, _ in stats.selected_modified] == ["compiled/facts.md"]
+    assert stats.selected_unhashed == ["compiled/facts.md"]
     assert {h.path: h.state for h in stats.hash_checks} == {long_name: "outside", nul_name: "outside"}

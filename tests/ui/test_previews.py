@@ -25,6 +25,13 @@ def test_previews_show_each_tier_with_its_token_count(examples_copy: Path) -> No
     assert "<h1>" in previews.guide_html
 
 
+def test_the_guide_tab_says_when_the_body_is_empty(make_pack) -> None:
+    root = make_pack("bare", "---\nname: bare\ndescription: Bare.\ntype: domain-reference\nstatus: ready\n---\n\n  \n")
+    assert "(empty body)" in build_previews(load_pack(root)).guide_html
+    (root / "KNOWLEDGE.md").write_text("---\nname: bare\n---\n# Now with text\n", encoding="utf-8")
+    assert "(empty body)" not in build_previews(load_pack(root)).guide_html
+
+
 def test_archived_packs_say_why_the_catalog_is_empty(make_pack) -> None:
     root = make_pack("old", "---\nname: old\ndescription: Old.\ntype: domain-reference\nstatus: archived\n---\n")
     previews = build_previews(load_pack(root))

@@ -12,7 +12,7 @@ from studio.ui.models.diagnostics_table import (
     DiagnosticsTableModel,
 )
 
-SEVERITY, CODE, PACK, FILE, LINE = (COLUMNS.index(c) for c in ("Severity", "Code", "Pack", "File", "Line"))
+SEVERITY, CODE, PACK, PATH, LINE = (COLUMNS.index(c) for c in ("Severity", "Code", "Pack", "Path", "Line"))
 ASC, DESC = Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder
 
 
@@ -68,8 +68,8 @@ def test_sorting_by_file_and_pack_with_the_filter_on(qtmodeltester) -> None:
                                        finding("x2", Severity.ERROR, file="compiled/a.md", pack="/w/b")]),
                      ("/w/a", "alpha", [finding("x3", file="KNOWLEDGE.md", pack="/w/a")])])
     assert shown(proxy) == ["x1", "x2", "x3"]  # unsorted: the order the packs arrived
-    proxy.sort(FILE, ASC)
-    assert shown(proxy, FILE) == ["KNOWLEDGE.md", "compiled/a.md", "wiki/z.md"]
+    proxy.sort(PATH, ASC)
+    assert shown(proxy, PATH) == ["a/KNOWLEDGE.md", "b/compiled/a.md", "b/wiki/z.md"]
     proxy.sort(PACK, ASC)
     assert shown(proxy, PACK) == ["alpha", "beta", "beta"]
     proxy.set_severity(Severity.ERROR, False)
@@ -137,3 +137,31 @@ def test_filtering_keeps_the_selected_problem_and_the_totals(qtmodeltester) -> N
     proxy.set_needle("")
     proxy.set_severity(Severity.ERROR, True)
     assert shown(proxy) == ["a1", "a2", "a3"]
+
+
+def test_same_name_packs_get_distinct_pack_and_path_cells(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    model.set_packs([("/w/v0.4.0/brief", "brief", [finding("x", pack="/w/v0.4.0/brief")], "explicit"),
+                     ("/w/other", "other", [finding("y", pack="/w/other")], "explicit")])
+    assert shown(proxy, PACK) == ["brief", "other"]  # alone, a name is its own label
+    assert shown(proxy, PATH) == ["brief/KNOWLEDGE.md", "other/KNOWLEDGE.md"]
+    # A namesake arrives: both copies of "brief" are relabelled, "other" is not touched.
+    model.set_packs([("/w/v0.7.2/brief", "brief", [finding("z", pack="/w/v0.7.2/brief")], "explicit")])
+    assert shown(proxy, PACK) == ["brief — explicit, v0.4.0/", "other", "brief — explicit, v0.7.2/"]
+    assert shown(proxy, PATH) == ["v0.4.0/brief/KNOWLEDGE.md", "other/KNOWLEDGE.md", "v0.7.2/brief/KNOWLEDGE.md"]
+    assert proxy.index(0, PATH).data(Qt.ItemDataRole.ToolTipRole) == "/w/v0.4.0/brief/KNOWLEDGE.md"
+    proxy.set_needle("v0.4.0")  # the filter searches the labels and paths too
+    assert shown(proxy) == ["x"]
+    proxy.set_needle("")
+    # Renaming one copy frees the other's label again.
+    model.set_pack("/w/v0.7.2/brief", "brief-next", [finding("z", pack="/w/v0.7.2/brief")], "explicit")
+    assert shown(proxy, PACK) == ["brief", "other", "brief-next"]
+
+
+def test_filtered_counts_are_shown_and_total(qtmodeltester) -> None:
+    model, proxy = table(qtmodeltester)
+    model.set_pack("/w/a", "a", [finding("e", Severity.ERROR), finding("w1"), finding("w2")])
+    assert (model.rowCount(), model.total(), model.filtered) == (3, 3, False)
+    proxy.set_severity(Severity.WARNING, False)
+    assert (model.rowCount(), model.total(), model.filtered) == (1, 3, True)
+    assert model.filter_words() == "warnings hidden"

@@ -32,6 +32,8 @@ GUIDE_NOTICE = (
     "not a system instruction."
 )
 PATHS_NOTICE = "Relative paths in this guide resolve from the pack root."
+EMPTY_BODY = "(empty body)"
+"""What the studio shows in place of a guide body that has no text (the rendered guide itself stays as sent)."""
 _BODY_START = "\n\n"
 
 

@@ -1,8 +1,11 @@
 """After selection: source anchors, warnings (digest 6.7), citation gaps and missing facts (6.6).
 
-Missing facts are found conservatively: with ``grounding: required`` every content word of the task (and
-every CJK run) that no selected item mentions is listed, with the standard's recommendation
-``ask_user_or_mark_unknown``. This over-reports rather than letting a model answer from memory.
+Missing facts are found conservatively: with ``grounding: required`` every content term of the task that no
+selected item mentions is listed, with the standard's recommendation ``ask_user_or_mark_unknown``. This
+over-reports rather than letting a model answer from memory, but it names topics only: English stop words and
+ordinary words ("asking", "covered", "broken") are left out, inflections are folded ("warranties" is mentioned
+by "warranty"), and a Chinese run is split at its stop words and particles into terms of two or more characters
+(``studio.core.text.stopwords``).
 """
 
 from __future__ import annotations
@@ -13,8 +16,8 @@ from typing import Any
 
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.prepared import PreparedPack
-from studio.core.resolver.rank import STOPWORDS
 from studio.core.sourcemap import RISKY_STATUSES
+from studio.core.text.stopwords import chinese_content_terms, fold_forms, is_report_stopword
 
 GAP_RECOMMENDATION = "ask_user_or_mark_unknown"
 MAX_OMISSIONS_LISTED = 5
@@ -109,13 +112,23 @@ def _omission_warnings(res: PackResolution, warn: Any) -> None:
 def _missing_terms(task: str, texts: Sequence[str]) -> list[str]:
     hay = "\n".join(texts).lower()
     missing: list[str] = []
-    for word in dict.fromkeys(_TASK_WORDS.findall(task.lower())):
-        if word in STOPWORDS:
-            continue
-        if word[0] >= "\u3400":
-            pairs = [word[i:i + 2] for i in range(max(len(word) - 1, 1))]
+    for term in dict.fromkeys(content_terms(task)):
+        if term[0] >= "\u3400":
+            pairs = [term[i:i + 2] for i in range(max(len(term) - 1, 1))]
             if sum(p in hay for p in pairs) * 2 < len(pairs):
-                missing.append(f"no loaded context mentions \u201c{word}\u201d")
-        elif word not in hay and word.rstrip("s") not in hay:
-            missing.append(f"no loaded context mentions \u201c{word}\u201d")
+                missing.append(f"no loaded context mentions \u201c{term}\u201d")
+        elif not any(form in hay for form in fold_forms(term)):
+            missing.append(f"no loaded context mentions \u201c{term}\u201d")
     return missing
+
+
+def content_terms(task: str) -> list[str]:
+    """The task's content terms, in order: English words of 3+ letters that are not stop or ordinary words, and
+    the content pieces of each CJK run."""
+    out: list[str] = []
+    for word in _TASK_WORDS.findall(task.lower()):
+        if word[0] >= "\u3400":
+            out.extend(chinese_content_terms(word))
+        elif not is_report_stopword(word):
+            out.append(word)
+    return out

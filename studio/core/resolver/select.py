@@ -75,9 +75,7 @@ def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: 
             if floor > left:
                 e.floor = floor
                 e.skip_reason = "over-budget"
-                e.skip_detail = (f"Needs at least {floor + extra} more tokens; {max(budget - used, 0)} of the "
-                                 f"budget of {budget} were left. Raise the budget or shorten the item. (Not "
-                                 f"tokenized: its word count alone rules it out.)")
+                e.skip_detail = over_budget_detail(floor, extra, budget - used, budget, at_least=True)
                 continue
             cost = e.meter.exact(e.index)
         if cost <= left:
@@ -87,9 +85,22 @@ def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: 
             chosen.append(e)
         else:
             e.skip_reason = "over-budget"
-            e.skip_detail = (f"Needs {cost + extra} more tokens; {max(budget - used, 0)} of the budget of "
-                             f"{budget} were left. Raise the budget or shorten the item.")
+            e.skip_detail = over_budget_detail(cost, extra, budget - used, budget)
     return chosen
+
+
+def over_budget_detail(cost: int, extra: int, left: int, budget: int, *, at_least: bool = False) -> str:
+    """Why an item did not fit: its cost (the item, plus its pack's wrapper when it would open it), what was left,
+    and the shortfall, e.g. "Costs 214 tokens (110 for the item + 104 for the pack's wrapper ...); 200 of the
+    budget of 200 were left: 14 short." ``at_least`` words a lower bound (the item was not tokenized)."""
+    bound = "at least " if at_least else ""
+    left = max(left, 0)
+    short = cost + extra - left
+    parts = (f" ({bound}{cost:,} for the item + {extra:,} for the pack's wrapper, which its first selected item "
+             f"brings in)") if extra else ""
+    text = (f"Costs {bound}{cost + extra:,} tokens{parts}; {left:,} of the budget of {budget:,} were left: "
+            f"{bound}{short:,} short. Raise the budget or shorten the item.")
+    return text + (" (Not tokenized: its word count alone rules it out.)" if at_least else "")
 
 
 def render_selection(plans: Sequence[PackPlan], chosen: Sequence[Entry], fence_warnings: Callable[[int], list[str]],

@@ -1,7 +1,9 @@
 """Timeline statistics over a pack's run records: what was selected, how often, and what changed since.
 
 Works on a RunsReport already read; it only stats and hashes files inside the pack to answer "does the
-selected file still exist" and "has it changed since the recorded sha256".
+selected file still exist" and "has it changed since the recorded sha256". Whether a selected file changed is
+told from content hashes only (compile runs' ``inputs[]``/``documents[]`` ``sha256``), never from file times:
+a fresh clone or a copy gives every file a new time. Without a recorded hash, the statistics say so.
 """
 
 from __future__ import annotations
@@ -63,6 +65,17 @@ class HashCheck:
     """``unchanged``, ``changed``, ``missing``, ``outside`` (never read) or ``unverifiable`` (no real hash)."""
 
 
+@dataclass(frozen=True, slots=True)
+class SelectedChange:
+    """A selected file whose content differs from the latest sha256 a record holds for it."""
+
+    path: str
+    last_selected: str
+    """When a context or usage record last selected it (formatted)."""
+    record: str
+    """The record whose hash no longer matches."""
+
+
 @dataclass(slots=True)
 class RunStats:
     """What the runs say over time about the pack's files."""
@@ -78,8 +91,10 @@ class RunStats:
     never_selected: list[str] = field(default_factory=list)
     selected_missing: list[str] = field(default_factory=list)
     """Selected paths that no longer exist in the pack."""
-    selected_modified: list[tuple[str, str]] = field(default_factory=list)
-    """(path, time last selected) for selected files modified on disk after that selection (by mtime)."""
+    selected_modified: list[SelectedChange] = field(default_factory=list)
+    """Selected files whose content no longer matches the latest hash recorded for them (by sha256)."""
+    selected_unhashed: list[str] = field(default_factory=list)
+    """Selected files (still present) that no record hashes: whether they changed cannot be told."""
     outputs_missing: list[tuple[str, str]] = field(default_factory=list)
     """(path, compile run) for compile outputs (not ``deleted``) that no longer exist."""
     hash_checks: list[HashCheck] = field(default_factory=list)
@@ -90,6 +105,19 @@ class RunStats:
     def changed(self) -> list[HashCheck]:
         return [h for h in self.hash_checks if h.state == "changed"]
 
+    @property
+    def selected_change_note(self) -> str:
+        """What the modified-since-selected list can and cannot tell (empty when every selected file is hashed)."""
+        present = len(self.selection_counts) - len(self.selected_missing)
+        if not present or not self.selected_unhashed:
+            return ""
+        if len(self.selected_unhashed) == present:
+            return ("No record carries a content hash (sha256) for the selected files, so whether they changed "
+                    "since they were selected cannot be told. File times are not used: a fresh clone gives every "
+                    "file a new one.")
+        return (f"{len(self.selected_unhashed)} of {present} selected files have no recorded content hash and "
+                "were not checked.")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "selection_records": self.selection_records,
@@ -99,7 +127,10 @@ class RunStats:
             "eval_history": [vars_of(p) for p in self.eval_history],
             "never_selected": self.never_selected,
             "selected_missing": self.selected_missing,
-            "selected_modified": [{"path": p, "last_selected": t} for p, t in self.selected_modified],
+            "selected_modified": [{"path": c.path, "last_selected": c.last_selected, "record": c.record}
+                                  for c in self.selected_modified],
+            "selected_unhashed": self.selected_unhashed,
+            "selected_change_note": self.selected_change_note,
             "outputs_missing": [{"path": p, "record": r} for p, r in self.outputs_missing],
             "hash_checks": [vars_of(h) for h in self.hash_checks],
             "validity_counts": self.validity_counts,
@@ -144,10 +175,18 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
     stats.selected_missing = sorted(
         p for p in stats.selection_counts if disk.state(p) in ("missing", "outside")
     )
-    stats.selected_modified = [
-        (p, format_time(when)) for p, when in sorted(last_selected.items())
-        if p not in stats.selected_missing and _modified_after(root, p, when)
-    ]
+    latest_hash: dict[str, HashCheck] = {}
+    for hashed in stats.hash_checks:  # records come oldest first: the last check of a path is the latest
+        if hashed.state in ("changed", "unchanged"):
+            latest_hash[hashed.path] = hashed
+    for path in sorted(stats.selection_counts):
+        if path in stats.selected_missing:
+            continue
+        latest = latest_hash.get(path)
+        if latest is None:
+            stats.selected_unhashed.append(path)
+        elif latest.state == "changed":
+            stats.selected_modified.append(SelectedChange(path, format_time(last_selected.get(path)), latest.record))
     return stats
 
 
@@ -164,14 +203,6 @@ def _eval_point(record: RunRecord, data: dict[str, Any]) -> EvalPoint:
     return EvalPoint(format_time(record.timestamp), record.path, kind, str(data.get("suite", "")),
                      number("pass_rate"), number("context_recall"), number("mrr"),
                      ranking if isinstance(ranking, str) else None)
-
-
-def _modified_after(root: Path, path: str, when: datetime) -> bool:
-    try:
-        target = resolve_inside(root, path)
-        return target is not None and target.stat().st_mtime > when.timestamp()
-    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
-        return False
 
 
 def _missing_outputs(data: dict[str, Any], disk: _Disk) -> list[str]:

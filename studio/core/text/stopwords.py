@@ -13,6 +13,10 @@ should not name them. Three groups, because callers need different strictness:
 ``CHINESE_WORDS`` / ``CHINESE_PARTICLES``
     Two-character function and request words (``我们``, ``如何``, ``请问``, ``帮我``) and the particles
     (``的``, ``了``, ``吗``) that a CJK bigram straddling a word boundary carries (``的口`` in ``林悦的口吻``).
+``ORDINARY_WORDS``
+    For reports only (``content_terms``): everyday verbs, adjectives and adverbs a task is phrased with
+    ("covered", "broken", "still", "working"), in every inflection ``fold_forms`` undoes. A list of what a pack
+    *lacks* must name topics; ranking keeps these words, as its evals were tuned with them.
 
 Why a hand-written list and not a package: the lists in packages (``stopwordsiso``, NLTK's corpus) are long
 (1,300 English words in ISO's, including "system", "information" and "value", which are topics in packs)
@@ -47,6 +51,21 @@ _CHINESE = """
 给我 告诉 写一 写个 一段 一篇 一份 一条 时候 现在 里面
 """
 _PARTICLES = "的了吗呢吧啊呀嘛哦么着"
+_ORDINARY = """
+cover covers covered covering break breaks broke broken breaking work works worked working happen happens
+happened happening use uses used using go goes went gone going come comes came coming take takes took taken
+taking look looks looked looking seem seems seemed try tries tried trying keep keeps kept say says said mean
+means meant put puts set run runs ran running turn turns turned start starts started stop stops stopped end ends
+ended change changes changed move moves moved call calls called feel feels felt leave leaves left stay stays
+stayed bring brings brought hold holds held think thinks thought see sees saw seen wonder wondering wondered
+check checks checked fix fixes fixed deal handle handled happen mention mentioned talk talking expect expected
+long new old good bad best better worse worst right wrong sure possible impossible available different same certain
+whole main real big small little high low okay ok fine still already even again always never often sometimes
+usually maybe perhaps probably actually currently exactly today yesterday tomorrow soon later first last next
+arrive arrives arrived arriving enough quickly properly correctly anymore somehow anyway else
+question questions problem problems issue issues
+case cases situation example part kind sort thing stuff
+"""
 
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION.split())
 REQUEST_WORDS: frozenset[str] = frozenset(_REQUEST.split())
@@ -58,6 +77,14 @@ _PARTICLE_LEAD = frozenset("的吗呢吧啊呀嘛哦")
 """Particles that never begin a content word (``了`` does: ``了解``; ``么`` and ``着`` do: ``着手``)."""
 _KEEP = frozenset({"目的", "的确"})
 """Bigrams ending in a particle that are words of their own (``目的`` is "purpose")."""
+
+
+ORDINARY_WORDS: frozenset[str] = frozenset(_ORDINARY.split())
+REPORT_STOPWORDS: frozenset[str] = ENGLISH_STOPWORDS | ORDINARY_WORDS
+"""What a report of missing facts leaves out: every stop word and every ordinary word."""
+_PURE_PARTICLES = frozenset("的吗呢吧啊呀嘛哦是")
+"""Characters that end a Chinese content term in a report (``是`` too: the copula)."""
+_LONGEST_CHINESE = max(len(w) for w in CHINESE_WORDS)
 
 
 def is_stopword(word: str) -> bool:
@@ -76,3 +103,43 @@ def is_stop_bigram(bigram: str) -> bool:
     if bigram in CHINESE_WORDS:
         return True
     return len(bigram) == 2 and (bigram[0] in _PARTICLE_LEAD or bigram[1] in CHINESE_PARTICLES)
+
+
+def fold_forms(word: str) -> set[str]:
+    """A lower-case word and the stems a light English fold gives (``tips`` -> ``tip``, ``asked`` -> ``ask``)."""
+    forms = {word}
+    for suffix, repl in (("ies", "y"), ("ied", "y"), ("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"),
+                         ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            forms.add(word[: len(word) - len(suffix)] + repl)
+    return forms
+
+
+def is_report_stopword(word: str) -> bool:
+    """True for an English word a report of missing facts should not name (lower-case input)."""
+    return any(form in REPORT_STOPWORDS for form in fold_forms(word))
+
+
+def chinese_content_terms(run: str) -> list[str]:
+    """The content pieces of a run of CJK characters: split at stop words and particles, pieces of 2+ characters.
+
+    ``请问林悦的口吻是什么`` gives ``林悦``, ``口吻``. Longest stop word first, so ``是否`` is one stop word,
+    not ``是`` and a stray ``否``.
+    """
+    terms: list[str] = []
+    piece: list[str] = []
+    i = 0
+    while i < len(run):
+        size = next((n for n in range(min(_LONGEST_CHINESE, len(run) - i), 1, -1) if run[i:i + n] in CHINESE_WORDS),
+                    0)
+        if size or run[i] in _PURE_PARTICLES:
+            if len(piece) >= 2:
+                terms.append("".join(piece))
+            piece = []
+            i += size or 1
+            continue
+        piece.append(run[i])
+        i += 1
+    if len(piece) >= 2:
+        terms.append("".join(piece))
+    return terms

@@ -7,12 +7,17 @@ millisecond. Filtering in a proxy was the same story: on every batch's layout ch
 all rows through a Python ``filterAcceptsRow`` (6-8 ms per batch at a thousand findings, growing with the
 workspace); a list comprehension here takes well under a millisecond. The proxy in this module only
 passes the filter settings and sort requests on.
+
+Same-name packs never look alike here: the Pack column shows each pack's distinguishing label
+(``studio.core.labels``: scope, then the shortest telling parent path, ``brief — explicit, v0.4.0/``) and the Path
+column the pack's folder as far as it tells copies apart, then the file (``v0.4.0/brief/KNOWLEDGE.md``). Labels
+are worked out per name group as packs arrive, so a new namesake relabels only the rows of that name.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,11 +31,14 @@ from PySide6.QtCore import (
 )
 
 from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
+from studio.core.labels import LabelInput, PackLabel, group_labels
+from studio.core.model import Pack
 from studio.ui.icons import severity_icon
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 _NO_PARENT = QModelIndex()  # shared default: Qt treats an invalid index as "the root"
-COLUMNS = ("Severity", "Code", "Pack", "File", "Line", "Message", "Behavior")
+COLUMNS = ("Severity", "Code", "Pack", "Path", "Line", "Message", "Behavior")
+PATH_COLUMN = COLUMNS.index("Path")
 DIAGNOSTIC_ROLE = Qt.ItemDataRole.UserRole + 10
 SORT_ROLE = Qt.ItemDataRole.UserRole + 11
 UNSORTED = -1
@@ -51,10 +59,12 @@ class _Row:
     """Lower-case text the filter box searches."""
 
     @classmethod
-    def of(cls, d: Diagnostic, root: str, pack_name: str, arrival: tuple[int, int]) -> _Row:
-        cells = (d.severity.value, d.code, pack_name, d.file, d.line, d.message, d.behavior.value)
-        keys = (d.severity.rank, d.code, pack_name, d.file, d.line, d.message, d.behavior.gravity)
-        haystack = f"{d.code} {d.message} {d.file} {pack_name} {Path(d.pack).name}".lower()
+    def of(cls, d: Diagnostic, root: str, label: str, folder: str, arrival: tuple[int, int]) -> _Row:
+        """``label``: the pack's label text; ``folder``: what goes before the file in the Path column."""
+        path = f"{folder}/{d.file}" if folder and not d.file.startswith("/") else d.file
+        cells = (d.severity.value, d.code, label, path, d.line, d.message, d.behavior.value)
+        keys = (d.severity.rank, d.code, label, path, d.line, d.message, d.behavior.gravity)
+        haystack = f"{d.code} {d.message} {path} {label}".lower()
         return cls(d, root, cells, keys, arrival, haystack)
 
     def matches(self, severities: set[Severity], needle: str) -> bool:
@@ -69,6 +79,8 @@ class _Block:
     diagnostics: tuple[Diagnostic, ...]
     arrival: int
     counts: DiagnosticCounts = field(default_factory=DiagnosticCounts)
+    scope: str = ""
+    label: PackLabel | None = None
 
 
 class DiagnosticsTableModel(QAbstractTableModel):
@@ -90,42 +102,89 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self.needle = ""
         self._arrivals = itertools.count()
         self._totals = DiagnosticCounts()
+        self._named: dict[str, set[str]] = {}
+        """Pack roots by name: the groups whose labels a change can move."""
         self.sort_column = UNSORTED
         self.sort_order = Qt.SortOrder.AscendingOrder
 
     def clear(self) -> None:
         self.beginResetModel()
         self._blocks.clear()
+        self._named.clear()
         self._all = []
         self._rows = []
         self._totals = DiagnosticCounts()
         self.endResetModel()
 
-    def set_pack(self, pack_root: str, pack_name: str, diagnostics: Sequence[Diagnostic]) -> None:
+    def set_pack(self, pack_root: str, pack_name: str, diagnostics: Sequence[Diagnostic], scope: str = "") -> None:
         """Replace the rows of one pack (or workspace-level findings with ``pack_root=""``)."""
-        self.set_packs([(pack_root, pack_name, diagnostics)])
+        self.set_packs([(pack_root, pack_name, diagnostics, scope)])
 
-    def set_packs(self, items: Sequence[tuple[str, str, Sequence[Diagnostic]]]) -> None:
-        """Add or replace the rows of several packs; unchanged packs are left alone."""
-        fresh: list[_Row] = []
-        replaced: set[str] = set()
-        for root, name, found in items:
+    def show_packs(self, packs: Iterable[Pack]) -> None:
+        """``set_packs`` for settled packs: each pack's findings, labelled with its scope."""
+        self.set_packs([(str(p.root), p.name, p.findings, p.scope.value) for p in packs])
+
+    def set_packs(self, items: Sequence[PackItem]) -> None:
+        """Add or replace the rows of several packs; unchanged packs are left alone.
+
+        Each item is ``(root, name, findings)`` or ``(root, name, findings, scope)``; the scope goes into the
+        label of a pack whose name another pack shares (without it, the label tells copies apart by path alone).
+        """
+        changed: dict[str, _Block] = {}
+        names: set[str] = set()
+        for item in items:
+            root, name, found = item[0], item[1], item[2]
             diags = tuple(found)
             old = self._blocks.get(root)
-            if old is not None and old.name == name and old.diagnostics == diags:
+            scope = item[3] if len(item) > 3 else (old.scope if old is not None else "")  # type: ignore[misc]
+            if old is not None and old.name == name and old.diagnostics == diags and old.scope == scope:
                 continue  # re-settled but unchanged: the common case after a scan
             arrival = old.arrival if old is not None else next(self._arrivals)
-            block = _Block(name, diags, arrival, DiagnosticCounts.of(diags))
+            block = _Block(name, diags, arrival, DiagnosticCounts.of(diags), scope, old.label if old else None)
             self._blocks[root] = block
             if old is not None:
-                replaced.add(root)
                 _tally(self._totals, old.counts, -1)
+                if old.name != name:
+                    self._named.get(old.name, set()).discard(root)
+                    names.add(old.name)
             _tally(self._totals, block.counts, +1)
-            fresh.extend(_Row.of(d, root, name, (arrival, i)) for i, d in enumerate(diags))
-        if not fresh and not replaced:
+            if root:
+                self._named.setdefault(name, set()).add(root)
+                names.add(name)
+            changed[root] = block
+        for root in self._relabel(names):
+            changed.setdefault(root, self._blocks[root])
+        if not changed:
             return
-        kept = [r for r in self._all if r.root not in replaced] if replaced else self._all
+        fresh: list[_Row] = []
+        for root, block in changed.items():
+            # Worked out once per pack, not per finding: a scan brings thousands of rows a second.
+            label = block.label or PackLabel(block.name)
+            text, folder = label.text, (label.folder or root.rsplit("/", 1)[-1]) if root else ""
+            fresh.extend(_Row.of(d, root, text, folder, (block.arrival, i)) for i, d in enumerate(block.diagnostics))
+        kept = [r for r in self._all if r.root not in changed]
         self._relayout(kept + fresh)
+
+    def _relabel(self, names: set[str]) -> list[str]:
+        """Work out the labels of every pack named in ``names``; returns the roots whose label changed."""
+        moved: list[str] = []
+        for name in names:
+            roots = self._named.get(name)
+            if not roots:
+                self._named.pop(name, None)
+                continue
+            members = [LabelInput(name, self._blocks[r].scope, Path(r)) for r in roots]
+            for path, label in group_labels(members).items():
+                block = self._blocks[str(path)]
+                if block.label != label:
+                    block.label = label
+                    moved.append(str(path))
+        return moved
+
+    def label(self, pack_root: str) -> PackLabel | None:
+        """The distinguishing label the table shows for the pack at ``pack_root``."""
+        block = self._blocks.get(pack_root)
+        return block.label if block is not None else None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort by a column (``UNSORTED`` for arrival order); ties stay in arrival order either way."""
@@ -173,6 +232,24 @@ class DiagnosticsTableModel(QAbstractTableModel):
     def diagnostic(self, row: int) -> Diagnostic:
         return self._rows[row].diagnostic
 
+    def total(self) -> int:
+        """Every finding, shown or not."""
+        return len(self._all)
+
+    @property
+    def filtered(self) -> bool:
+        """True while the filter hides some severity or asks for some text."""
+        return len(self.severities) != len(Severity) or bool(self.needle)
+
+    def filter_words(self) -> str:
+        """What the filter hides, in words: ``warnings and info hidden, text "foo"`` (empty when unfiltered)."""
+        hidden = [label for severity, label in ((Severity.ERROR, "errors"), (Severity.WARNING, "warnings"),
+                                                (Severity.INFO, "info")) if severity not in self.severities]
+        parts = [f"{' and '.join(hidden)} hidden"] if hidden else []
+        if self.needle:
+            parts.append(f"text \u201c{self.needle}\u201d")
+        return ", ".join(parts)
+
     def counts(self) -> DiagnosticCounts:
         """Totals over every row (kept up to date as packs change, not recounted)."""
         t = self._totals
@@ -201,6 +278,8 @@ class DiagnosticsTableModel(QAbstractTableModel):
             return row.keys[col]
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return severity_icon(diag.severity.value)
+        if role == Qt.ItemDataRole.ToolTipRole and col == PATH_COLUMN:
+            return _absolute(diag, row.root)
         if role == Qt.ItemDataRole.ToolTipRole:
             hint = f"\nHint: {diag.hint}" if diag.hint else ""
             rule = f" [{diag.rule}]" if diag.rule else ""
@@ -208,6 +287,13 @@ class DiagnosticsTableModel(QAbstractTableModel):
         if role == DIAGNOSTIC_ROLE:
             return diag
         return None
+
+
+PackItem = tuple[str, str, Sequence[Diagnostic]] | tuple[str, str, Sequence[Diagnostic], str]
+
+
+def _absolute(d: Diagnostic, root: str) -> str:
+    return d.file if not root or d.file.startswith("/") else str(Path(root) / d.file)
 
 
 def _tally(totals: DiagnosticCounts, counts: DiagnosticCounts, sign: int) -> None:

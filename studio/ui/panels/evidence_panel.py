@@ -150,12 +150,7 @@ class EvidencePanel(QWidget):
         for ref in refs:
             self.builders.addTopLevelItem(QTreeWidgetItem(
                 [ref.origin] + [v or "" for v in (ref.kind, ref.name, ref.version, ref.digest, ref.source)]))
-        if not refs:
-            self.consistency.setText("No producedBy and no builder_skill recorded: hand-authored packs are valid too.")
-        elif provenance.diagnostics:
-            self.consistency.setText(f"Consistency check: {len(provenance.diagnostics)} finding(s).")
-        else:
-            self.consistency.setText("Consistency check: producedBy agrees with the latest compile run.")
+        self.consistency.setText(f"Consistency check: {provenance.consistency}" if refs else provenance.consistency)
         self.provenance_diagnostics.set_diagnostics(provenance.diagnostics)
         self.provenance_diagnostics.setVisible(bool(provenance.diagnostics))
         evidence = audit.evidence

@@ -4,8 +4,22 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPlainTextEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QAction, QKeyEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QApplication,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.core.resolver import Decision, ResolveResult
 from studio.ui.highlighter import PygmentsHighlighter
@@ -41,30 +55,139 @@ class FenceView(QWidget):
 
 
 class FindingsView(QTreeWidget):
-    """Resolver warnings (pack, severity, path, message) and citation gaps, in two groups."""
+    """Resolver warnings (severity and message, pack, path) and citation gaps, in two groups.
+
+    Messages are sentences: they wrap at the column's width (re-laid out when it changes) instead of being cut,
+    each row's tooltip holds its full text, and Ctrl+C or the context menu copies the selected rows (or all).
+    """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setHeaderLabels(["Finding", "Pack", "Path"])
-        self.setColumnWidth(0, 380)
         self.setWordWrap(True)
+        self.setUniformRowHeights(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        header = self.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(1, 130)
+        header.resizeSection(2, 170)
+        # Row heights depend on the wrapped width: lay the rows out again when a column changes size.
+        header.sectionResized.connect(lambda *_: self.scheduleDelayedItemsLayout())
+        self.setItemDelegate(_WrappingDelegate(self))
+        self.copy_action = QAction("Copy", self)
+        self.copy_action.setShortcut(QKeySequence.StandardKey.Copy)  # shown in the menu; keyPressEvent copies
+        self.copy_action.triggered.connect(self.copy_selected)
+        self.copy_all_action = QAction("Copy all", self)
+        self.copy_all_action.triggered.connect(self.copy_all)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.customContextMenuRequested.connect(self._menu)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        # The view's own Ctrl+C copies one cell's text; a finding is the whole row.
+        if event.matches(QKeySequence.StandardKey.Copy):
+            self.copy_selected()
+            event.accept()
+            return
+        super().keyPressEvent(event)
 
     def show_result(self, result: ResolveResult) -> None:
         self.clear()
         warnings = QTreeWidgetItem([f"Warnings ({len(result.warnings)})"])
         for w in result.warnings:
-            warnings.addChild(QTreeWidgetItem([f"{w.severity}: {w.message}", w.pack or "", w.path or ""]))
+            warnings.addChild(_row(f"{w.severity}: {w.message}", w.pack or "", w.path or ""))
         gaps = QTreeWidgetItem([f"Citation gaps ({len(result.citation_gaps)})"])
         for gap in result.citation_gaps:
             if "missing" in gap:
                 missing = gap.get("missing") or []
                 text = f"missing facts: {'; '.join(str(m) for m in missing)} ({gap.get('recommendation', '')})"
-                gaps.addChild(QTreeWidgetItem([text, "", ""]))
+                gaps.addChild(_row(text, "", ""))
             else:
-                gaps.addChild(QTreeWidgetItem([str(gap.get("reason", "")), "", str(gap.get("path", ""))]))
+                gaps.addChild(_row(str(gap.get("reason", "")), "", str(gap.get("path", ""))))
         self.addTopLevelItems([warnings, gaps])
         warnings.setExpanded(True)
         gaps.setExpanded(True)
+
+    def row_texts(self, items: list[QTreeWidgetItem]) -> list[str]:
+        """Each row as one line of plain text: ``finding [pack: path]`` (group rows as their title)."""
+        out = []
+        for item in items:
+            finding, pack, path = (item.text(c) for c in range(3))
+            where = ": ".join(part for part in (pack, path) if part)
+            out.append(f"{finding} [{where}]" if where else finding)
+        return out
+
+    def copy_selected(self) -> str:
+        """Copy the selected rows (in tree order) to the clipboard; returns the text copied."""
+        chosen = set(map(id, self.selectedItems()))
+        return self._copy([item for item in self._all_items() if id(item) in chosen])
+
+    def copy_all(self) -> str:
+        return self._copy(self._all_items())
+
+    def _copy(self, items: list[QTreeWidgetItem]) -> str:
+        text = "\n".join(self.row_texts(items))
+        if text:
+            QApplication.clipboard().setText(text)
+        return text
+
+    def _all_items(self) -> list[QTreeWidgetItem]:
+        items: list[QTreeWidgetItem] = []
+        for i in range(self.topLevelItemCount()):
+            group = self.topLevelItem(i)
+            items.append(group)
+            items.extend(group.child(j) for j in range(group.childCount()))
+        return items
+
+    def _menu(self, position: QPoint) -> None:
+        menu = QMenu(self)
+        self.copy_action.setEnabled(bool(self.selectedItems()))
+        menu.addAction(self.copy_action)
+        menu.addAction(self.copy_all_action)
+        menu.exec(self.viewport().mapToGlobal(position))
+
+
+class _WrappingDelegate(QStyledItemDelegate):
+    """Row heights for wrapped text: a tree view asks its delegate for a height without the column's width, so
+    the text would be measured on one line; this measures it at the width the cell really has."""
+
+    def __init__(self, view: QTreeWidget) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        text = index.data(Qt.ItemDataRole.DisplayRole)
+        if not isinstance(text, str) or not text:
+            return size
+        width = self.view.columnWidth(index.column())
+        if index.column() == 0:
+            depth = 1 if self.view.rootIsDecorated() else 0
+            parent = index.parent()
+            while parent.isValid():
+                depth += 1
+                parent = parent.parent()
+            width -= depth * self.view.indentation()
+        width = max(width - 2 * _TEXT_MARGIN, 40)
+        bounds = option.fontMetrics.boundingRect(QRect(0, 0, width, 1_000_000),
+                                                 int(Qt.TextFlag.TextWordWrap | Qt.TextFlag.TextWrapAnywhere), text)
+        return QSize(size.width(), max(size.height(), bounds.height() + 2 * _TEXT_MARGIN))
+
+
+_TEXT_MARGIN = 4
+
+
+def _row(finding: str, pack: str, path: str) -> QTreeWidgetItem:
+    item = QTreeWidgetItem([finding, pack, path])
+    parts = (finding, f"pack: {pack}" if pack else "", f"path: {path}" if path else "")
+    tip = "\n".join(part for part in parts if part)
+    for column in range(3):
+        item.setToolTip(column, tip)
+    return item
 
 
 def _decision_text(d: Decision) -> list[str]:

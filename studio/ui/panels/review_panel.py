@@ -1,7 +1,10 @@
 """ReviewPanel: the queue of disputed and needs-review packs, why each is there, and the curator's decision.
 
 Recording writes ``runs/review-<UTC>.json`` through the core and, only when the curator ticks it and
-accepts the diff, the minimal ``status``/``trust`` edit of ``KNOWLEDGE.md`` (both atomic).
+accepts the diff, the minimal ``status``/``trust`` edit of ``KNOWLEDGE.md`` (both atomic). The panel then says
+what it wrote (in place and through ``status_message`` for the status bar), and the queue shows each pack's
+last decision (who, when, what), read from the review records in a worker; a pack whose last decision still
+stands (status and trust as it left them, no compile run since) is shown as decided.
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.labels import PackLabel, pack_labels
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.review import ReviewError, ReviewPlan, commit_review, plan_review
-from studio.core.review_reasons import ReviewReason, gather_review_reasons, review_queue
+from studio.core.review_reasons import LastDecision, ReviewReason, gather_review_reasons, last_decision, review_queue
 from studio.core.runs import read_runs
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.modes import Follows, ModePanel
@@ -43,24 +47,70 @@ PACK_ROLE = Qt.ItemDataRole.UserRole + 50
 
 
 _STATUS_COLORS = {"disputed": QColor("#c62828"), "needs-review": QColor("#b26a00"), "stale": QColor("#b26a00")}
+DECIDED_COLOR = QColor("#8a8f98")
+LAST_DECISION_COLUMN = 3
 
 
 class ReviewQueueModel(ItemTableModel[Pack]):
-    columns = ("Pack", "Status", "Trust", "Scope")
+    """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
+
+    columns = ("Pack", "Status", "Trust", "Last decision")
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.labels: dict[Any, PackLabel] = {}
+        self.decisions: dict[Path, LastDecision | None] = {}
+        """Pack root -> its last decision (None: never reviewed); a root not in it is still being read."""
+
+    def set_decisions(self, decisions: dict[Path, LastDecision | None]) -> None:
+        self.decisions.update(decisions)
+        if self.items:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.items) - 1, len(self.columns) - 1))
+
+    def decision(self, pack: Pack) -> LastDecision | None:
+        return self.decisions.get(Path(pack.root))
+
+    def decided(self, pack: Pack) -> bool:
+        found = self.decision(pack)
+        return found is not None and found.stands
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self.valid(index):
             return None
         pack = self.items[index.row()]
+        column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (pack.name, pack.status or "", pack.trust or "", pack.scope.value)[index.column()]
-        if role == Qt.ItemDataRole.ForegroundRole and index.column() == 1:
-            return _STATUS_COLORS.get(pack.status or "")
+            label = self.labels.get(pack.root)
+            return (label.text if label else pack.name, pack.status or "", pack.trust or "",
+                    self._decision_text(pack))[column]
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if self.decided(pack):
+                return DECIDED_COLOR
+            return _STATUS_COLORS.get(pack.status or "") if column == 1 else None
         if role == Qt.ItemDataRole.ToolTipRole:
-            return str(pack.root)
+            found = self.decision(pack)
+            if column == LAST_DECISION_COLUMN and found is not None:
+                state = ("It still stands: status and trust are as it left them." if found.stands else
+                         f"Reopened since: {found.newer_run} was recorded after it." if found.newer_run else
+                         "Status or trust changed since.")
+                return f"{found.summary}\n{found.reason}\n{found.record}\n{state}"
+            return f"{pack.scope.value} scope\n{pack.root}"
         if role == PACK_ROLE:
             return pack
         return None
+
+    def _decision_text(self, pack: Pack) -> str:
+        root = Path(pack.root)
+        if root not in self.decisions:
+            return "reading…"
+        found = self.decisions[root]
+        if found is None:
+            return "never reviewed"
+        return f"\u2713 {found.summary}" if found.stands else found.summary
+
+
+def _decisions_for(packs: list[Pack]) -> dict[Path, LastDecision | None]:
+    return {Path(p.root): last_decision(p) for p in packs}
 
 
 def _reasons_for(pack: Pack) -> list[ReviewReason]:
@@ -76,6 +126,8 @@ class ReviewPanel(ModePanel):
     Signals:
         reasons_loaded(): the reasons of the selected pack are on screen.
         review_recorded(Path, object): the record written and the edited ``KNOWLEDGE.md`` (or None).
+        status_message(str): what was just written, for the window's status bar.
+        decisions_loaded(): the queue's Last decision column is filled in.
     """
 
     mode_title = "Review"
@@ -84,6 +136,8 @@ class ReviewPanel(ModePanel):
 
     reasons_loaded = Signal()
     review_recorded = Signal(Path, object)
+    status_message = Signal(str)
+    decisions_loaded = Signal()
 
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -93,6 +147,10 @@ class ReviewPanel(ModePanel):
         self.diff_dialog: DiffDialog | None = None
         self.last_error = ""
         self._pending = 0
+        self._decisions_pending = 0
+        self._decisions_all = False
+        """Whether the latest read covers every queued pack (then older answers are stale)."""
+        self._last_record: Path | None = None
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
@@ -102,12 +160,13 @@ class ReviewPanel(ModePanel):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
-        self.table.setMinimumWidth(400)  # room for the pack names; the splitter sizes from size hints
+        self.table.setMinimumWidth(420)  # room for the pack names; the splitter sizes from size hints
         header = self.table.horizontalHeader()
-        for column, width in enumerate((0, 96, 104, 70)):
-            if width:
-                header.resizeSection(column, width)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(0, 160)
+        for column in (1, 2):  # status and trust are short words: no more room than they need
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(LAST_DECISION_COLUMN, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # labels differ at their ends
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.queue_label = QLabel()
         left = QWidget()
@@ -134,6 +193,11 @@ class ReviewPanel(ModePanel):
         self.problem.setStyleSheet("color: #c62828")
         self.problem.setWordWrap(True)
         self.problem.hide()
+        self.notice = QLabel()
+        self.notice.setStyleSheet("color: #2e7d32")
+        self.notice.setWordWrap(True)
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.hide()
         self.form.reset(enabled=False)
         reasons_box = QGroupBox("Why it is in the queue")
         QVBoxLayout(reasons_box).addWidget(self.reason_list)
@@ -146,11 +210,12 @@ class ReviewPanel(ModePanel):
         right_layout.addWidget(reasons_box, 1)
         right_layout.addWidget(decision_box)
         right_layout.addWidget(self.problem)
+        right_layout.addWidget(self.notice)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(right)
-        split.setStretchFactor(0, 2)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(0, 6)
+        split.setStretchFactor(1, 5)
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self.set_packs(packs or [])
@@ -162,19 +227,39 @@ class ReviewPanel(ModePanel):
     def set_packs(self, packs: list[Pack]) -> None:
         """All packs of the workspace; the queue shows those waiting for review."""
         self.packs = list(packs)
-        self._refresh_queue()
+        self.queue.labels = pack_labels(self.packs)
+        self._refresh_queue(reread=True)  # records may have come and gone: read again, showing the old meanwhile
 
-    def _refresh_queue(self) -> None:
-        keep = str(self.pack.root) if self.pack else None
+    def _refresh_queue(self, keep_root: Path | None = None, reread: bool = False) -> None:
+        keep = str(keep_root) if keep_root is not None else str(self.pack.root) if self.pack else None
         queued = review_queue(self.packs, self.include_stale.isChecked())
         self.queue.set_items(queued)
-        waiting = {s: sum(1 for p in queued if p.status == s) for s in ("disputed", "needs-review", "stale")}
-        self.queue_label.setText(", ".join(f"{n} {s}" for s, n in waiting.items() if n) or "Nothing waits for review.")
+        self._update_queue_label()
+        unread = queued if reread else [p for p in queued if Path(p.root) not in self.queue.decisions]
+        if unread:
+            self._decisions_all = reread
+            self._decisions_pending = submit(_decisions_for, unread, on_done=self._decisions_done)
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
             self.table.selectRow(rows[0])  # the kept pack, else the first waiting one: reasons show at once
         else:
             self._show_pack(None)
+
+    def _update_queue_label(self) -> None:
+        queued = self.queue.items
+        waiting = {s: sum(1 for p in queued if p.status == s) for s in ("disputed", "needs-review", "stale")}
+        decided = sum(1 for p in queued if self.queue.decided(p))
+        text = ", ".join(f"{n} {s}" for s, n in waiting.items() if n) or "Nothing waits for review."
+        self.queue_label.setText(text + (f" ({decided} decided, shown in grey)" if decided else ""))
+
+    def _decisions_done(self, request_id: int, decisions: object) -> None:
+        # Every answer is kept (each covers its own packs); only one older than a later read of the same packs
+        # could be stale, and it is: a read requested before the latest is dropped.
+        if request_id < self._decisions_pending and self._decisions_all or not isinstance(decisions, dict):
+            return
+        self.queue.set_decisions(decisions)
+        self._update_queue_label()
+        self.decisions_loaded.emit()
 
     def queued_names(self) -> list[str]:
         return [p.name for p in self.queue.items]
@@ -199,6 +284,7 @@ class ReviewPanel(ModePanel):
         self.reasons = []
         self.reason_list.clear()
         self.problem.hide()
+        self.notice.hide()
         self.form.reset(enabled=pack is not None)
         if pack is None:
             self._pending = 0
@@ -269,17 +355,43 @@ class ReviewPanel(ModePanel):
             return None
         reloaded = load_pack(root, self.pack.scope, self.pack.scope_root)
         self.packs = [reloaded if os.path.abspath(p.root) == os.path.abspath(root) else p for p in self.packs]
+        label = self.queue.labels.get(self.pack.root)
+        message = _written_message(plan, written, root, label.text if label else reloaded.name)
         self.pack = None
         self.form.reset(enabled=False)
-        self._refresh_queue()
+        self.queue.decisions.pop(root, None)  # re-read: the new record is its last decision now
+        self._refresh_queue(keep_root=root)
+        self._last_record = written[0]
+        self.notice.setText(message)
+        self.notice.show()
         if written[1] is not None:
             self.pack_changed.emit(root)
         self.review_recorded.emit(written[0], written[1])
         self.runs_written.emit(Path(root))
+        self.status_message.emit(message)
         return written
+
+    def last_record_path(self) -> Path | None:
+        """The review record this panel wrote last (None before the first)."""
+        return self._last_record
 
     def _problem(self, message: str) -> None:
         """Say why nothing was written, in place (a modal box would hide the reasons the curator needs)."""
+        self.notice.hide()
         self.last_error = message
         self.problem.setText(f"Not recorded: {message}")
         self.problem.show()
+
+
+def _written_message(plan: ReviewPlan, written: tuple[Path, Path | None], root: Path, label: str) -> str:
+    """``Recorded "confirm" for acme in runs/review-….json; KNOWLEDGE.md now says status ready.``"""
+    record = written[0]
+    try:
+        where = record.relative_to(root).as_posix()
+    except ValueError:
+        where = str(record)
+    text = f"Recorded \u201c{plan.record.decision}\u201d for {label} in {where}"
+    if written[1] is not None and plan.edit is not None:
+        changes = ", ".join(f"{key} {new}" for key, (_old, new) in plan.edit.changes.items())
+        text += f"; KNOWLEDGE.md now says {changes}"
+    return text + "."

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QListWidget, QListWidgetItem, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from studio.core.runs.stats import RunStats
 from studio.ui.panels.bar_chart import Bar, BarChart, simple_bar
@@ -53,7 +62,7 @@ def compile_bars(stats: RunStats) -> list[Bar]:
 
 
 class RunStatsView(QScrollArea):
-    """Three charts and three lists; ``set_stats`` replaces everything."""
+    """Charts and the file lists a curator acts on; ``set_stats`` replaces everything."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,16 +85,22 @@ class RunStatsView(QScrollArea):
         self.never_selected = QListWidget()
         self.selected_missing = QListWidget()
         self.changed = QListWidget()
-        for column, (title, widget) in enumerate((
+        self.selected_changed = QListWidget()
+        for place, (title, widget) in enumerate((
             ("Never selected", self.never_selected),
             ("Selected but no longer in the pack", self.selected_missing),
             ("Changed since a compile run hashed them", self.changed),
+            ("Selected, and changed since a record hashed them", self.selected_changed),
         )):
             box = QGroupBox(title)
             QVBoxLayout(box).addWidget(widget)
             widget.setMinimumHeight(90)
-            lists.addWidget(box, 0, column)
+            lists.addWidget(box, place // 2, place % 2)  # two columns: readable in a narrow window too
         layout.addLayout(lists)
+        self.change_note = QLabel()
+        self.change_note.setWordWrap(True)
+        self.change_note.hide()
+        layout.addWidget(self.change_note)
         layout.addStretch(1)
         self.setWidget(body)
 
@@ -100,6 +115,10 @@ class RunStatsView(QScrollArea):
         _fill(self.never_selected, stats.never_selected)
         _fill(self.selected_missing, stats.selected_missing)
         _fill(self.changed, [f"{h.path}  (recorded in {h.record})" for h in stats.changed])
+        _fill(self.selected_changed, [f"{c.path}  (last selected {c.last_selected}; hash in {c.record})"
+                                      for c in stats.selected_modified])
+        self.change_note.setText(stats.selected_change_note)
+        self.change_note.setVisible(bool(stats.selected_change_note))
 
 
 def _fill(widget: QListWidget, texts: list[str]) -> None:

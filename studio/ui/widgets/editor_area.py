@@ -1,5 +1,9 @@
 """The editor tabs: one EditorTab per open file, a dirty dot on modified tabs, lookup by path.
 
+Tab titles tell files apart: a file name alone while it is the only one of that name, else the name and the
+shortest parent path that differs (``boundaries.md — product-brief`` beside ``boundaries.md — launch``); every
+``KNOWLEDGE.md`` names its pack folder. Titles are worked out again whenever a tab opens or closes
+(``studio.core.labels.tab_titles``).
 Open tabs follow a rename (``follow_rename``): a file, a folder holding files, or a whole pack folder.
 """
 
@@ -11,6 +15,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QLabel, QTabWidget, QWidget
 
+from studio.core.labels import tab_titles
 from studio.core.model import Pack
 from studio.ui.document import Document
 from studio.ui.widgets.editor_tab import EditorTab
@@ -47,6 +52,7 @@ class EditorArea(QTabWidget):
         self.hint.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.hint.setWordWrap(True)
         self.hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self._titles: dict[int, str] = {}
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -59,6 +65,7 @@ class EditorArea(QTabWidget):
     def tabRemoved(self, index: int) -> None:
         super().tabRemoved(index)
         self.hint.setVisible(self.count() == 0)
+        self.relabel()
 
     def tabs(self) -> list[EditorTab]:
         return [w for i in range(self.count()) if isinstance(w := self.widget(i), EditorTab)]
@@ -72,26 +79,36 @@ class EditorArea(QTabWidget):
 
     def add(self, document: Document, pack: Pack | None) -> EditorTab:
         tab = EditorTab(document, pack)
-        title = document.path.name if document.path.name != "KNOWLEDGE.md" or pack is None \
-            else f"KNOWLEDGE.md — {pack.name}"
-        tab.setProperty("base_title", title)
-        index = self.addTab(tab, title)
+        index = self.addTab(tab, document.path.name)
         self.setTabToolTip(index, str(document.path))
-        tab.dirty_changed.connect(lambda dirty, t=tab: self._mark(t, dirty))
+        tab.dirty_changed.connect(lambda _dirty, t=tab: self._show_title(t))
         tab.live_validated.connect(self.live_validated)
         tab.file_created.connect(self.file_created)
         tab.message.connect(self.message)
         tab.pack_folder_renamed.connect(self._pack_renamed_by_fix)
         if pack is not None:
             tab.show_pack_diagnostics(pack)
+        self.relabel()
         self.setCurrentWidget(tab)
         return tab
 
-    def _mark(self, tab: EditorTab, dirty: bool) -> None:
+    def title_of(self, tab: EditorTab) -> str:
+        """The tab's title without the dirty dot."""
+        return self._titles.get(id(tab), tab.path.name)
+
+    def relabel(self) -> None:
+        """Give every tab the title that tells it apart from the other open tabs."""
+        tabs = self.tabs()
+        titles = tab_titles([t.path for t in tabs])
+        self._titles = {id(t): titles[t.path] for t in tabs}
+        for tab in tabs:
+            self._show_title(tab)
+
+    def _show_title(self, tab: EditorTab) -> None:
         index = self.indexOf(tab)
         if index >= 0:
-            base = str(tab.property("base_title") or tab.path.name)
-            self.setTabText(index, f"{DIRTY_DOT}{base}" if dirty else base)
+            base = self.title_of(tab)
+            self.setTabText(index, f"{DIRTY_DOT}{base}" if tab.dirty else base)
 
     def _pack_renamed_by_fix(self, old: Path, new: Path) -> None:
         self.follow_rename(old, new, pack_root=True)
@@ -113,12 +130,10 @@ class EditorArea(QTabWidget):
             if pack_root or root == old or old in root.parents:
                 root = new / root.relative_to(old) if root != old else new
             tab.retarget(new_path, root)
-            index = self.indexOf(tab)
-            if not tab.is_knowledge:
-                tab.setProperty("base_title", new_path.name)
-            self.setTabToolTip(index, str(new_path))
-            self._mark(tab, tab.dirty)
+            self.setTabToolTip(self.indexOf(tab), str(new_path))
             moved.append(tab)
+        if moved:
+            self.relabel()
         return moved
 
     def tabs_under(self, path: Path) -> list[EditorTab]:

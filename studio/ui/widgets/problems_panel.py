@@ -1,5 +1,9 @@
 """The Problems dock: the workspace's diagnostics, sortable and filterable; activating one opens its file, and a
-row's context menu offers its quick fixes."""
+row's context menu offers its quick fixes.
+
+While a filter hides findings the panel says so: ``title()`` reads "Problems (9 of 54 shown …)", a line above the
+table repeats it, and F8 / Shift+F8 (``step``) say that they visit only the problems shown.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
+    QLabel,
     QLineEdit,
     QMenu,
     QTableView,
@@ -18,7 +23,12 @@ from PySide6.QtWidgets import (
 
 from studio.core.authoring.fixes import has_fix
 from studio.core.diagnostics import Diagnostic, Severity
-from studio.ui.models.diagnostics_table import DIAGNOSTIC_ROLE, DiagnosticsFilterProxy, DiagnosticsTableModel
+from studio.ui.models.diagnostics_table import (
+    DIAGNOSTIC_ROLE,
+    DiagnosticsFilterProxy,
+    DiagnosticsTableModel,
+    counts_text,
+)
 
 
 class ProblemsPanel(QWidget):
@@ -26,10 +36,14 @@ class ProblemsPanel(QWidget):
         diagnostic_activated(object): the Diagnostic the user double-clicked (or reached with F8).
         quick_fix_requested(object): the user chose Quick fix… on this Diagnostic's row (context menu);
             the window opens its file and shows the fixes there (``EditorTab.show_quick_fixes``).
+        title_changed(str): the dock title to show (``title()``): counts, and "9 of 54 shown" while filtered.
+        step_note(str): what F8 / Shift+F8 just did when a filter limits it (empty when nothing is hidden).
     """
 
     diagnostic_activated = Signal(object)
     quick_fix_requested = Signal(object)
+    title_changed = Signal(str)
+    step_note = Signal(str)
 
     def __init__(self, model: DiagnosticsTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -47,8 +61,10 @@ class ProblemsPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
+        # Labels and paths differ at their ends (``— explicit, v0.4.0/``, ``…/KNOWLEDGE.md``): elide the middle.
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
-        for col, width in enumerate((80, 190, 170, 230, 50, 0, 150)):
+        for col, width in enumerate((80, 180, 200, 240, 44, 0, 120)):
             if width:
                 self.table.setColumnWidth(col, width)
         header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
@@ -70,10 +86,40 @@ class ProblemsPanel(QWidget):
             box.toggled.connect(lambda on, s=severity: self.proxy.set_severity(s, on))
             self.severity_boxes[severity] = box
             bar.addWidget(box)
+        self.filter_note = QLabel()
+        self.filter_note.setWordWrap(True)
+        self.filter_note.setStyleSheet("color: #b26a00")
+        self.filter_note.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(bar)
+        layout.addWidget(self.filter_note)
         layout.addWidget(self.table)
+        self._title = ""
+        for signal in (model.layoutChanged, model.modelReset, model.rowsInserted, model.rowsRemoved):
+            signal.connect(self._model_changed)
+        self._model_changed()
+
+    # -- what the header and the note say -----------------------------------------------------------
+    def title(self) -> str:
+        """``Problems (3 errors, 5 warnings, 2 info)``; while filtered ``Problems (9 of 54 shown; …)``."""
+        counts = counts_text(self.model.counts())
+        if not self.model.filtered:
+            return f"Problems ({counts})"
+        return f"Problems ({self.model.rowCount():,} of {self.model.total():,} shown; {counts} in all)"
+
+    def _model_changed(self, *_args: object) -> None:
+        model = self.model
+        if model.filtered:
+            hidden = model.total() - model.rowCount()
+            text = (f"Showing {model.rowCount():,} of {model.total():,} problems ({model.filter_words()}; "
+                    f"{hidden:,} hidden). F8 visits only those shown.")
+            self.filter_note.setText(text)
+        self.filter_note.setVisible(model.filtered)
+        title = self.title()
+        if title != self._title:
+            self._title = title
+            self.title_changed.emit(title)
 
     def _activate(self, index: QModelIndex) -> None:
         diag = index.sibling(index.row(), 0).data(DIAGNOSTIC_ROLE)
@@ -96,14 +142,36 @@ class ProblemsPanel(QWidget):
         menu.addAction("Go to problem").triggered.connect(lambda: self.diagnostic_activated.emit(diag))
         return menu
 
-    def step(self, delta: int) -> None:
-        """Select the next (+1) or previous (-1) visible problem, wrapping around, and open it."""
+    def step(self, delta: int) -> str:
+        """Select the next (+1) or previous (-1) visible problem, wrapping around, and open it.
+
+        Returns (and emits as ``step_note``) what a filter did to the step: empty when nothing is hidden.
+        """
         rows = self.proxy.rowCount()
         if rows == 0:
-            return
+            return self._say_step(rows)
         current = self.table.currentIndex()
         row = (current.row() + delta) % rows if current.isValid() else (0 if delta > 0 else rows - 1)
         index = self.proxy.index(row, 0)
         self.table.setCurrentIndex(index)
         self.table.scrollTo(index)
         self._activate(index)
+        return self._say_step(rows)
+
+    def _say_step(self, rows: int) -> str:
+        note = self._step_words(rows)
+        if note:
+            self.filter_note.setText(note)
+        self.step_note.emit(note)
+        return note
+
+    def _step_words(self, rows: int) -> str:
+        model = self.model
+        if not model.filtered or rows == model.total():
+            return ""
+        if rows == 0:
+            return (f"No problem to go to: the filter ({model.filter_words()}) hides all {model.total():,}. "
+                    "Clear it to step through them.")
+        current = self.table.currentIndex()
+        return (f"Problem {((current.row() + 1) if current.isValid() else 1):,} of the {rows:,} shown; the filter "
+                f"({model.filter_words()}) hides {model.total() - rows:,} more.")

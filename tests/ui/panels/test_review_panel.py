@@ -9,7 +9,7 @@ from panels_support import set_status
 from PySide6.QtCore import QTimer
 
 from studio.core.pack import load_pack
-from studio.ui.panels.review_panel import ReviewPanel
+from studio.ui.panels.review_panel import LAST_DECISION_COLUMN, ReviewPanel
 
 EXAMPLES = ("northwind-espresso", "lin-yue-persona", "harbor-support-playbook", "atlas-lending-policy",
             "orbit-launch-notes")
@@ -135,3 +135,43 @@ def test_a_status_that_cannot_be_edited_safely_is_explained_and_nothing_is_writt
     panel.form.record_button.click()
     assert "edit it by hand" in panel.problem.text() and not panel.problem.isHidden()
     assert sorted(p.name for p in (root / "runs").iterdir()) == runs_before
+
+
+def test_a_recorded_decision_is_confirmed_and_shown_in_the_queue(qtbot, examples_copy: Path) -> None:
+    panel = _panel(qtbot, examples_copy)
+    with qtbot.waitSignal(panel.decisions_loaded, timeout=10000):
+        pass
+    row = panel.queued_names().index("orbit-launch-notes")
+    assert panel.queue.index(row, LAST_DECISION_COLUMN).data() == "never reviewed"
+    _select(qtbot, panel, "orbit-launch-notes")
+    panel.form.set_decision("needs-review")
+    panel.form.reason.setPlainText("Budget still unapproved.")
+    panel.form.reviewer.setText("Dana Curator")
+    said: list[str] = []
+    panel.status_message.connect(said.append)
+    with qtbot.waitSignal(panel.decisions_loaded, timeout=10000):
+        panel.form.record_button.click()
+    [message] = said
+    record = panel.last_record_path()
+    assert message.startswith("Recorded \u201cneeds-review\u201d for orbit-launch-notes in runs/review-")
+    assert record is not None and record.name in message and not panel.notice.isHidden()
+    # Still in the queue (its status did not change), but marked as decided, with who and what.
+    row = panel.queued_names().index("orbit-launch-notes")
+    cell = panel.queue.index(row, LAST_DECISION_COLUMN).data()
+    assert cell.startswith("\u2713 needs-review, Dana Curator, 20")
+    assert "1 decided" in panel.queue_label.text()
+    assert panel.pack is not None and panel.pack.name == "orbit-launch-notes"  # the curator stays on the pack
+
+
+def test_a_decision_reopened_by_a_later_status_change_is_not_shown_as_decided(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "orbit-launch-notes"
+    (root / "runs" / "review-2020-01-01T00-00-00Z.json").write_text(json.dumps({
+        "record": "review", "pack": "orbit-launch-notes", "reviewer": "Ann", "timestamp": "2020-01-01T00:00:00Z",
+        "decision": "confirm", "reason": "ok", "before": {"status": "needs-review"},
+        "after": {"status": "ready", "trust": None}}), encoding="utf-8")
+    panel = _panel(qtbot, examples_copy)
+    with qtbot.waitSignal(panel.decisions_loaded, timeout=10000):
+        pass
+    row = panel.queued_names().index("orbit-launch-notes")
+    assert panel.queue.index(row, LAST_DECISION_COLUMN).data() == "confirm, Ann, 2020-01-01"
+    assert "decided" not in panel.queue_label.text()
