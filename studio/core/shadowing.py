@@ -5,8 +5,8 @@ Digest rows V55-V57 and section 4.3. ``settle`` reads the packs as loaded (their
 standard's precedence decides; between copies in one scope a curator's pin (``studio.core.pins``) decides, and
 without one the path that sorts first wins, which the finding says, with a hint to pin. Packs never
 change: the workspace applies verdicts with ``Pack.with_verdict``. A pack's verdict depends only on the packs
-that share its name, so after one pack changes, settling that name group again gives every verdict that can
-have changed (``Workspace.replace_pack`` does exactly that).
+whose names equal or look like its own (``studio.core.lookalike``), so after one pack changes, settling that group
+again gives every verdict that can have changed (``Workspace.replace_pack`` does exactly that).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.lookalike import LookalikePack, lookalike_pack_findings
 from studio.core.model import NO_VERDICT, TRUST_RANK, Pack, Scope, Verdict
 
 UNTRUSTED_ORIGIN = Code("untrusted-origin", Severity.WARNING,
@@ -60,6 +61,11 @@ def settle(packs: Sequence[Pack], *, trusted_project: bool = True,
     for name, group in groups.items():
         if len(group) > 1:
             _collide(name, group, pins.get(name), shadowed, found)
+    # Names that are not equal but look alike (confusables, invisible characters, case, NFC/NFD): a reader or a
+    # model can take one pack for the other, so each says which names it resembles.
+    for finding in lookalike_pack_findings(LookalikePack(p.name, str(p.root), _line(p, "name"), 1)
+                                           for group in groups.values() for p in group):
+        found.setdefault(Path(finding.pack), []).append(finding)
     roots = shadowed.keys() | found.keys()
     return {root: Verdict(shadowed.get(root), tuple(found.get(root, ()))) for root in roots}
 

@@ -12,6 +12,7 @@ from multiprocessing.context import BaseContext
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
+from studio.core.lookalike import skeleton
 from studio.core.model import NO_VERDICT, Frontmatter, Pack, Scope, Verdict
 from studio.core.pack import NOT_A_DIRECTORY, load_pack
 from studio.core.resources import builtin_scope_findings, examples_dir
@@ -99,10 +100,13 @@ class Workspace:
     _index: dict[Path, int] = field(init=False, repr=False)
     _named: dict[str, set[Path]] | None = field(init=False, repr=False)
     """Roots by pack name, built on the first ``replace_pack`` (a scan never needs it)."""
+    _looks: dict[str, set[str]] = field(init=False, repr=False)
+    """Names by lookalike skeleton (both of ``_lookalike_keys``), built with ``_named``."""
 
     def __post_init__(self) -> None:
         self._index = {p.root: i for i, p in enumerate(self.packs)}
         self._named = None
+        self._looks = {}
 
     @classmethod
     def settled(cls, packs: list[Pack], diagnostics: list[Diagnostic], locations: list[ScanLocation],
@@ -178,9 +182,9 @@ class Workspace:
             old_name = self.packs[index].name
             self.packs[index] = fresh
             named.get(old_name, set()).discard(pack.root)
-        named.setdefault(pack.name, set()).add(pack.root)
+        self._add_name(pack.name, pack.root)
         # The replaced pack is new whatever its verdict: it comes first, then any namesake that changed.
-        peers = set().union(*(named.get(name, ()) for name in {old_name, pack.name}))
+        peers = self._related({old_name, pack.name})
         return [pack.root, *(r for r in self._resettle(peers) if r != pack.root)]
 
     def remove_pack(self, root: Path) -> list[Path]:
@@ -193,9 +197,8 @@ class Workspace:
             return []
         gone = self.packs.pop(index)
         self._index = {p.root: i for i, p in enumerate(self.packs)}
-        peers = self._names().get(gone.name, set())
-        peers.discard(root)
-        return self._resettle(peers)
+        self._names().get(gone.name, set()).discard(root)
+        return self._resettle(self._related({gone.name}))
 
     def set_pin(self, name: str, root: Path | None) -> list[Path]:
         """Pin the copy at ``root`` as the winner of ``name`` in its scope (None removes the pin), and settle again.
@@ -207,7 +210,20 @@ class Workspace:
             self.options.pins.pop(name, None)
         else:
             self.options.pins[name] = Path(os.path.abspath(root))
-        return self._resettle(set(self._names().get(name, set())))
+        return self._resettle(self._related({name}))
+
+    def _related(self, names: set[str]) -> set[Path]:
+        """Roots of every pack whose name is one of ``names`` or looks like one of them (transitively): the group a
+        change to those names can settle differently."""
+        named = self._names()
+        seen: set[str] = set()
+        todo = set(names)
+        while todo:
+            name = todo.pop()
+            seen.add(name)
+            for key in _lookalike_keys(name):
+                todo.update(self._looks.get(key, set()) - seen)
+        return set().union(*(named.get(n, ()) for n in seen))
 
     def _resettle(self, roots: set[Path]) -> list[Path]:
         """Settle the packs at ``roots`` (a whole name group) again; the roots whose settled copy changed."""
@@ -232,11 +248,25 @@ class Workspace:
         return (best.scope, best.path) if best is not None else (Scope.EXPLICIT, None)
 
     def _names(self) -> dict[str, set[Path]]:
+        """Roots by name, and names by lookalike skeleton (``_looks``); kept up to date from here on."""
         if self._named is None:
             self._named = {}
+            self._looks = {}
             for p in self.packs:
-                self._named.setdefault(p.name, set()).add(p.root)
+                self._add_name(p.name, p.root)
         return self._named
+
+    def _add_name(self, name: str, root: Path) -> None:
+        assert self._named is not None
+        if name not in self._named:
+            for key in _lookalike_keys(name):
+                self._looks.setdefault(key, set()).add(name)
+        self._named.setdefault(name, set()).add(root)
+
+
+def _lookalike_keys(name: str) -> tuple[str, str]:
+    """The two skeletons that decide whether names look alike (``lookalike.lookalike_groups``)."""
+    return (skeleton(name), "\0" + skeleton(name, fold_case_first=True))
 
 
 def pack_root_for(roots: Container[Path], path: Path | str) -> Path | None:

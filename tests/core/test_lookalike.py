@@ -109,3 +109,10 @@ def test_groups_partition_distinct_names(names: list[str]) -> None:
     assert len(flat) == len(set(flat))
     for group in groups:
         assert len(group) > 1
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40), st.booleans())
+def test_the_ascii_fast_path_equals_the_full_skeleton(name: str, fold_first: bool) -> None:
+    from studio.core.lookalike import _full_skeleton
+
+    assert skeleton(name, fold_case_first=fold_first) == _full_skeleton(name, fold_first)

@@ -95,3 +95,19 @@ def test_pack_for_path_finds_the_deepest_pack(tmp_path: Path) -> None:
     assert ws.pack_for_path(outer / "compiled" / "briefing.md") is ws.by_root(outer)
     assert ws.pack_for_path(tmp_path / "elsewhere.md") is None
     assert isinstance(ws.pack_for_path(outer), Pack)
+
+
+def test_lookalike_names_are_settled_and_follow_a_rename(tmp_path: Path) -> None:
+    latin = put(tmp_path / "p" / ".agents" / "knowledge" / "payments", "payments")
+    cyrillic = put(tmp_path / "u" / ".agents" / "knowledge" / "payments-2", "p\u0430yments")
+    other = put(tmp_path / "u" / ".agents" / "knowledge" / "refunds", "refunds")
+    ws = open_workspace(WorkspaceOptions(project=tmp_path / "p", home=tmp_path / "u", builtin=False))
+    assert [d.code for d in ws.verdict(latin).findings] == ["lookalike-pack-names"]
+    assert [d.code for d in ws.verdict(cyrillic).findings] == ["lookalike-pack-names"]  # (its own: invalid-name)
+    assert "\\u0430" in ws.verdict(latin).findings[0].message  # the differing character is shown, not hidden
+    assert ws.findings(other) == ()
+    # Renaming the look-alike away clears both packs' findings: the workspace settles the lookalike group again.
+    (cyrillic / "KNOWLEDGE.md").write_text((cyrillic / "KNOWLEDGE.md").read_text().replace("p\u0430yments", "billing"))
+    changed = ws.replace_pack(reload_pack(ws.by_root(cyrillic)))  # type: ignore[arg-type]
+    assert changed == [cyrillic, latin]
+    assert ws.findings(latin) == () and ws.verdict(cyrillic).findings == ()
