@@ -53,6 +53,8 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.checks.source_map_schema",
     "studio.core.checks.executable_files",
     "studio.core.checks.injection_text",
+    # The pack's folder tree (links, hard links, walk limits), from every walk of a pack
+    "studio.core.tree_findings",
     # Discovery and the workspace
     "studio.core.scan",
     "studio.core.workspace",

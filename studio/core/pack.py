@@ -58,25 +58,27 @@ def _absolute(root: Path | str) -> Path:
 
 
 def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
-                  content: bool = False) -> Pack:
+                  content: bool = True) -> Pack:
     """Validate an unsaved ``KNOWLEDGE.md`` buffer as if it were on disk in ``root`` (the editor's live check).
 
-    The rest of the pack (directories, pointers) is read from disk; nothing is written.
+    The rest of the pack (directories, pointers) is read from disk; nothing is written. The content checks run
+    too, as in every validation, so the pack's counts do not change while it is edited; what they find in the
+    pack's other files is reused while those files are unchanged (``validate_pack(reuse_files=True)``).
     """
     pack = Pack(root=Path(os.path.abspath(root)), scope=scope, scope_root=scope_root)
     data = text.encode("utf-8")
-    return _parse_and_check(pack, data, len(data), content)
+    return _parse_and_check(pack, data, len(data), content, reuse_files=True)
 
 
-def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False) -> Pack:
+def _parse_and_check(pack: Pack, data: bytes, size: int, content: bool = False, reuse_files: bool = False) -> Pack:
     pack.knowledge, diags = read_knowledge_bytes(data, size=size)
-    diags.extend(validate_pack(pack, content=content))
+    diags.extend(validate_pack(pack, content=content, reuse_files=reuse_files))
     owner = str(pack.root)
     pack.diagnostics = sort_diagnostics([d if d.pack else d.with_pack(owner) for d in diags])
     return pack
 
 
-def reload_pack(pack: Pack, *, content: bool = False) -> Pack:
+def reload_pack(pack: Pack, *, content: bool = True) -> Pack:
     """Load the same directory again (after a file changed on disk), keeping scope and shadowing."""
     fresh = load_pack(pack.root, pack.scope, pack.scope_root, content=content)
     fresh.shadowed_by = pack.shadowed_by

@@ -75,13 +75,14 @@ CHECK_MODULES: list[ModuleType] = [
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
 # Content checks read beyond KNOWLEDGE.md and the pack's layout: ontology/ and answers/ JSON, source maps
-# and eval suites (JSON syntax and shape), runs/ records, the executable bit of every file, every text file
-# for injection. They run when asked: for the pack open in the app, and with ``validate --content``.
-# Imported on first use: they pull in the fence escaper and jsonschema (~150 ms), which a plain
-# ``validate`` run and every worker process would otherwise pay for nothing.
+# and eval suites (JSON syntax and shape), runs/ records, the modes and links the shared walk of the pack saw,
+# every text file for injection. They run in every validation (the CLI, CI and the app alike); only
+# ``validate --fast`` leaves them out.
+# Imported on first use: they pull in the fence escaper, RE2 and jsonschema (~150 ms), which a
+# ``validate --fast`` run and every command that loads one pack would otherwise pay for nothing.
 CONTENT_CHECK_NAMES = (
     "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records", "executable_files",
-    "injection_text",
+    "pack_tree", "injection_text",
 )
 
 

@@ -259,7 +259,7 @@ class ReviewPanel(QWidget):
         except (ReviewError, OSError) as exc:
             self._problem(str(exc))
             return None
-        reloaded = load_pack(root, self.pack.scope, self.pack.scope_root)
+        reloaded = load_pack(root, self.pack.scope, self.pack.scope_root, content=True)
         self.packs = [reloaded if os.path.abspath(p.root) == os.path.abspath(root) else p for p in self.packs]
         self.pack = None
         self.form.reset(enabled=False)
