@@ -2,24 +2,35 @@
 
 Nothing here decides anything: a human chooses the decision and any new status or trust. The edit keeps
 every byte of ``KNOWLEDGE.md`` except the edited values (line endings, quoting, comments, order), and is
-computed separately from the write so a UI can show the diff first. Both writes are atomic.
+computed separately from the write so a UI can show the diff first. Both writes are atomic and reach the pack
+by descriptor (``atomic.write_atomic`` with ``root``): no symlink swapped in meanwhile can move them out.
+
+Committing is a compare-and-swap: the edit lands only if ``KNOWLEDGE.md`` is still the file the plan was made
+from (inode, size, mtime and sha256, compared under a lock on the pack folder), so of two reviews committed at
+the same moment one lands and the other says "changed on disk, not applied". The edit is written first and
+the record after it, so a record never claims an edit that did not land; when the record cannot be written
+(read-only, full or size-limited storage), the edit is undone where possible and the error says what stayed.
 """
 
 from __future__ import annotations
 
 import difflib
+import errno
 import getpass
 import json
 import re
-from dataclasses import dataclass, field
+import stat
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import write_atomic
+from studio.core.atomic import ChangedOnDisk, FileIdentity, OutsidePack, write_atomic
+from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES
 from studio.core.model import STATUSES, TRUST_LEVELS
-from studio.core.paths import is_inside, is_unsafe_pointer
+from studio.core.pack_fs import PackFS, Status
+from studio.core.paths import is_unsafe_pointer
 
 DECISIONS = ("confirm", "reject", "needs-review")
 MAX_NAME_ATTEMPTS = 1000
@@ -64,6 +75,8 @@ class FieldEdit:
     diff: str
     changes: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     """Key -> (old value or None when inserted, new value)."""
+    source: FileIdentity | None = None
+    """The file ``old_text`` was read from: the write lands only if it is still that file."""
 
     @property
     def changed(self) -> bool:
@@ -104,17 +117,38 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     """
     stamp = record.timestamp.replace(":", "-")
     payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    runs = Path(pack_root) / "runs"
-    if runs.is_symlink() or (runs.exists() and not runs.is_dir()) or not is_inside(Path(pack_root), runs):
-        raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
+    root = Path(pack_root)
+    _check_runs_folder(root)
     for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
         suffix = "" if attempt == 1 else f"-{attempt}"
-        target = runs / f"review-{stamp}{suffix}.json"
+        target = root / "runs" / f"review-{stamp}{suffix}.json"
         try:
-            return write_atomic(target, payload, exclusive=True)
+            return write_atomic(target, payload, exclusive=True, root=root)
         except FileExistsError:
             continue
+        except OutsidePack as exc:
+            raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack") \
+                from exc
+        except OSError as exc:
+            raise ReviewError(f"the review record cannot be written: {storage_problem(exc)}") from exc
     raise ReviewError(f"more than {MAX_NAME_ATTEMPTS} reviews recorded at {record.timestamp}")
+
+
+def _check_runs_folder(root: Path) -> None:
+    """Refuse before anything is written when runs/ exists but is a symlink or not a folder."""
+    with PackFS(root) as fs:
+        st = fs.lstat("runs")
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
+
+
+def storage_problem(exc: OSError) -> str:
+    """A sentence for a failed write: read-only, full or size-limited storage get plain words."""
+    words = {errno.EROFS: "the file system is read-only", errno.ENOSPC: "no space is left on the device",
+             errno.EFBIG: "the file would be larger than the size limit for this process or file system",
+             errno.EDQUOT: "the disk quota is used up", errno.EACCES: "permission denied",
+             errno.EPERM: "the operation is not permitted"}
+    return words.get(exc.errno or 0, exc.strerror or str(exc))
 
 
 def edit_status_trust(text: str, *, status: str | None = None, trust: str | None = None) -> FieldEdit:
@@ -220,22 +254,48 @@ def unified_diff(old: str, new: str, name: str = "KNOWLEDGE.md") -> str:
 
 def read_knowledge_text(pack_root: Path) -> str:
     """``KNOWLEDGE.md`` decoded exactly (CRLF and BOM kept), for editing. Raises ReviewError if unusable."""
-    path = Path(pack_root) / "KNOWLEDGE.md"
+    return read_knowledge(pack_root)[0]
+
+
+def read_knowledge(pack_root: Path) -> tuple[str, FileIdentity]:
+    """``KNOWLEDGE.md`` decoded exactly, and the identity of the file it was read from (for the swap).
+
+    Read by descriptor, refusing a symlink. Raises ReviewError if it is missing, not a regular file, too
+    large to edit safely or not UTF-8.
+    """
+    with PackFS(pack_root) as fs:
+        result = fs.read("KNOWLEDGE.md", MAX_KNOWLEDGE_BYTES + 1, follow=False)
+    if result.status is Status.UNREADABLE:
+        raise ReviewError(f"KNOWLEDGE.md cannot be read: {result.error}")
+    if result.status is not Status.OK or result.data is None or result.identity is None:
+        raise ReviewError("KNOWLEDGE.md is missing or not a regular file")
+    if result.size > MAX_KNOWLEDGE_BYTES:
+        raise ReviewError("KNOWLEDGE.md is over 1 MiB; edit it by hand")
     try:
-        if path.is_symlink() or not path.is_file():
-            raise ReviewError("KNOWLEDGE.md is missing or not a regular file")
-        return path.read_bytes().decode("utf-8")
+        text = result.data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ReviewError("KNOWLEDGE.md is not UTF-8; it cannot be edited safely") from exc
-    except OSError as exc:
-        raise ReviewError(f"KNOWLEDGE.md cannot be read: {exc.strerror or exc}") from exc
+    return text, FileIdentity.of(result.identity, result.data)
 
 
 def write_knowledge_edit(pack_root: Path, edit: FieldEdit) -> Path:
-    """Write ``edit.new_text`` atomically, refusing if the file changed since the edit was computed."""
-    if read_knowledge_text(pack_root) != edit.old_text:
-        raise ReviewError("KNOWLEDGE.md changed on disk since the edit was prepared; review the new text")
-    return write_atomic(Path(pack_root) / "KNOWLEDGE.md", edit.new_text.encode("utf-8"))
+    """Write ``edit.new_text`` atomically, only if ``KNOWLEDGE.md`` is still the file the edit was made from.
+
+    ``edit.source`` names that file; without it, the file on disk must still hold ``edit.old_text``. Raises
+    ReviewError when it changed ("not applied") and for storage errors; nothing is written then.
+    """
+    source = edit.source
+    if source is None:
+        text, source = read_knowledge(pack_root)
+        if text != edit.old_text:
+            raise ReviewError("KNOWLEDGE.md changed on disk since the edit was prepared; not applied")
+    root = Path(pack_root)
+    try:
+        return write_atomic(root / "KNOWLEDGE.md", edit.new_text.encode("utf-8"), root=root, expect=source)
+    except ChangedOnDisk as exc:
+        raise ReviewError("KNOWLEDGE.md changed on disk since the review was prepared; not applied") from exc
+    except OSError as exc:
+        raise ReviewError(f"KNOWLEDGE.md cannot be written: {storage_problem(exc)}; not applied") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,9 +313,11 @@ def plan_review(pack_root: Path, decision: str, reason: str, *, reviewer: str | 
     """Read ``KNOWLEDGE.md``, prepare the status/trust edit and the record. Writes nothing."""
     from studio.core.pack import load_pack  # pack pulls in the checks; only needed for the pack's name
 
-    text = read_knowledge_text(pack_root)
+    text, source = read_knowledge(pack_root)
     before = current_values(text)
     edit = edit_status_trust(text, status=set_status, trust=set_trust) if (set_status or set_trust) else None
+    if edit is not None:
+        edit = replace(edit, source=source)
     after = dict(before)
     if edit is not None:
         after.update({key: new for key, (_old, new) in edit.changes.items()})
@@ -265,12 +327,34 @@ def plan_review(pack_root: Path, decision: str, reason: str, *, reviewer: str | 
 
 
 def commit_review(pack_root: Path, plan: ReviewPlan) -> tuple[Path, Path | None]:
-    """Write the record, then the edit (each atomically). Returns (record path, KNOWLEDGE.md path or None)."""
-    if plan.edit is not None and read_knowledge_text(pack_root) != plan.edit.old_text:
-        raise ReviewError("KNOWLEDGE.md changed on disk since the review was prepared; prepare it again")
-    record_path = write_review_record(pack_root, plan.record)
-    knowledge = write_knowledge_edit(pack_root, plan.edit) if plan.edit is not None else None
+    """Write the edit (a compare-and-swap), then the record. Returns (record path, KNOWLEDGE.md path or None).
+
+    Raises ReviewError, with nothing written, when the file changed since the plan was made, when runs/ is not
+    a plain folder or when storage refuses the edit. If the record then cannot be written, the edit is undone
+    (when storage allows) and the error says whether it was.
+    """
+    root = Path(pack_root)
+    _check_runs_folder(root)
+    knowledge = write_knowledge_edit(root, plan.edit) if plan.edit is not None else None
+    try:
+        record_path = write_review_record(root, plan.record)
+    except ReviewError as exc:
+        if plan.edit is None:
+            raise
+        raise ReviewError(f"{exc}; {_undo(root, plan.edit)}") from exc
     return record_path, knowledge
+
+
+def _undo(root: Path, edit: FieldEdit) -> str:
+    """Put the old text back after a failed record (only over our own write); say what happened."""
+    try:
+        text, source = read_knowledge(root)
+        if text != edit.new_text:
+            return "KNOWLEDGE.md changed again meanwhile and keeps that change"
+        write_atomic(root / "KNOWLEDGE.md", edit.old_text.encode("utf-8"), root=root, expect=source)
+    except (ReviewError, OSError) as exc:
+        return f"the status/trust edit stays in KNOWLEDGE.md without a record (undoing it failed: {exc})"
+    return "the status/trust edit was undone, nothing changed"
 
 
 def current_values(text: str) -> dict[str, str | None]:
