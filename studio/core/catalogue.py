@@ -46,6 +46,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.checks.produced_by",
     "studio.core.checks.unknown_keys",
     "studio.core.checks.scripts_in_pack",
+    "studio.core.checks.context_map",
     # Content checks
     "studio.core.checks.ontology_json",
     "studio.core.checks.answers_json",

@@ -13,6 +13,7 @@ from types import ModuleType
 from studio.core.checks import (
     answers_layout,
     compatibility_length,
+    context_map,
     description_length,
     document_first_layout,
     enum_fields,
@@ -71,6 +72,7 @@ CHECK_MODULES: list[ModuleType] = [
     produced_by,
     unknown_keys,
     scripts_in_pack,
+    context_map,
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 

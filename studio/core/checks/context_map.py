@@ -1,0 +1,100 @@
+"""V59 ``context-map-missing-file``: the guide's context map names a file that is not in the pack.
+
+The context map is the body section under a heading such as ``## Context map`` (digest 2.2: bullets or a table
+saying which file to read for which task). A client follows it to pick files, so a name that leads nowhere
+sends it to nothing (the standard's own complete example names files its tree does not hold). Checked: every
+inline code span and Markdown link target in that section that reads as a pack-relative path, one under a
+folder of the standard's layout (``compiled/``, ``documents/``, ``wiki/``, ``sources/``...) or with a file
+suffix and a ``/``. URLs, absolute paths, globs and anything with a space are not paths to check. A path is
+looked up inside the pack only (``pack_fs``: a symlink out of the pack counts as missing). The warning sits on
+the line and column that name the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from studio.core.checks._context import CheckContext
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.paths import is_unsafe_pointer
+
+CONTEXT_MAP_MISSING_FILE = Code("context-map-missing-file", Severity.WARNING,
+                                "the guide's context map names a file that is not in the pack", Behavior.LOAD, "V59",
+                                hint="Fix the path, or add the file.")
+CODES = (CONTEXT_MAP_MISSING_FILE,)
+
+LAYOUT_FOLDERS = ("compiled", "documents", "wiki", "sources", "indexes", "ontology", "answers", "runs", "evals",
+                  "assets", "schemas")
+MAX_REFERENCES = 200
+"""References checked per guide (a context map is a short list; a generated one must not cost a stat each)."""
+
+_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_MAP_TITLE = re.compile(r"context[ -]?map|上下文地图|上下文映射", re.IGNORECASE)
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+# Inline code spans (one to three backticks) and link targets; both bounded and free of nested quantifiers.
+_REFERENCE = re.compile(r"(`{1,3})([^`\n]{1,300}?)\1|\]\(([^()\s]{1,300})(?:\s+\"[^\"\n]{0,200}\")?\)")
+_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+
+
+def check(ctx: CheckContext) -> Iterator[Diagnostic]:
+    knowledge = ctx.pack.knowledge
+    if knowledge is None or not knowledge.body or "ontext" not in knowledge.body and "上下文" not in knowledge.body:
+        return
+    for checked, (number, column, path) in enumerate(_references(knowledge.body)):
+        if checked >= MAX_REFERENCES:
+            return
+        folder = path.endswith("/")
+        rel = path.rstrip("/")
+        present = ctx.fs.is_dir(rel) if folder else ctx.fs.exists(rel) or ctx.fs.is_dir(rel)
+        if not present:
+            yield CONTEXT_MAP_MISSING_FILE(f"The context map names {path}, which is not in the pack",
+                                           "KNOWLEDGE.md", knowledge.body_start_line + number - 1, column)
+
+
+def _references(body: str) -> Iterator[tuple[int, int, str]]:
+    """(1-based body line, 1-based column, path) of each path-like reference inside a context-map section."""
+    level = 0  # heading level of the context map we are in; 0 when outside one
+    fence: str | None = None
+    for number, line in enumerate(body.split("\n"), start=1):
+        if (match := _FENCE.match(line)) is not None:
+            if fence is None:
+                fence = match[1][0] * 3
+            elif match[1].startswith(fence):
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        heading = _HEADING.match(line)
+        if heading is not None:
+            depth = len(heading[1])
+            if _MAP_TITLE.search(heading[2]):
+                level = depth
+            elif level and depth <= level:
+                level = 0
+            continue
+        if not level:
+            continue
+        for match in _REFERENCE.finditer(line):
+            raw = match[2] if match[2] is not None else match[3]
+            path = _as_path(raw.strip())
+            if path is not None:
+                start = match.start(2) if match[2] is not None else match.start(3)
+                yield number, start + 1, path
+
+
+def _as_path(token: str) -> str | None:
+    """The pack-relative path ``token`` names, or None when it is not a path to check."""
+    token = token.split("#", 1)[0]
+    while token.startswith("./"):
+        token = token[2:]
+    if not token or any(c in token for c in " \t*?[]{}<>|\"'`") or "://" in token or token.startswith("mailto:"):
+        return None
+    if is_unsafe_pointer(token.rstrip("/")):
+        return None  # absolute or climbing: unsafe-pointer territory, never looked up
+    top = token.split("/", 1)[0]
+    if top in LAYOUT_FOLDERS and "/" in token:
+        return token
+    if "/" in token and _SUFFIX.search(token):
+        return token
+    return None
