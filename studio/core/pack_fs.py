@@ -27,6 +27,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from pathlib import Path
 from types import TracebackType
 
@@ -174,13 +175,24 @@ class PackFS:
     def __init__(self, root: Path | str) -> None:
         self._root: int | None = None
         self._dirs: OrderedDict[str, int] = OrderedDict()
-        self.root = self.real_root = os.path.abspath(root)
+        self._real_root: str | None = None
+        self.root = os.path.abspath(root)
         self.root_error = ""
         try:
             self._root = os.open(self.root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
-            self.real_root = os.path.realpath(self.root)
         except (OSError, ValueError) as exc:
             self.root_error = getattr(exc, "strerror", None) or str(exc)
+
+    @property
+    def real_root(self) -> str:
+        """The root with every symlink resolved: what an absolute symlink target must lie under (computed on
+        the first absolute target; most packs have none)."""
+        if self._real_root is None:
+            try:
+                self._real_root = os.path.realpath(self.root)
+            except (OSError, ValueError):
+                self._real_root = self.root
+        return self._real_root
 
     # -- lifetime ---------------------------------------------------------------------------------------
     def __enter__(self) -> PackFS:
@@ -210,8 +222,8 @@ class PackFS:
         """At most ``limit`` bytes of the regular file at ``rel`` (plus its size on disk).
 
         ``follow`` resolves symlinks that stay inside the pack (on the way and at the end); without it any
-        symlink (and any '..') is refused as NOT_REGULAR. Reads the size plus one byte when that is less than
-        the limit, so a caller can see a file larger than the limit without reading all of it.
+        symlink (and any '..') is refused as NOT_REGULAR. Reads the file's size as ``fstat`` gives it, at most
+        ``limit`` bytes; ``size`` tells a caller that a file is larger than what it asked for.
         """
         parts = split_rel(rel)
         if self._root is None:
@@ -284,7 +296,17 @@ class PackFS:
 
     def kind(self, rel: str) -> tuple[Status, str | None, int]:
         """(status, resolved pack-relative path, st_mode) of ``rel``, following links that stay inside."""
-        result = self._resolve(split_rel(rel), want="stat")
+        parts = split_rel(rel)
+        if parts and ".." not in parts:  # the common case first: physical folders, no link at the end
+            folder = self._cached_dir(parts[:-1])
+            if folder is not None:
+                try:
+                    st = os.stat(parts[-1], dir_fd=folder, follow_symlinks=False)
+                except (OSError, ValueError) as exc:
+                    return _failed(exc).status, None, 0
+                if not stat.S_ISLNK(st.st_mode):
+                    return Status.OK, "/".join(parts), st.st_mode
+        result = self._resolve(parts, want="stat")
         if isinstance(result, ReadResult):
             return result.status, None, 0
         _fd, resolved, mode = result
@@ -360,7 +382,7 @@ class PackFS:
                 try:
                     try:
                         with os.scandir(held.fd) as it:
-                            entries = sorted(it, key=_name)
+                            entries = sorted(it, key=_NAME)
                     except OSError as exc:
                         tree.unlisted.append((rel, exc.strerror or str(exc)))
                         continue
@@ -374,11 +396,12 @@ class PackFS:
                             return tree
                         child = prefix + entry.name
                         try:
-                            st = entry.stat(follow_symlinks=False)
+                            # d_type answers for folders without a system call; files need their lstat.
+                            is_folder = entry.is_dir(follow_symlinks=False)
+                            st = None if is_folder else entry.stat(follow_symlinks=False)
                         except OSError:
                             continue  # vanished since the listing
-                        mode = st.st_mode
-                        if stat.S_ISDIR(mode):
+                        if is_folder:
                             if enter is not None and not enter(child, entry.name):
                                 continue
                             if depth + 1 > max_depth:
@@ -387,10 +410,10 @@ class PackFS:
                                     tree.too_deep.append(child)
                                 continue
                             subdirs.append((entry.name, child))
-                        else:
-                            if stat.S_ISLNK(mode):
+                        elif st is not None:
+                            if stat.S_ISLNK(st.st_mode):
                                 tree.links.append(self._link(held.fd, entry.name, child, classify_links))
-                            tree.files.append(WalkEntry(child, mode, st.st_size, st.st_mtime_ns, st.st_nlink))
+                            tree.files.append(WalkEntry(child, st.st_mode, st.st_size, st.st_mtime_ns, st.st_nlink))
                     for sub_name, sub_rel in reversed(subdirs):
                         held.refs += 1
                         stack.append((held, sub_name, sub_rel, depth + 1))
@@ -560,8 +583,7 @@ class PackFS:
                 os.close(fd)
 
 
-def _name(entry: os.DirEntry[str]) -> str:
-    return entry.name
+_NAME = attrgetter("name")
 
 
 def _failed(exc: BaseException) -> ReadResult:
@@ -581,7 +603,9 @@ def _read_fd(fd: int, limit: int) -> ReadResult:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return ReadResult(Status.NOT_REGULAR)
-        want = min(st.st_size + 1, limit)
+        # The size (one read when the file is as large as fstat says) or, for a file at or over the limit, the
+        # limit itself; callers compare ``size`` with their limit to see a file too large to use.
+        want = st.st_size if st.st_size < limit else limit
         chunks: list[bytes] = []
         while want > 0:
             chunk = os.read(fd, want)

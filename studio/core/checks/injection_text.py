@@ -27,12 +27,12 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import re2
-
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.fastre import compile_re2
 from studio.core.pack_fs import LinkState, Status
-from studio.core.render.escape import find_fence_breaks, strip_forbidden
+from studio.core.render.escape import FENCE_BREAK_PATTERN, strip_forbidden
+from studio.core.render.markup_scan import find_markup_breaks
 from studio.core.textfiles import is_binary
 
 INJECTION_SCAN_BINARY = Code("injection-scan-binary", Severity.INFO,
@@ -84,21 +84,13 @@ _INSTRUCTION_PATTERNS: tuple[tuple[str, str], ...] = (
      r"系统提示词|(?:显示|输出|泄露|透露|重复|忽略)[^\n。]{0,4}?系统提示"),
     ("announces new instructions (Chinese)", r"新的?指令\s*[:：]"),
 )
-# One alternation, one pass over the bytes, in RE2: a DFA with no backtracking at all, at C speed (the content
-# checks run in every ``validate``, over every text file). The patterns above are written in Python's syntax;
-# ``_to_re2`` maps the two things RE2 spells differently: possessive quantifiers (a DFA needs none) and ``\s``,
-# which in RE2 is ASCII only, so Unicode spaces (U+00A0, U+3000...) could otherwise split a phrase unseen.
-# RE2's ``\b`` is ASCII: an English phrase directly after a CJK character is still found.
-_SPACE = r"[\t-\r\x{1c}-\x{20}\x{85}\p{Z}]"
-
-
-def _to_re2(pattern: str) -> str:
-    return pattern.replace(r"\s", _SPACE).replace("++", "+").replace("*+", "*")
-
-
-_INSTRUCTION_RE = re2.compile(
-    ("(?i)" + "|".join(f"({_to_re2(pattern)})" for _, pattern in _INSTRUCTION_PATTERNS)).encode("utf-8")
-)
+# One alternation, one pass over the bytes, in RE2 (``fastre``): no backtracking at all, at C speed (the
+# content checks run in every ``validate``, over every text file; Python's ``re`` ran this at 1.4 MB/s).
+# The wrapper-tag and CDATA pattern rides in the same pass as the last group: one DFA over each file.
+_SCAN_RE = compile_re2("|".join(f"({pattern})" for pattern in [p for _, p in _INSTRUCTION_PATTERNS]
+                                + [FENCE_BREAK_PATTERN]), ignore_case=True, as_bytes=True)
+_FENCE_GROUP = len(_INSTRUCTION_PATTERNS) + 1
+_FENCE_BREAK_BYTES = compile_re2(FENCE_BREAK_PATTERN, ignore_case=True, as_bytes=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,17 +105,34 @@ class TextFinding:
 
 def find_injection_text(text: str) -> list[TextFinding]:
     """Instruction-like and fence-breaking spans in ``text``, ordered by (character) position."""
-    data = text.encode("utf-8", errors="surrogatepass")
-    found = [TextFinding(PROMPT_INJECTION_TEXT.code, _chars(data, start), _chars(data, end) - _chars(data, start),
-                         label) for start, end, label in _instruction_spans(data)]
-    found += [TextFinding(FENCE_BREAKING_TEXT.code, b.offset, len(b.text), b.why) for b in find_fence_breaks(text)]
+    return _scan(text.encode("utf-8", errors="surrogatepass"), text)
+
+
+def _scan(data: bytes, text: str) -> list[TextFinding]:
+    """Every finding in one text: ``data`` is ``text`` as UTF-8 (RE2 reads bytes; positions are characters).
+
+    One RE2 pass finds the phrases and the wrapper tags; the markup scan (``markup_scan``) runs only when the
+    text has a ``<`` at all. Same findings as ``find_fence_breaks`` plus the phrases, in one pass less.
+    """
+    phrases: list[tuple[int, int, str]] = []
+    breaks: list[tuple[int, int, str]] = []
+    for match in _SCAN_RE.finditer(data):
+        start, end = match.span()
+        if match.lastindex == _FENCE_GROUP:
+            breaks.append((start, end, "would open or close the runtime fence"))
+            continue
+        phrases.append((start, end, _INSTRUCTION_PATTERNS[(match.lastindex or 1) - 1][0]))
+        if b"<" in data[start:end] or b"]]>" in data[start:end]:  # a wrapper tag inside a phrase's span
+            breaks += [(start + m.start(), start + m.end(), "would open or close the runtime fence")
+                       for m in _FENCE_BREAK_BYTES.finditer(data[start:end])]
+    found = [TextFinding(PROMPT_INJECTION_TEXT.code, _chars(data, a), _chars(data, b) - _chars(data, a), label)
+             for a, b, label in phrases[:MAX_FINDINGS_PER_FILE]]
+    found += [TextFinding(FENCE_BREAKING_TEXT.code, _chars(data, a), _chars(data, b) - _chars(data, a), label)
+              for a, b, label in sorted(breaks)[:MAX_FINDINGS_PER_FILE]]
+    if b"<" in data:
+        found += [TextFinding(FENCE_BREAKING_TEXT.code, b.offset, len(b.text), b.why)
+                  for b in find_markup_breaks(text)[:MAX_FINDINGS_PER_FILE]]
     return sorted(found, key=lambda f: (f.offset, f.code))
-
-
-def _instruction_spans(data: bytes) -> list[tuple[int, int, str]]:
-    """(byte start, byte end, label) of every instruction-like phrase in UTF-8 ``data``."""
-    return [(m.start(), m.end(), _INSTRUCTION_PATTERNS[(m.lastindex or 1) - 1][0])
-            for m in _INSTRUCTION_RE.finditer(data)]
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -175,21 +184,17 @@ def check_files(ctx: CheckContext) -> Iterator[Diagnostic]:
 
 def _diagnose(rel: str, data: bytes, text: str) -> Iterator[Diagnostic]:
     """Findings for one file: ``data`` is ``text`` encoded as UTF-8 (RE2 reads bytes, positions are characters)."""
-    spans = _instruction_spans(data)[:MAX_FINDINGS_PER_FILE]
-    found = [(_chars(data, start), _chars(data, end) - _chars(data, start), PROMPT_INJECTION_TEXT, label)
-             for start, end, label in spans]
-    breaks = find_fence_breaks(text)[:MAX_FINDINGS_PER_FILE] if "<" in text or "]]>" in text else []
-    found += [(b.offset, len(b.text), FENCE_BREAKING_TEXT, b.why) for b in breaks]
-    found.sort(key=lambda f: (f[0], f[2].code))
-    for offset, length, code, label in found[:MAX_FINDINGS_PER_FILE]:
+    for finding in _scan(data, text)[:MAX_FINDINGS_PER_FILE]:
+        offset = finding.offset
         line = text.count("\n", 0, offset) + 1
         column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-        snippet = _snippet(text[offset:offset + length])
-        if code is FENCE_BREAKING_TEXT:
-            message = f'"{snippet}" {label}; the studio escapes it, other clients may not'
+        snippet = _snippet(text[offset:offset + finding.length])
+        if finding.code == FENCE_BREAKING_TEXT.code:
+            yield FENCE_BREAKING_TEXT(f'"{snippet}" {finding.label}; the studio escapes it, other clients may not',
+                                      rel, line, column)
         else:
-            message = f'Instruction-like text "{snippet}" ({label}); it stays fenced as data, never obeyed'
-        yield code(message, rel, line, column)
+            yield PROMPT_INJECTION_TEXT(f'Instruction-like text "{snippet}" ({finding.label}); it stays fenced as '
+                                        "data, never obeyed", rel, line, column)
 
 
 def _chars(data: bytes, offset: int) -> int:

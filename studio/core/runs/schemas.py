@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.runs import quick_schema
 from studio.core.runs.jsonpos import line_column, value_positions
 
 RUN_TOO_DEEP = Code("run-too-deep", Severity.ERROR, "a run record is nested too deeply to check against its schema",
@@ -67,6 +68,11 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
+def _quick(name: str) -> bool:
+    return quick_schema.supported(load_schema(name))
+
+
+@cache
 def _validator(name: str) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
@@ -80,6 +86,8 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "") -
     """
     result = SchemaCheck(schema)
     try:
+        if _quick(schema) and quick_schema.is_valid(data, load_schema(schema)):
+            return result  # valid: nothing for jsonschema to find (most records; see quick_schema)
         errors = sorted(_validator(schema).iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     except RecursionError:
         result.errors.append(RUN_TOO_DEEP(f"{file} is nested too deeply to check against {schema}", file=file))
