@@ -176,6 +176,7 @@ class PackFS:
         self._root: int | None = None
         self._dirs: OrderedDict[str, int] = OrderedDict()
         self._real_root: str | None = None
+        self._last = ""
         self.root = os.path.abspath(root)
         self.root_error = ""
         try:
@@ -473,7 +474,9 @@ class PackFS:
         key = "/".join(parts)
         fd = self._dirs.get(key)
         if fd is not None:
-            self._dirs.move_to_end(key)
+            if self._last != key:  # reads come folder by folder: most hits are the folder of the last one
+                self._dirs.move_to_end(key)
+                self._last = key
             return fd
         parent = self._cached_dir(parts[:-1]) if len(parts) <= 8 else None
         try:

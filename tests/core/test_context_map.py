@@ -48,7 +48,8 @@ def _at(needle: str) -> tuple[int, int]:
 
 
 def _findings(root: Path) -> list[tuple[int, int, str]]:
-    return [(d.line, d.column, d.message) for d in load_pack(root).diagnostics if d.code == "context-map-missing-file"]
+    return [(d.line, d.column, d.message) for d in load_pack(root, content=True).diagnostics
+            if d.code == "context-map-missing-file"]
 
 
 def test_missing_names_in_the_context_map_are_warnings_on_their_line(make_pack: Callable[..., Path]) -> None:
@@ -57,7 +58,7 @@ def test_missing_names_in_the_context_map_are_warnings_on_their_line(make_pack: 
     assert [(line, column) for line, column, _ in found] == [
         _at("compiled/missing.md"), _at("./wiki/gone.md"), _at("sources/`"), _at("compiled/splits/doc/missing")]
     assert "compiled/missing.md" in found[0][2] and "sources/" in found[2][2]
-    assert all(d.severity.value == "warning" and d.rule == "V59" for d in load_pack(root).diagnostics
+    assert all(d.severity.value == "warning" and d.rule == "V59" for d in load_pack(root, content=True).diagnostics
                if d.code == "context-map-missing-file")
 
 

@@ -23,7 +23,6 @@ a human decides.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -127,12 +126,15 @@ def _scan(data: bytes, text: str) -> list[TextFinding]:
                        for m in _FENCE_BREAK_BYTES.finditer(data[start:end])]
     found = [TextFinding(PROMPT_INJECTION_TEXT.code, _chars(data, a), _chars(data, b) - _chars(data, a), label)
              for a, b, label in phrases[:MAX_FINDINGS_PER_FILE]]
-    found += [TextFinding(FENCE_BREAKING_TEXT.code, _chars(data, a), _chars(data, b) - _chars(data, a), label)
-              for a, b, label in sorted(breaks)[:MAX_FINDINGS_PER_FILE]]
+    if breaks:
+        found += [TextFinding(FENCE_BREAKING_TEXT.code, _chars(data, a), _chars(data, b) - _chars(data, a), label)
+                  for a, b, label in sorted(breaks)[:MAX_FINDINGS_PER_FILE]]
     if b"<" in data:
         found += [TextFinding(FENCE_BREAKING_TEXT.code, b.offset, len(b.text), b.why)
                   for b in find_markup_breaks(text)[:MAX_FINDINGS_PER_FILE]]
-    return sorted(found, key=lambda f: (f.offset, f.code))
+    if len(found) > 1:
+        found.sort(key=lambda f: (f.offset, f.code))
+    return found
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
@@ -214,7 +216,11 @@ def _text_files(ctx: CheckContext) -> tuple[list[str], bool]:
     links = {link.rel: link for link in ctx.tree.links}
     for entry in ctx.tree.files:
         rel = entry.rel
-        if not rel.startswith(_SCANNED_PREFIXES) or os.path.splitext(rel)[1].lower() not in TEXT_SUFFIXES:
+        if not rel.startswith(_SCANNED_PREFIXES):
+            continue
+        name = rel[rel.rfind("/") + 1:]
+        dot = name.rfind(".")
+        if dot <= 0 or name[dot:].lower() not in TEXT_SUFFIXES:  # as os.path.splitext: ".md" alone has none
             continue
         if not entry.is_regular:
             link = links.get(rel)
