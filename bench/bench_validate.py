@@ -1,7 +1,14 @@
-"""Benchmark: full validation of a generated workspace against an I/O floor measured in the same run.
+"""Benchmark: validation of a generated workspace against I/O floors measured in the same run.
 
-Floor = walk the tree (os.walk, same skip rules) + read every KNOWLEDGE.md + load its frontmatter with
-PyYAML's C loader. Studio = ``open_workspace`` (scan, parse with positions, every check, collisions).
+Two tiers, each against its own floor:
+
+- KNOWLEDGE.md tier (``validate --fast``). Floor = walk the tree (os.walk, same skip rules) + read every
+  KNOWLEDGE.md + load its frontmatter with PyYAML's C loader. Studio = ``open_workspace`` without the content
+  checks (scan, parse with positions, every layout check, collisions).
+- Content tier (``validate``, the default). Floor = the above + read every byte of every other file in each
+  pack + one regex pass over those bytes (``<[!/?A-Za-z]``, the markup opener every fence-breaking scan needs).
+  Studio = ``open_workspace`` with the content checks (JSON and runs/ records, modes and links of every file,
+  injection and fence-breaking text in every text file).
 
     python bench/bench_validate.py --corpus /tmp/bench-corpus           # reuse a corpus
     python bench/bench_validate.py --packs 1000 --files-per-pack 40      # generate one first
@@ -17,6 +24,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -30,6 +38,8 @@ from studio.core.model import Scope
 from studio.core.workspace import ScanLimits, WorkspaceOptions, open_workspace
 
 SKIP = {".git", "node_modules", "indexes", "__pycache__"}
+CONTENT_SKIP = {".git", "node_modules", "__pycache__"}
+MARKUP = re.compile(rb"<[!/?A-Za-z]")
 MAKE_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "bench" / "make_corpus.py"
 
 
@@ -50,10 +60,37 @@ def floor(root: Path) -> tuple[float, int]:
     return time.perf_counter() - start, found
 
 
-def studio(root: Path, processes: int = 1, findings_only: bool = False) -> tuple[float, object]:
+def content_floor(root: Path) -> tuple[float, int]:
+    """The KNOWLEDGE.md floor, plus every byte of every file of each pack read and scanned once."""
+    start = time.perf_counter()
+    found = 0
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = [d for d in dirnames if d not in SKIP and (not d.startswith(".") or d == ".agents")]
+        if "KNOWLEDGE.md" in filenames:
+            dirnames[:] = []
+            data = Path(dirpath, "KNOWLEDGE.md").read_bytes()
+            text = data.decode("utf-8", errors="replace")
+            if text.startswith("---"):
+                end = text.find("\n---", 3)
+                with contextlib.suppress(yaml.YAMLError):
+                    yaml.load(text[3:end], Loader=yaml.CSafeLoader)
+            MARKUP.findall(data)
+            for inner, subdirs, files in os.walk(dirpath):
+                subdirs[:] = [d for d in subdirs if d not in CONTENT_SKIP and not d.startswith(".")]
+                for name in files:
+                    if inner == dirpath and name == "KNOWLEDGE.md":
+                        continue
+                    with open(os.path.join(inner, name), "rb") as fh:
+                        MARKUP.findall(fh.read())
+            found += 1
+    return time.perf_counter() - start, found
+
+
+def studio(root: Path, processes: int = 1, findings_only: bool = False, content: bool = False,
+           ) -> tuple[float, object]:
     options = WorkspaceOptions(explicit=[root], project=None, home=None, org_roots=[], builtin=False,
                                limits=ScanLimits(max_depth=12, max_dirs=1_000_000), processes=processes,
-                               findings_only=findings_only)
+                               findings_only=findings_only, content_checks=content)
     start = time.perf_counter()
     ws = open_workspace(options)
     return time.perf_counter() - start, ws
@@ -86,12 +123,55 @@ def main() -> int:
     ap.add_argument("--packs", type=int, default=1000)
     ap.add_argument("--files-per-pack", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=9)
+    ap.add_argument("--tier", choices=("knowledge", "content", "both"), default="both")
     args = ap.parse_args()
     root = args.corpus
     if root is None:
         root = Path(tempfile.mkdtemp(prefix="pack-bench-")) / "corpus"
         subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(root), "--packs", str(args.packs),
                         "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    if args.tier in ("knowledge", "both"):
+        knowledge_tier(root, args.repeat)
+    if args.tier in ("content", "both"):
+        content_tier(root, args.repeat)
+    return 0
+
+
+def content_tier(root: Path, repeat: int) -> None:
+    content_floor(root)  # warm the page cache: every file, both sides read from memory
+    studio(root, content=True)  # and import everything the content checks need
+    floors, studios, forked, cpu_f, cpu_s = [], [], [], [], []
+    ws = None
+    cores = os.cpu_count() or 1
+    for _ in range(repeat):
+        c0 = time.process_time()
+        f, _found = content_floor(root)
+        c1 = time.process_time()
+        s, ws = studio(root, content=True)
+        c2 = time.process_time()
+        p, _ = studio(root, cores, findings_only=True, content=True)
+        floors.append(f)
+        studios.append(s)
+        forked.append(p)
+        cpu_f.append(c1 - c0)
+        cpu_s.append(c2 - c1)
+    f, s, p = min(floors), min(studios), min(forked)
+    n = len(ws.packs)  # type: ignore[union-attr]
+    print(f"\ncontent tier (validate), {n} packs, {repeat} runs; ratio of bests, [median of per-run ratios], "
+          "(every run's ratio)")
+    print(f"floor  (walk + read every byte + one regex pass): {f * 1000:8.1f} ms")
+    print(f"studio (open_workspace, content checks, 1 process): {s * 1000:8.1f} ms  = {s / f:.2f}x floor "
+          f"[{statistics.median(b / a for a, b in zip(floors, studios, strict=True)):.2f}x] "
+          f"({', '.join(f'{b / a:.2f}' for a, b in zip(floors, studios, strict=True))})")
+    print(f"{cores} worker processes, findings only (what validate does): {p * 1000:8.1f} ms  = {p / f:.2f}x floor "
+          f"[{statistics.median(b / a for a, b in zip(floors, forked, strict=True)):.2f}x] "
+          f"({', '.join(f'{b / a:.2f}' for a, b in zip(floors, forked, strict=True))})")
+    print(f"CPU time, one process: floor {min(cpu_f) * 1000:.1f} ms, studio {min(cpu_s) * 1000:.1f} ms "
+          f"= {min(cpu_s) / min(cpu_f):.2f}x (with N idle cores, validate's wall time is about this over N)")
+
+
+def knowledge_tier(root: Path, repeat: int) -> None:
+    args = argparse.Namespace(repeat=repeat)
     floor(root)  # warm the page cache so both sides read from memory
     studio(root)  # and import everything the studio needs, as a running app or CLI already has
     # The machine may be shared: run the three in turns, many times, and report the best of each plus the
@@ -128,7 +208,6 @@ def main() -> int:
     print(f"CPU time, one process: floor {min(cpu_f) * 1000:.1f} ms, studio {min(cpu_s) * 1000:.1f} ms "
           f"= {min(cpu_s) / min(cpu_f):.2f}x")
     print(recall(root, ws))
-    return 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.core.atomic import storage_problem
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.review import DECISIONS, ReviewError, commit_review, plan_review
 from studio.core.terminal import printable, printable_block
@@ -41,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
         written = (None, None) if args.dry_run else commit_review(root, plan)
     except ReviewError as exc:
         print(f"pack-studio review: {printable(str(exc))}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # storage failing in a way the core did not name: still a clear error, no traceback
+        print(f"pack-studio review: cannot write: {storage_problem(exc)}", file=sys.stderr)
         return 2
     record_path, knowledge_path = written
     diff = plan.edit.diff if plan.edit else ""

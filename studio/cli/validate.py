@@ -31,9 +31,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="text (default); json; sarif (SARIF 2.1.0, for code scanning); github (workflow-command "
                    "annotations for GitHub Actions)")
     p.add_argument("--strict", action="store_true", help="warnings fail the run too (exit status 1)")
-    p.add_argument("--content", action="store_true",
-                   help="also run the content checks: source maps against their schema, executable files, "
-                   "prompt-injection text in every text file")
+    p.add_argument("--fast", action="store_true",
+                   help="check KNOWLEDGE.md and the layout only; skip the content checks (source maps and eval "
+                   "suites, runs/ records, executable files, symlinks and hard links, prompt-injection and "
+                   "fence-breaking text in every text file), which run by default")
+    p.add_argument("--content", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for scripts
     p.add_argument("--min-severity", choices=("error", "warning", "info"), default="info",
                    help="hide findings below this severity in text and github output")
     p.add_argument("--hints", action="store_true",
@@ -43,7 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     options = options_from_args(args)
-    options.content_checks = args.content
+    options.content_checks = not args.fast
     # One worker process per core. Loaded findings-only, the packs are cheap to send back, so two cores
     # already break even with one process (1,000 packs: 1.05x the I/O floor against 1.11x); and a crash
     # in a C extension then costs one pack, not the run.

@@ -1,45 +1,194 @@
-"""Atomic file writes: a reader (or a crash) sees the old file or the complete new one, never half."""
+"""Atomic file writes: a reader (or a crash) sees the old file or the complete new one, never half.
+
+Every write goes through a temporary file created in the target's folder and renamed over the target, both
+relative to one held folder descriptor. With ``root`` (a pack), that folder is reached from the root down with
+``O_NOFOLLOW`` on every component (``pack_fs``), so swapping a folder for a symlink while the studio writes
+cannot make a record land outside the pack; missing folders are created the same way. With ``expect``, the
+write is a compare-and-swap: under an exclusive lock on the folder, the file must still be the one that was
+read (same inode, size, mtime and content hash), or nothing is written (``ChangedOnDisk``).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import os
-import tempfile
+import secrets
+import stat
+from dataclasses import dataclass
 from pathlib import Path
 
+from studio.core.pack_fs import DIR_FLAGS, FILE_FLAGS, split_rel
 
-def write_atomic(path: Path, data: bytes | str, *, exclusive: bool = False) -> Path:
-    """Write ``data`` to ``path`` through a temporary file in the same directory and ``os.replace``.
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock; the identity check still runs, unlocked
+    fcntl = None  # type: ignore[assignment]
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC | getattr(
+    os, "O_BINARY", 0)
+
+
+class ChangedOnDisk(OSError):
+    """The file is no longer the one the write was prepared from; nothing was written."""
+
+
+class OutsidePack(OSError):
+    """The target's folder could not be reached inside the pack without following a symlink."""
+
+
+@dataclass(frozen=True, slots=True)
+class FileIdentity:
+    """What a compare-and-swap compares: the file's inode, size, mtime and the sha256 of its bytes."""
+
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    sha256: str
+
+    @classmethod
+    def of(cls, identity: tuple[int, int, int, int], data: bytes) -> FileIdentity:
+        """From a ``pack_fs.ReadResult.identity`` and the bytes read with it."""
+        return cls(*identity, hashlib.sha256(data).hexdigest())
+
+
+def write_atomic(path: Path, data: bytes | str, *, exclusive: bool = False, root: Path | None = None,
+                 expect: FileIdentity | None = None) -> Path:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
 
     With ``exclusive`` the call fails with FileExistsError instead of replacing an existing file
-    (used for run records, whose names must be unique). The temp file is fsynced before the rename.
+    (used for run records, whose names must be unique). With ``root`` the folder is reached inside the pack
+    without following any symlink (OutsidePack otherwise) and created if missing. With ``expect`` the file is
+    replaced only if it is still that file (ChangedOnDisk otherwise). The temp file is fsynced before the
+    rename. Storage errors (read-only, full, over a size limit) raise OSError, and no temp file is left.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    path = Path(path)
+    folder = _open_folder(path, root)
     try:
-        os.fchmod(fd, mode)  # mkstemp makes 0600 files; keep the file's mode, or the usual one for new files
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(payload)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if exclusive:
-            os.link(tmp, path)  # fails if path exists; atomic on POSIX
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, path)
+        return _write_in(folder, path, payload, exclusive, expect)
+    finally:
+        os.close(folder)
+
+
+def _open_folder(path: Path, root: Path | None) -> int:
+    """A descriptor of ``path``'s folder: from ``root`` down without following links, or by path."""
+    if root is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
+    root_s = os.path.abspath(root)
+    target = os.path.abspath(path)
+    prefix = root_s.rstrip(os.sep) + os.sep
+    if not target.startswith(prefix):
+        raise OutsidePack(errno.EXDEV, f"{path} is not inside {root}")
+    parts = split_rel(target[len(prefix):])[:-1]
+    if ".." in parts:
+        raise OutsidePack(errno.EXDEV, f"{path} climbs out of {root}")
+    fd = os.open(root_s, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
+    try:
+        for part in parts:
+            try:
+                nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
+            except FileNotFoundError:
+                os.mkdir(part, 0o777, dir_fd=fd)
+                nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
+            except OSError as exc:
+                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    raise OutsidePack(exc.errno, f"{part}/ is a symlink or not a folder; nothing is written "
+                                      "through it") from exc
+                raise
+            os.close(fd)
+            fd = nxt
     except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+        os.close(fd)
+        raise
+    return fd
+
+
+def _write_in(folder: int, path: Path, payload: bytes, exclusive: bool, expect: FileIdentity | None) -> Path:
+    name = path.name
+    mode = _mode_for(folder, name)
+    tmp = f".{name}.{secrets.token_hex(4)}.tmp"
+    fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=folder)
+    try:
+        try:
+            os.fchmod(fd, mode)  # keep the file's mode, or the usual one for new files
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        with _locked(folder, expect is not None):
+            if expect is not None:
+                _check_identity(folder, name, expect)
+            if exclusive:
+                os.link(tmp, name, src_dir_fd=folder, dst_dir_fd=folder, follow_symlinks=False)  # fails if it exists
+                os.unlink(tmp, dir_fd=folder)
+            else:
+                os.replace(tmp, name, src_dir_fd=folder, dst_dir_fd=folder)
+        with contextlib.suppress(OSError):
+            os.fsync(folder)  # the rename itself survives a crash
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=folder)
         raise
     return path
 
 
-def _mode_for(path: Path) -> int:
+@contextlib.contextmanager
+def _locked(folder: int, wanted: bool):  # type: ignore[no-untyped-def]
+    """An exclusive lock on the folder (not a lock file: nothing extra lands in a pack) while comparing."""
+    if not wanted or fcntl is None:
+        yield
+        return
+    fcntl.flock(folder, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(folder, fcntl.LOCK_UN)
+
+
+def _check_identity(folder: int, name: str, expect: FileIdentity) -> None:
+    try:
+        fd = os.open(name, FILE_FLAGS, dir_fd=folder)
+    except OSError as exc:
+        raise ChangedOnDisk(errno.ESTALE, f"{name} changed on disk (it is gone or became a link); not applied") \
+            from exc
+    try:
+        st = os.fstat(fd)
+        now = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        if not stat.S_ISREG(st.st_mode) or now != (expect.device, expect.inode, expect.size, expect.mtime_ns):
+            raise ChangedOnDisk(errno.ESTALE, f"{name} changed on disk; not applied")
+        digest = hashlib.sha256()
+        while chunk := os.read(fd, 1 << 20):
+            digest.update(chunk)
+        if digest.hexdigest() != expect.sha256:
+            raise ChangedOnDisk(errno.ESTALE, f"{name} changed on disk; not applied")
+    finally:
+        os.close(fd)
+
+
+def _mode_for(folder: int, name: str) -> int:
     """The existing file's permission bits, else what ``open()`` would give a new file under the umask."""
     try:
-        return os.stat(path).st_mode & 0o7777
+        st = os.stat(name, dir_fd=folder, follow_symlinks=False)
+        if stat.S_ISREG(st.st_mode):
+            return st.st_mode & 0o7777
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        pass
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def storage_problem(exc: OSError) -> str:
+    """A sentence for a failed write: read-only, full or size-limited storage get plain words."""
+    words = {errno.EROFS: "the file system is read-only", errno.ENOSPC: "no space is left on the device",
+             errno.EFBIG: "the file would be larger than the size limit for this process or file system",
+             errno.EDQUOT: "the disk quota is used up", errno.EACCES: "permission denied",
+             errno.EPERM: "the operation is not permitted"}
+    return words.get(exc.errno or 0, exc.strerror or str(exc))

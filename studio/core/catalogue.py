@@ -46,7 +46,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.checks.produced_by",
     "studio.core.checks.unknown_keys",
     "studio.core.checks.scripts_in_pack",
-    "studio.core.checks.context_map_files",
+    "studio.core.checks.context_map",
     # Content checks
     "studio.core.checks.ontology_json",
     "studio.core.checks.answers_json",
@@ -54,6 +54,8 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.checks.source_map_schema",
     "studio.core.checks.executable_files",
     "studio.core.checks.injection_text",
+    # The pack's folder tree (links, hard links, walk limits), from every walk of a pack
+    "studio.core.tree_findings",
     # Discovery and the workspace
     "studio.core.scan",
     "studio.core.workspace",

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.core.atomic import write_atomic
+from studio.core.atomic import ChangedOnDisk, FileIdentity, storage_problem, write_atomic
+from studio.core.pack_fs import PackFS, Status
 
 LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 """One line with its ending (the last one may have none)."""
@@ -40,6 +41,8 @@ class FieldEdit:
     diff: str
     changes: dict[str, tuple[str | None, str]] = field(default_factory=dict)
     """Key -> (old value or None when inserted, new value)."""
+    source: FileIdentity | None = None
+    """The file ``old_text`` was read from: the write lands only if it is still that file."""
 
     @property
     def changed(self) -> bool:
@@ -262,21 +265,46 @@ def unified_diff(old: str, new: str, name: str = "KNOWLEDGE.md") -> str:
 
 def read_knowledge_text(pack_root: Path) -> str:
     """``KNOWLEDGE.md`` decoded exactly (CRLF and BOM kept), for editing. Raises EditError if unusable."""
-    path = Path(pack_root) / "KNOWLEDGE.md"
+    return read_knowledge(pack_root)[0]
+
+
+def read_knowledge(pack_root: Path) -> tuple[str, FileIdentity]:
+    """``KNOWLEDGE.md`` decoded exactly, and the identity of the file it was read from (for the swap).
+
+    Read by descriptor, refusing a symlink. Raises EditError if it is missing, not a regular file, too large to
+    edit safely or not UTF-8.
+    """
+    with PackFS(pack_root) as fs:
+        result = fs.read("KNOWLEDGE.md", MAX_EDIT_CHARS + 1, follow=False)
+    if result.status is Status.UNREADABLE:
+        raise EditError(f"KNOWLEDGE.md cannot be read: {result.error}")
+    if result.status is not Status.OK or result.data is None or result.identity is None:
+        raise EditError("KNOWLEDGE.md is missing or not a regular file")
+    if result.size > MAX_EDIT_CHARS:
+        raise EditError("KNOWLEDGE.md is too large to edit safely; edit it by hand")
     try:
-        if path.is_symlink() or not path.is_file():
-            raise EditError("KNOWLEDGE.md is missing or not a regular file")
-        if path.stat().st_size > MAX_EDIT_CHARS:
-            raise EditError("KNOWLEDGE.md is too large to edit safely")
-        return path.read_bytes().decode("utf-8")
+        text = result.data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise EditError("KNOWLEDGE.md is not UTF-8; it cannot be edited safely") from exc
-    except OSError as exc:
-        raise EditError(f"KNOWLEDGE.md cannot be read: {exc.strerror or exc}") from exc
+    return text, FileIdentity.of(result.identity, result.data)
 
 
 def write_knowledge_edit(pack_root: Path, edit: FieldEdit) -> Path:
-    """Write ``edit.new_text`` atomically, refusing if the file changed on disk since the edit was computed."""
-    if read_knowledge_text(pack_root) != edit.old_text:
-        raise EditError("KNOWLEDGE.md changed on disk since the edit was prepared; prepare it again")
-    return write_atomic(Path(pack_root) / "KNOWLEDGE.md", edit.new_text.encode("utf-8"))
+    """Write ``edit.new_text`` atomically, only if ``KNOWLEDGE.md`` is still the file the edit was made from.
+
+    A compare-and-swap under a lock on the pack folder (``atomic.write_atomic(expect=)``): ``edit.source`` names
+    that file; without it, the file on disk must still hold ``edit.old_text``. Raises EditError when it changed
+    ("not applied") and for storage errors (read-only, full, size-limited); nothing is written then.
+    """
+    source = edit.source
+    if source is None:
+        text, source = read_knowledge(pack_root)
+        if text != edit.old_text:
+            raise EditError("KNOWLEDGE.md changed on disk since the edit was prepared; not applied")
+    root = Path(pack_root)
+    try:
+        return write_atomic(root / "KNOWLEDGE.md", edit.new_text.encode("utf-8"), root=root, expect=source)
+    except ChangedOnDisk as exc:
+        raise EditError("KNOWLEDGE.md changed on disk since the edit was prepared; not applied") from exc
+    except OSError as exc:
+        raise EditError(f"KNOWLEDGE.md cannot be written: {storage_problem(exc)}; not applied") from exc

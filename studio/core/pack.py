@@ -56,26 +56,29 @@ def _absolute(root: Path | str) -> Path:
 
 
 def validate_text(root: Path, text: str, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
-                  content: bool = False) -> Pack:
+                  content: bool = True) -> Pack:
     """Validate an unsaved ``KNOWLEDGE.md`` buffer as if it were on disk in ``root`` (the editor's live check).
 
-    The rest of the pack (directories, pointers) is read from disk; nothing is written.
+    The rest of the pack (directories, pointers) is read from disk; nothing is written. The content checks run
+    too, as in every validation, so the pack's counts do not change while it is edited; what they find in the
+    pack's other files is reused while those files are unchanged (``validate_pack(reuse_files=True)``).
     """
     data = text.encode("utf-8")
-    return _parse_and_check(Pack(Path(os.path.abspath(root)), scope, scope_root), data, len(data), content)
+    return _parse_and_check(Pack(Path(os.path.abspath(root)), scope, scope_root), data, len(data), content,
+                            reuse_files=True)
 
 
-def _parse_and_check(draft: Pack, data: bytes, size: int, content: bool = False) -> Pack:
+def _parse_and_check(draft: Pack, data: bytes, size: int, content: bool = False, reuse_files: bool = False) -> Pack:
     """The frozen pack: ``draft`` (root, scope, folder names) with its knowledge file and every finding."""
     knowledge, diags = read_knowledge_bytes(data, size=size)
     top_dirs = draft.top_dirs if draft.top_dirs is not None else list_top_dirs(draft.root)
     draft = replace(draft, knowledge=knowledge, top_dirs=top_dirs)
-    diags.extend(validate_pack(draft, content=content))
+    diags.extend(validate_pack(draft, content=content, reuse_files=reuse_files))
     owner = str(draft.root)
     return replace(draft, diagnostics=tuple(sort_diagnostics(d if d.pack else d.with_pack(owner) for d in diags)))
 
 
-def reload_pack(pack: Pack, *, content: bool = False) -> Pack:
+def reload_pack(pack: Pack, *, content: bool = True) -> Pack:
     """Load the same directory again (after a file changed on disk), keeping scope and the last verdict.
 
     The workspace settles the verdict again when the fresh pack replaces the old one.

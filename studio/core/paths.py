@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.pack_fs import ReadResult, Status, read_inside
 
 SYMLINK_ESCAPE = Code("symlink-escape", Severity.ERROR, "a file the studio was asked to read is a symlink leading "
                       "outside the pack; it is not read", Behavior.QUARANTINE,
@@ -133,12 +135,17 @@ def read_regular_file(path: str, limit: int) -> tuple[bytes, int] | None:
 def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> tuple[bytes | None, int, Diagnostic | None]:
     """Read at most ``limit`` bytes of a regular file inside ``root``.
 
-    Returns (data, size on disk, problem). Refuses symlinks that leave ``root``, FIFOs and devices
-    (reading those could block forever).
+    Returns (data, size on disk, problem). With ``root``, the file is reached by descriptor from the root down
+    (``pack_fs``): a symlink that leaves the root is refused, never opened, even when another process swaps
+    one in while this runs. FIFOs and devices are refused too (reading those could block forever).
     """
-    rel = path.name if root is None else _rel(path, root)
-    if root is not None and not is_inside(root, path):
-        return None, 0, SYMLINK_ESCAPE(f"{rel} is a symlink that leads outside the pack; not read", rel)
+    if root is not None:
+        rel = _rel_inside(path, root)
+        if rel is None:
+            shown = _rel(path, root)
+            return None, 0, SYMLINK_ESCAPE(f"{shown} lies outside the pack; not read", shown)
+        return from_read_result(read_inside(root, rel, limit), rel)
+    rel = path.name
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode):
@@ -151,6 +158,39 @@ def read_bounded(path: Path, limit: int, *, root: Path | None = None) -> tuple[b
         return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: permission denied", rel)
     except OSError as exc:
         return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: {exc.strerror or exc}", rel, hint="Check the file.")
+
+
+def from_read_result(result: ReadResult, rel: str) -> tuple[bytes | None, int, Diagnostic | None]:
+    """``read_bounded``'s (data, size, problem) for a ``pack_fs`` read of ``rel``."""
+    status = result.status
+    if status is Status.OK:
+        return result.data, result.size, None
+    if status is Status.OUTSIDE:
+        return None, 0, SYMLINK_ESCAPE(f"{rel} is a symlink that leads outside the pack; not read", rel)
+    if status is Status.NOT_REGULAR:
+        return None, 0, NOT_A_REGULAR_FILE(f"{rel} is not a regular file; not read", rel)
+    if status is Status.LOOP:
+        return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: a symlink loop", rel,
+                                        hint="Replace the symlink with the file itself.")
+    if status is Status.MISSING:
+        return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: no such file", rel, hint="Check the path.")
+    if result.error == os.strerror(errno.EACCES):
+        return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: permission denied", rel)
+    return None, 0, UNREADABLE_FILE(f"{rel} cannot be read: {result.error or 'I/O error'}", rel,
+                                    hint="Check the file.")
+
+
+def _rel_inside(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` as written (no '..' folded: links decide what '..' means), or None."""
+    try:
+        root_s = os.path.abspath(root)
+        path_s = os.fspath(path) if os.path.isabs(path) else os.path.join(os.getcwd(), path)
+    except ValueError:
+        return None
+    prefix = root_s if root_s.endswith(os.sep) else root_s + os.sep
+    if not path_s.startswith(prefix):
+        return None
+    return path_s[len(prefix):].replace(os.sep, "/")
 
 
 def _rel(path: Path, root: Path) -> str:

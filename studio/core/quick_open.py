@@ -9,7 +9,6 @@ shorter one already matched.
 from __future__ import annotations
 
 import heapq
-import os
 import re
 from array import array
 from collections import OrderedDict
@@ -21,7 +20,7 @@ from pathlib import Path
 from typing import overload
 
 from studio.core.model import Pack
-from studio.core.paths import is_inside
+from studio.core.pack_fs import LinkState, PackFS
 
 MAX_FILES_PER_PACK = 2000
 """Files listed per pack; a pack with more is marked truncated (a runaway folder must not swamp the index)."""
@@ -156,39 +155,25 @@ def list_files(root: Path, limit: int = MAX_FILES_PER_PACK) -> tuple[list[str], 
     is never entered (it could loop or lead anywhere); a symlinked file is listed only when it stays inside
     the root and ends at a regular file; FIFOs, sockets and devices are left out.
     """
-    root_s = os.fspath(root)
+    with PackFS(root) as fs:  # one bounded walk by descriptor: a folder swapped for a link is never entered
+        tree = fs.walk(max_depth=MAX_DEPTH, max_entries=max(limit * 4, 10_000), enter=_enter)
+    states = {link.rel: link.state for link in tree.links}
     out: list[str] = []
-    stack: list[tuple[str, int]] = [("", 0)]
-    while stack:
-        rel_dir, depth = stack.pop()
-        try:
-            with os.scandir(os.path.join(root_s, rel_dir) if rel_dir else root_s) as it:
-                found = list(it)
-        except (OSError, ValueError):  # unreadable, vanished, or a name the file system cannot encode
+    for entry in tree.files:
+        if entry.rel.rsplit("/", 1)[-1].startswith("."):
             continue
-        for entry in found:
-            name = entry.name
-            if name.startswith("."):
-                continue
-            rel = f"{rel_dir}/{name}" if rel_dir else name
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if depth < MAX_DEPTH and name not in SKIPPED_DIRS:
-                        stack.append((rel, depth + 1))
-                    continue
-                if entry.is_symlink():
-                    if not is_inside(root_s, entry.path) or not entry.is_file(follow_symlinks=True):
-                        continue
-                elif not entry.is_file(follow_symlinks=False):
-                    continue
-            except OSError:
-                continue
-            if len(out) >= limit:
-                out.sort()
-                return out, True
-            out.append(rel)
+        if not entry.is_regular and states.get(entry.rel) is not LinkState.FILE:
+            continue  # FIFOs, sockets, devices; links out of the pack, to folders or nowhere
+        if len(out) >= limit:
+            out.sort()
+            return out, True
+        out.append(entry.rel)
     out.sort()
-    return out, False
+    return out, tree.stopped_at is not None
+
+
+def _enter(_rel: str, name: str) -> bool:
+    return not name.startswith(".") and name not in SKIPPED_DIRS
 
 
 def list_pack(pack: Pack) -> PackListing:

@@ -2,25 +2,34 @@
 
 Nothing here decides anything: a human chooses the decision and any new status or trust. The edit keeps
 every byte of ``KNOWLEDGE.md`` except the edited values (line endings, quoting, comments, order), and is
-computed separately from the write so a UI can show the diff first. Both writes are atomic.
+computed separately from the write so a UI can show the diff first. Both writes are atomic and reach the pack
+by descriptor (``atomic.write_atomic`` with ``root``): no symlink swapped in meanwhile can move them out.
+
+Committing is a compare-and-swap: the edit lands only if ``KNOWLEDGE.md`` is still the file the plan was made
+from (inode, size, mtime and sha256, compared under a lock on the pack folder), so of two reviews committed at
+the same moment one lands and the other says "changed on disk, not applied". The edit is written first and
+the record after it, so a record never claims an edit that did not land; when the record cannot be written
+(read-only, full or size-limited storage), the edit is undone where possible and the error says what stayed.
 """
 
 from __future__ import annotations
 
 import getpass
-from dataclasses import dataclass
+import stat
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import write_atomic
+from studio.core.atomic import FileIdentity, OutsidePack, storage_problem, write_atomic
 from studio.core.frontmatter_edit import EditError, FieldEdit, FrontmatterLines, check_data, unified_diff
-from studio.core.frontmatter_edit import read_knowledge_text as _read_knowledge_text
+from studio.core.frontmatter_edit import read_knowledge as _read_knowledge
 from studio.core.frontmatter_edit import write_knowledge_edit as _write_knowledge_edit
 from studio.core.jsonwrite import dumps
 from studio.core.model import STATUSES, TRUST_LEVELS
-from studio.core.paths import is_inside, is_unsafe_pointer
+from studio.core.pack_fs import PackFS
+from studio.core.paths import is_unsafe_pointer
 
 DECISIONS = ("confirm", "reject", "needs-review")
 MAX_NAME_ATTEMPTS = 1000
@@ -86,17 +95,31 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     """
     stamp = record.timestamp.replace(":", "-")
     payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON (a non-UTF-8 argument becomes U+FFFD)
-    runs = Path(pack_root) / "runs"
-    if runs.is_symlink() or (runs.exists() and not runs.is_dir()) or not is_inside(Path(pack_root), runs):
-        raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
+    root = Path(pack_root)
+    _check_runs_folder(root)
     for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
         suffix = "" if attempt == 1 else f"-{attempt}"
-        target = runs / f"review-{stamp}{suffix}.json"
+        target = root / "runs" / f"review-{stamp}{suffix}.json"
         try:
-            return write_atomic(target, payload, exclusive=True)
+            return write_atomic(target, payload, exclusive=True, root=root)
         except FileExistsError:
             continue
+        except OutsidePack as exc:
+            raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack") \
+                from exc
+        except OSError as exc:
+            raise ReviewError(f"the review record cannot be written: {storage_problem(exc)}") from exc
     raise ReviewError(f"more than {MAX_NAME_ATTEMPTS} reviews recorded at {record.timestamp}")
+
+
+def _check_runs_folder(root: Path) -> None:
+    """Refuse before anything is written when runs/ exists but is a symlink or not a folder."""
+    with PackFS(root) as fs:
+        st = fs.lstat("runs")
+    if st is not None and not stat.S_ISDIR(st.st_mode):
+        raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
+
+
 
 
 def edit_status_trust(text: str, *, status: str | None = None, trust: str | None = None) -> FieldEdit:
@@ -155,14 +178,19 @@ def _check_edit(old_text: str, new_text: str, status: str | None, trust: str | N
 
 def read_knowledge_text(pack_root: Path) -> str:
     """``KNOWLEDGE.md`` decoded exactly (CRLF and BOM kept), for editing. Raises ReviewError if unusable."""
+    return read_knowledge(pack_root)[0]
+
+
+def read_knowledge(pack_root: Path) -> tuple[str, FileIdentity]:
+    """``KNOWLEDGE.md`` decoded exactly, and the identity of the file it was read from (for the swap)."""
     try:
-        return _read_knowledge_text(pack_root)
+        return _read_knowledge(pack_root)
     except EditError as exc:
         raise ReviewError(str(exc)) from exc
 
 
 def write_knowledge_edit(pack_root: Path, edit: FieldEdit) -> Path:
-    """Write ``edit.new_text`` atomically, refusing if the file changed since the edit was computed."""
+    """Write ``edit.new_text`` as a compare-and-swap (``frontmatter_edit.write_knowledge_edit``)."""
     try:
         return _write_knowledge_edit(pack_root, edit)
     except EditError as exc:
@@ -184,9 +212,11 @@ def plan_review(pack_root: Path, decision: str, reason: str, *, reviewer: str | 
     """Read ``KNOWLEDGE.md``, prepare the status/trust edit and the record. Writes nothing."""
     from studio.core.pack import load_pack  # pack pulls in the checks; only needed for the pack's name
 
-    text = read_knowledge_text(pack_root)
+    text, source = read_knowledge(pack_root)
     before = current_values(text)
     edit = edit_status_trust(text, status=set_status, trust=set_trust) if (set_status or set_trust) else None
+    if edit is not None:
+        edit = replace(edit, source=source)
     after = dict(before)
     if edit is not None:
         after.update({key: new for key, (_old, new) in edit.changes.items()})
@@ -196,12 +226,34 @@ def plan_review(pack_root: Path, decision: str, reason: str, *, reviewer: str | 
 
 
 def commit_review(pack_root: Path, plan: ReviewPlan) -> tuple[Path, Path | None]:
-    """Write the record, then the edit (each atomically). Returns (record path, KNOWLEDGE.md path or None)."""
-    if plan.edit is not None and read_knowledge_text(pack_root) != plan.edit.old_text:
-        raise ReviewError("KNOWLEDGE.md changed on disk since the review was prepared; prepare it again")
-    record_path = write_review_record(pack_root, plan.record)
-    knowledge = write_knowledge_edit(pack_root, plan.edit) if plan.edit is not None else None
+    """Write the edit (a compare-and-swap), then the record. Returns (record path, KNOWLEDGE.md path or None).
+
+    Raises ReviewError, with nothing written, when the file changed since the plan was made, when runs/ is not
+    a plain folder or when storage refuses the edit. If the record then cannot be written, the edit is undone
+    (when storage allows) and the error says whether it was.
+    """
+    root = Path(pack_root)
+    _check_runs_folder(root)
+    knowledge = write_knowledge_edit(root, plan.edit) if plan.edit is not None else None
+    try:
+        record_path = write_review_record(root, plan.record)
+    except ReviewError as exc:
+        if plan.edit is None:
+            raise
+        raise ReviewError(f"{exc}; {_undo(root, plan.edit)}") from exc
     return record_path, knowledge
+
+
+def _undo(root: Path, edit: FieldEdit) -> str:
+    """Put the old text back after a failed record (only over our own write); say what happened."""
+    try:
+        text, source = read_knowledge(root)
+        if text != edit.new_text:
+            return "KNOWLEDGE.md changed again meanwhile and keeps that change"
+        write_atomic(root / "KNOWLEDGE.md", edit.old_text.encode("utf-8"), root=root, expect=source)
+    except (ReviewError, OSError) as exc:
+        return f"the status/trust edit stays in KNOWLEDGE.md without a record (undoing it failed: {exc})"
+    return "the status/trust edit was undone, nothing changed"
 
 
 def current_values(text: str) -> dict[str, str | None]:

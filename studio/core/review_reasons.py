@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.model import Pack
+from studio.core.pack_fs import PackFS
 from studio.core.paths import is_inside
 from studio.core.runs.model import RunKind, RunsReport
 from studio.core.runs.reader import read_run_file
@@ -210,17 +211,10 @@ def _claim_reasons(root: Path) -> list[ReviewReason]:
 
 def _page_reasons(root: Path, folder: str, kind: str, label: str) -> list[ReviewReason]:
     """One reason per Markdown page under ``folder`` (index pages included; they often hold the list)."""
-    top = root / folder
-    if top.is_symlink() or not top.is_dir():
-        return []
-    pages: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(top):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not (Path(dirpath) / d).is_symlink())
-        for filename in sorted(filenames):
-            full = Path(dirpath) / filename
-            if filename.startswith(".") or full.is_symlink() or not filename.lower().endswith(_PAGE_SUFFIXES):
-                continue
-            pages.append(full.relative_to(root).as_posix())
+    with PackFS(root) as fs:  # one bounded walk by descriptor; symlinks are never followed
+        tree = fs.walk(folder, enter=lambda _rel, name: not name.startswith("."), classify_links=False)
+    pages = [e.rel for e in tree.files if e.is_regular and not e.rel.rsplit("/", 1)[-1].startswith(".")
+             and e.rel.lower().endswith(_PAGE_SUFFIXES)]
     out = [ReviewReason(kind, f"{label}: {rel}", rel) for rel in sorted(pages)[:MAX_LISTED_PAGES]]
     if len(pages) > MAX_LISTED_PAGES:
         out.append(ReviewReason(kind, f"... and {len(pages) - MAX_LISTED_PAGES} more pages under {folder}/"))

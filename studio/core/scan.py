@@ -21,8 +21,10 @@ from studio.core.paths import SYMLINK_ESCAPE
 SCAN_DIR_LIMIT = Code("scan-dir-limit", Severity.WARNING,
                       "the scan stopped at the folder limit: some folders were not scanned", Behavior.LOAD, "",
                       hint="Point the studio at a narrower folder or raise --max-dirs.")
-SCAN_DEPTH_LIMIT = Code("scan-depth-limit", Severity.INFO, "folders deeper than the depth limit were not entered",
-                        Behavior.LOAD, "", hint="Raise --max-depth if packs live deeper.")
+SCAN_DEPTH_LIMIT = Code("scan-depth-limit", Severity.WARNING,
+                        "the scan stopped at the depth limit: packs deeper below a scope root were not loaded",
+                        Behavior.LOAD, "", hint="Raise --max-depth if packs live deeper, or keep them in a "
+                        ".agents/knowledge folder.")
 SCAN_PERMISSION_DENIED = Code("scan-permission-denied", Severity.WARNING,
                               "a folder could not be listed (permission denied): packs inside it were not found",
                               Behavior.LOAD, "", hint="Check the folder's permissions.")
@@ -51,6 +53,9 @@ SKIPPED_DIR_NAMES = frozenset({
 SCOPE_DOT_DIRS = frozenset({".agents", ".pack-studio"})
 """Dot-directories that hold packs by convention (``<project>/.agents/knowledge``); entered, unlike other
 dot-directories, so that scanning a folder of projects finds their packs."""
+
+MAX_SEARCH_DEPTH = 32
+"""Levels below the scan root searched for scope roots (``.agents/knowledge``) once the depth limit is passed."""
 
 _GITIGNORE_LIMIT = 256 * 1024
 """A real .gitignore is a few KiB; reading more would only let a hostile file slow the scan."""
@@ -91,7 +96,10 @@ class _Pending:
     rel: str
     """POSIX path relative to the scan root ('' for the root)."""
     depth: int
+    """Levels below the scan root or the nearest scope root (``.agents/knowledge``) inside it."""
     ignores: tuple[_IgnoreRules, ...]
+    absolute: int = 0
+    """Levels below the scan root."""
     """Applicable .gitignore files, shallowest first."""
 
 
@@ -105,7 +113,11 @@ def find_pack_dirs(
 ) -> ScanResult:
     """Return the pack directories below ``root`` (``root`` itself when it is a pack).
 
-    Walks breadth-first so a directory limit cuts the deepest folders, never the shallow ones.
+    ``max_depth`` counts levels below ``root`` or below the nearest scope root found inside it (a
+    ``.agents/knowledge`` or ``.pack-studio/knowledge`` folder): a monorepo's
+    ``projects/x/packages/y/.agents/knowledge/z`` is found from its top. Past the depth limit the scan still
+    looks for scope roots (up to ``MAX_SEARCH_DEPTH`` levels), but loads no pack there; a warning counts what
+    it left out. Walks breadth-first so a directory limit cuts the deepest folders, never the shallow ones.
     Does not descend into a pack, into skipped or ignored folders, or through symlinks that leave
     ``root``. Never raises for file-system problems; they become diagnostics. Writes nothing.
     """
@@ -118,6 +130,7 @@ def find_pack_dirs(
     seen: set[tuple[int, int]] = set()
     queue: deque[_Pending] = deque([_Pending(str(root), "", 0, ())])
     beyond_depth = 0
+    beyond_packs: list[str] = []
     while queue:
         if cancelled is not None and cancelled():
             result.cancelled = result.truncated = True
@@ -132,6 +145,10 @@ def find_pack_dirs(
         if entries is None:
             continue
         result.dirs_visited += 1
+        searching = item.depth > max_depth  # past the depth limit: looking for scope roots only
+        if searching and any(e.name == KNOWLEDGE_FILE for e in entries):
+            beyond_packs.append(item.path)
+            continue
         if _is_pack(entries, item.path, result):
             pack_dir = Path(item.path)
             result.pack_dirs.append(pack_dir)
@@ -147,15 +164,26 @@ def find_pack_dirs(
             child = _child_to_enter(entry, item, ignores, real_root, result)
             if child is None:
                 continue
-            if item.depth >= max_depth:
+            depth = 0 if _is_scope_root(entry.name, item.path) else item.depth + 1
+            if item.absolute + 1 > MAX_SEARCH_DEPTH:
                 beyond_depth += 1
                 continue
-            queue.append(_Pending(entry.path, child, item.depth + 1, ignores))
-    if beyond_depth:
-        result.diagnostics.append(SCAN_DEPTH_LIMIT(f"{beyond_depth} directories deeper than {max_depth} levels were "
-                                                   "not entered", file=str(root)))
+            queue.append(_Pending(entry.path, child, depth, ignores, item.absolute + 1))
+    if beyond_packs or beyond_depth:
+        parts = []
+        if beyond_packs:
+            parts.append(f"{len(beyond_packs)} pack(s) lie more than {max_depth} levels below the scan root or a "
+                         f"scope root and were not loaded (first: {sorted(beyond_packs)[0]})")
+        if beyond_depth:
+            parts.append(f"{beyond_depth} directories deeper than {MAX_SEARCH_DEPTH} levels were not entered")
+        result.diagnostics.append(SCAN_DEPTH_LIMIT("; ".join(parts), file=str(root)))
     result.pack_dirs.sort(key=lambda p: p.parts)
     return result
+
+
+def _is_scope_root(name: str, parent: str) -> bool:
+    """``<...>/.agents/knowledge`` and ``<...>/.pack-studio/knowledge``: where packs live by convention."""
+    return name == "knowledge" and os.path.basename(parent) in SCOPE_DOT_DIRS
 
 
 def _entry_name(entry: os.DirEntry[str]) -> str:

@@ -63,8 +63,9 @@ class WorkspaceOptions:
     """False for a repository the user has not approved: its packs need confirmation (V55)."""
     pins: dict[str, Path] = field(default_factory=dict)
     """Pack name -> absolute root of the copy that wins among copies of that name in one scope (``core.pins``)."""
-    content_checks: bool = False
-    """Also run the content checks (source maps, executables, injection lint) on every pack."""
+    content_checks: bool = True
+    """Run the content checks (source maps, runs/, executables, links, injection lint) on every pack; False is
+    ``validate --fast`` (KNOWLEDGE.md and the layout only)."""
     processes: int = 1
     """Worker processes for loading (the CLI uses one per core; the app loads in its own worker instead)."""
     findings_only: bool = False

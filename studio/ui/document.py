@@ -80,7 +80,14 @@ def save_document(doc: Document, text: str, *, force: bool = False) -> SaveOutco
     if not force and changed_on_disk(doc):
         return SaveOutcome.CONFLICT
     payload = (text.replace("\n", "\r\n") if doc.crlf else text).encode("utf-8")
-    write_atomic(doc.path, payload)
+    if _inside(doc.path, doc.pack_root):
+        write_atomic(doc.path, payload, root=doc.pack_root)  # by descriptor: never through a swapped-in link
+    else:
+        write_atomic(doc.path, payload)
     doc.text = text
     doc.stamp = stamp_of(doc.path, payload)
     return SaveOutcome.SAVED
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return os.path.abspath(path).startswith(os.path.abspath(root).rstrip(os.sep) + os.sep)

@@ -26,7 +26,7 @@ def test_missing_files_and_folders_are_reported_where_they_are_named(make_pack) 
     body = ("\n## Context map\n\n- Start with `compiled/briefing.md`.\n- Facts: `compiled/facts.md#prices`.\n"
             "- Cite [sources](sources/) and `wiki/`.\n")
     assert [(line, path) for line, _, path in _found(make_pack, body)] == [
-        (12, "compiled/facts.md#prices"), (13, "sources/"), (13, "wiki/")]
+        (12, "compiled/facts.md"), (13, "sources/"), (13, "wiki/")]  # the #fragment is not part of the path
 
 
 def test_only_the_context_map_section_and_only_paths(make_pack) -> None:  # type: ignore[no-untyped-def]

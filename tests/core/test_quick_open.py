@@ -74,7 +74,15 @@ def test_listing_reads_names_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("list_files opened a file")
 
-    monkeypatch.setattr(os, "open", refuse)
+    real_open = os.open
+
+    def folders_only(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        # The walk holds folders open (by descriptor, so none can be swapped for a link); files stay closed.
+        if not flags & os.O_DIRECTORY:
+            refuse()
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", folders_only)
     monkeypatch.setattr(builtins, "open", refuse)
     monkeypatch.setattr(io, "open", refuse)
     assert list_files(tmp_path)[0] == ["KNOWLEDGE.md", "documents/faq.md"]

@@ -49,6 +49,9 @@ ANCHORED_ONLY = {
     "studio.core.checks._json_files._STRING_REST",
     # search() matches it at position 0 of each candidate (``_subsequence_pattern(q).match``)
     "studio/core/quick_open.py:_subsequence_pattern",
+    # find_markup_breaks matches it once after each tag name; it either ends the tag (the scan goes on after it)
+    # or fails once at the end of the text, and the scan stops there
+    "studio.core.render.markup_scan._TAG_REST",
 }
 
 # Call sites that build their pattern at run time, with patterns they build from hostile-looking input.
@@ -63,6 +66,8 @@ DYNAMIC: dict[str, list[re.Pattern[str]]] = {
     # lines of KNOWLEDGE.md that mention a file about to be renamed
     "studio/core/authoring/files.py:_references": [
         re.compile(re.escape(rel) + r"(?![\w.-])") for rel in ("wiki/index.md", "a b", "[[[")],
+    # a pattern keyword of the studio's own record schemas (the quick validity check)
+    "studio/core/runs/quick_schema.py:_build": [re.compile(r"^\d{4}-\d{2}-\d{2}T")],
     # a search query's highlighter (terms, phrases with gaps, prefixes)
     "studio/core/search/textprep.py:__init__": [],  # filled below (needs parsed queries)
     # Quick open's fuzzy pattern for a typed query

@@ -111,10 +111,28 @@ def test_depth_limit_reports_unentered_folders(tmp_path: Path) -> None:
     result = find_pack_dirs(tmp_path, max_depth=2)
     assert found(result) == ["a", "l1/l2"]
     [diag] = result.diagnostics
-    assert (diag.code, diag.severity) == ("scan-depth-limit", Severity.INFO)
-    assert "2 directories" in diag.message
+    assert (diag.code, diag.severity) == ("scan-depth-limit", Severity.WARNING)  # a scan that stopped early
+    assert "2 pack(s)" in diag.message and str(tmp_path / "l1/l2b/l3") in diag.message
     assert diag.file == str(tmp_path) and diag.pack == ""
     assert len(find_pack_dirs(tmp_path, max_depth=3).pack_dirs) == 4
+
+
+def test_the_depth_limit_counts_from_each_scope_root_found_below(tmp_path: Path) -> None:
+    """A monorepo: ``projects/x/packages/y/.agents/knowledge/z`` lies 7 levels down, 1 below its scope root."""
+    tree(tmp_path, {
+        "projects/x/packages/y/.agents/knowledge/z/KNOWLEDGE.md": PACK,
+        "projects/x/packages/y/.agents/knowledge/g/h/i/j/KNOWLEDGE.md": PACK,  # 4 below its scope root
+        "projects/x/packages/y/.agents/knowledge/g/h/i/j2/k/KNOWLEDGE.md": PACK,  # 5: too deep
+        "projects/x/packages/y/docs/pack/KNOWLEDGE.md": PACK,  # 6 below the scan root, under no scope root
+        "projects/x/.pack-studio/knowledge/w/KNOWLEDGE.md": PACK,
+        "node_modules/.agents/knowledge/never/KNOWLEDGE.md": PACK,
+    })
+    result = find_pack_dirs(tmp_path)
+    assert found(result) == ["projects/x/.pack-studio/knowledge/w", "projects/x/packages/y/.agents/knowledge/g/h/i/j",
+                             "projects/x/packages/y/.agents/knowledge/z"]
+    [diag] = result.diagnostics
+    assert (diag.code, diag.severity) == ("scan-depth-limit", Severity.WARNING)
+    assert "2 pack(s)" in diag.message
 
 
 def test_dir_limit_stops_and_warns(tmp_path: Path) -> None:

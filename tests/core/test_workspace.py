@@ -381,7 +381,7 @@ def test_folder_names_from_the_scan_match_a_fresh_listing(tmp_path: Path) -> Non
     (pack / "compiled").symlink_to(outside, target_is_directory=True)
     ws = open_workspace(WorkspaceOptions(explicit=[root], builtin=False))
     scanned = ws.packs[0]
-    alone = load_pack(pack)
+    alone = load_pack(pack, content=True)  # a workspace runs the content checks too
     assert scanned.top_dirs == {"wiki", "documents"}
     assert [d.code for d in scanned.diagnostics] == [d.code for d in alone.diagnostics]
 

@@ -59,9 +59,11 @@ def test_every_spelling_of_a_wrapper_tag_is_neutralised() -> None:
         assert neutralise(tag).startswith("&lt;"), tag
 
 
-def test_ordinary_markdown_and_html_are_left_alone() -> None:
-    text = "Use <b>bold</b> & 5 < 6 > 4; see <file> and `a && b`."
-    assert neutralise(text) == text
+def test_markup_is_escaped_readably_and_nothing_else_changes() -> None:
+    text = "Use <b>bold</b> & 5 < 6 > 4; see <file> and `a && b` > quoted."
+    assert neutralise(text) == "Use &lt;b>bold&lt;/b> &amp; 5 &lt; 6 > 4; see &lt;file> and `a &amp;&amp; b` > quoted."
+    plain = "plain Markdown, 中文, > quotes, [links](x.md)"
+    assert neutralise(plain) == plain
 
 
 def test_entities_already_in_the_text_survive_the_round_trip() -> None:
@@ -80,7 +82,7 @@ def test_long_runs_of_blanks_after_a_bracket_stay_fast() -> None:
 
     hostile = "<" + " \u200b" * 200_000 + "/" + " " * 200_000 + "x"
     start = time.perf_counter()
-    assert neutralise(hostile) == hostile
+    assert neutralise(hostile) == "&lt;" + hostile[1:]
     assert find_fence_breaks(hostile) == []
     assert wrapper_tags(hostile, "warnings") == []
     assert time.perf_counter() - start < 2.0

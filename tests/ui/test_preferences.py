@@ -236,7 +236,7 @@ def test_a_workspace_honours_the_scan_depth_of_the_preferences(tmp_path: Path) -
     Preferences(org_roots=(tmp_path / "org",), limits=ScanLimits(max_depth=2)).apply_discovery(request)
     shallow = open_workspace(request)
     assert shallow.packs == []
-    assert any("deeper than 2 levels" in d.message for d in shallow.diagnostics)
+    assert any("more than 2 levels below" in d.message for d in shallow.diagnostics)
     Preferences(org_roots=(tmp_path / "org",), limits=ScanLimits(max_depth=3)).apply_discovery(request)
     assert [p.name for p in open_workspace(request).packs] == ["hostile-notes"]
 

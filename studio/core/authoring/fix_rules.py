@@ -17,7 +17,7 @@ from studio.core.authoring.formatting import tabs_to_spaces
 from studio.core.authoring.names import collision, fold, name_rule_problem, suggest_name
 from studio.core.authoring.skeletons import skeleton_for_path
 from studio.core.authoring.vocabulary import ENUM_CODES, KEYS, TOP_LEVEL_KEYS
-from studio.core.checks.context_map_files import map_references, missing_reference
+from studio.core.checks.context_map import map_references, missing_reference
 from studio.core.checks.status_gate import GATES
 from studio.core.diagnostics import Diagnostic
 from studio.core.frontmatter_edit import (

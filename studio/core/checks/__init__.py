@@ -13,7 +13,7 @@ from types import ModuleType
 from studio.core.checks import (
     answers_layout,
     compatibility_length,
-    context_map_files,
+    context_map,
     description_length,
     document_first_layout,
     enum_fields,
@@ -61,7 +61,6 @@ CHECK_MODULES: list[ModuleType] = [
     document_first_layout,
     primary_pointers,
     hybrid_primary,
-    context_map_files,
     wiki_first_layout,
     persona_boundaries,
     ontology_layout,
@@ -73,17 +72,19 @@ CHECK_MODULES: list[ModuleType] = [
     produced_by,
     unknown_keys,
     scripts_in_pack,
+    context_map,
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
 # Content checks read beyond KNOWLEDGE.md and the pack's layout: ontology/ and answers/ JSON, source maps
-# and eval suites (JSON syntax and shape), runs/ records, the executable bit of every file, every text file
-# for injection. They run when asked: for the pack open in the app, and with ``validate --content``.
-# Imported on first use: they pull in the fence escaper and jsonschema (~150 ms), which a plain
-# ``validate`` run and every worker process would otherwise pay for nothing.
+# and eval suites (JSON syntax and shape), runs/ records, the modes and links the shared walk of the pack saw,
+# every text file for injection, the files the guide's context map names. They run in every validation (the
+# CLI, CI and the app alike); only ``validate --fast`` leaves them out.
+# Imported on first use: they pull in the fence escaper, RE2 and jsonschema (~150 ms), which a
+# ``validate --fast`` run and every command that loads one pack would otherwise pay for nothing.
 CONTENT_CHECK_NAMES = (
     "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records", "executable_files",
-    "injection_text",
+    "pack_tree", "injection_text",
 )
 
 

@@ -8,7 +8,13 @@ from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import Frontmatter, Pack
+from studio.core.pack_fs import PackFS, PackTree
 from studio.core.paths import list_top_dirs
+
+TREE_MAX_ENTRIES = 20_000
+"""Entries the content checks' shared walk looks at per pack (a ``walk-limit`` warning says when it stops)."""
+TREE_SKIPPED = frozenset({"node_modules"})
+"""Folders the shared walk does not enter, besides dot-folders (``.git``): tool output, not knowledge."""
 
 
 @dataclass(slots=True)
@@ -17,12 +23,35 @@ class CheckContext:
     fm: Frontmatter | None
     top_dirs: frozenset[str] = field(default_factory=frozenset)
     """Names of the pack's top-level directories (symlinks not followed)."""
+    _fs: PackFS | None = None
+    _tree: PackTree | None = None
 
     @classmethod
     def for_pack(cls, pack: Pack) -> CheckContext:
         # load_pack always lists the folders; only a pack built by hand (tests) lacks them.
         top_dirs = pack.top_dirs if pack.top_dirs is not None else list_top_dirs(pack.root)
         return cls(pack=pack, fm=pack.frontmatter, top_dirs=top_dirs)
+
+    @property
+    def fs(self) -> PackFS:
+        """The pack root held open: every content check reads through it (``pack_fs``), never by path."""
+        if self._fs is None:
+            self._fs = PackFS(self.pack.root)
+        return self._fs
+
+    @property
+    def tree(self) -> PackTree:
+        """One bounded walk of the whole pack, shared by the content checks (dot-folders and node_modules
+        are not entered; symlinks are listed, never followed)."""
+        if self._tree is None:
+            self._tree = self.fs.walk(enter=_enter, max_entries=TREE_MAX_ENTRIES)
+        return self._tree
+
+    def close(self) -> None:
+        """Release the pack's descriptors (``validate_pack`` calls it when the checks are done)."""
+        if self._fs is not None:
+            self._fs.close()
+            self._fs = None
 
     @property
     def data(self) -> dict[str, Any]:
@@ -62,3 +91,7 @@ class CheckContext:
         elif self.fm is not None:
             line = self.fm.start_line
         return code(message, "KNOWLEDGE.md", line, column, hint=hint, severity=severity, behavior=behavior)
+
+
+def _enter(_rel: str, name: str) -> bool:
+    return not name.startswith(".") and name not in TREE_SKIPPED

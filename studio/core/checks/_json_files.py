@@ -9,7 +9,7 @@ from pathlib import Path
 
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Code, Diagnostic
-from studio.core.paths import read_bounded
+from studio.core.paths import from_read_result
 
 MAX_JSON_BYTES = 8 * 1024 * 1024
 REPORTED_DEPTH = 500
@@ -20,10 +20,10 @@ _STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 
 def invalid_json(ctx: CheckContext, path: Path, code: Code) -> Diagnostic | None:
     """A diagnostic when ``path`` (inside the pack) is not valid JSON; None when it parses or is absent."""
-    if not path.is_file():
-        return None
     rel = ctx.pack.relpath(path)
-    data, size, problem = read_bounded(path, MAX_JSON_BYTES + 1, root=ctx.pack.root)
+    if not ctx.fs.exists(rel):
+        return None
+    data, size, problem = from_read_result(ctx.fs.read(rel, MAX_JSON_BYTES + 1), rel)
     if problem is not None:
         return problem
     assert data is not None

@@ -6,13 +6,14 @@ several references separated by ``;`` or ``,``.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.core.diagnostics import Diagnostic
 from studio.core.evidence.anchors import split_ref
-from studio.core.paths import read_bounded
+from studio.core.pack_fs import PackFS, PackTree, Status
+from studio.core.tree_findings import limit_findings
 
 CITED_SURFACES = ("compiled", "documents", "wiki")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -75,32 +76,36 @@ def parse_citations(text: str, file: str) -> list[Citation]:
     return found
 
 
-def scan_citations(root: Path) -> tuple[list[Citation], list[str]]:
-    """Citations in every Markdown file under the cited surfaces; also the files that were skipped."""
+def scan_citations(root: Path) -> tuple[list[Citation], list[str], list[Diagnostic]]:
+    """Citations in every Markdown file under the cited surfaces; the files that were skipped; and a
+    ``walk-limit`` finding for each walk that stopped early (folders too deep, too many entries)."""
     citations: list[Citation] = []
     skipped: list[str] = []
-    for rel in markdown_files(root):
-        data, size, problem = read_bounded(root / rel, MAX_MARKDOWN_BYTES + 1, root=root)
-        if problem is not None or data is None or size > MAX_MARKDOWN_BYTES:
-            skipped.append(rel)
-            continue
-        citations.extend(parse_citations(data.decode("utf-8-sig", errors="replace"), rel))
-    return citations, skipped
+    stopped: list[Diagnostic] = []
+    with PackFS(root) as fs:
+        files, trees = markdown_files(fs)
+        for surface, tree in zip(CITED_SURFACES, trees, strict=False):
+            stopped.extend(limit_findings(tree, f"{surface}/", surface))
+        for rel in files:
+            result = fs.read(rel, MAX_MARKDOWN_BYTES + 1, follow=False)
+            if result.status is not Status.OK or result.data is None or result.size > MAX_MARKDOWN_BYTES:
+                skipped.append(rel)
+                continue
+            citations.extend(parse_citations(result.data.decode("utf-8-sig", errors="replace"), rel))
+    return citations, skipped, stopped
 
 
-def markdown_files(root: Path) -> list[str]:
-    """Pack-relative Markdown files under compiled/, documents/, wiki/; symlinks are not followed."""
+def markdown_files(fs: PackFS) -> tuple[list[str], list[PackTree]]:
+    """Pack-relative Markdown files under compiled/, documents/, wiki/ (symlinks are not followed), and the
+    walks that found them (their limits say whether they stopped early)."""
     found: list[str] = []
+    trees: list[PackTree] = []
     for surface in CITED_SURFACES:
-        top = root / surface
-        if top.is_symlink() or not top.is_dir():
-            continue
-        for dirpath, dirnames, filenames in os.walk(top):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                full = Path(dirpath) / name
-                if name.lower().endswith(MARKDOWN_SUFFIXES) and not full.is_symlink():
-                    found.append(full.relative_to(root).as_posix())
-                    if len(found) >= MAX_MARKDOWN_FILES:
-                        return found
-    return found
+        tree = fs.walk(surface, enter=lambda _rel, name: not name.startswith("."), classify_links=False)
+        trees.append(tree)
+        for entry in tree.files:
+            if entry.is_regular and entry.rel.lower().endswith(MARKDOWN_SUFFIXES):
+                found.append(entry.rel)
+                if len(found) >= MAX_MARKDOWN_FILES:
+                    return found, trees
+    return found, trees

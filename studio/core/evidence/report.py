@@ -129,7 +129,8 @@ def build_evidence(pack_root: Path, runs: RunsReport | None = None) -> EvidenceR
         report.diagnostics.extend(evidence.diagnostics)
     for section in source_map.sections:
         report.diagnostics.extend(_section_problems(section, reader))
-    citations, _skipped = scan_citations(root)
+    citations, _skipped, stopped = scan_citations(root)
+    report.diagnostics.extend(stopped)
     for citation in citations:
         excerpt = reader.excerpt(citation.target, parse_anchor(citation.fragment))
         report.citations.append(CitationEvidence(citation, excerpt))
@@ -152,7 +153,7 @@ def _claim_evidence(claim: SourceClaim, reader: SourceReader, root: Path, record
         diags.append(code(f"{label} {what}", SOURCE_MAP, claim.line))
     if excerpt.state not in (ExcerptState.MISSING, ExcerptState.OUTSIDE) and claim.source_path in recorded:
         if claim.source_path not in current:
-            current[claim.source_path] = file_sha256(root / claim.source_path)
+            current[claim.source_path] = file_sha256(root, claim.source_path)
         now = current[claim.source_path]
         if now is not None and now != recorded[claim.source_path]:
             evidence.source_changed = True

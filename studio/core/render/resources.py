@@ -29,13 +29,11 @@ path. This is deterministic, which keeps golden files stable.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
 
 from studio.core.model import Pack
-from studio.core.paths import is_inside
+from studio.core.pack_fs import PackFS
 
 MAX_RESOURCES = 2000
 MAX_DEPTH = 12
@@ -82,10 +80,11 @@ def scan_resources(pack: Pack) -> ResourceScan:
     """Walk the pack (without following symlinks out of it) and classify every listed file."""
     scan = ResourceScan()
     found: list[str] = []
-    for top in _LISTED_TOP_DIRS:
-        if not _walk(pack.root, top, found, depth=0):
-            scan.truncated = True
-            break
+    with PackFS(pack.root) as fs:
+        for top in _LISTED_TOP_DIRS:
+            if not _walk(fs, top, found):
+                scan.truncated = True
+                break
     pinned = {p for p in (pack.primary_document, pack.primary_ontology, pack.primary_answers) if p}
     pinned = {_normalise(p) for p in pinned} | {"wiki/index.md"}  # the matrix reads wiki/index.md first
     for rel in found:
@@ -123,32 +122,18 @@ def _normalise(rel: str) -> str:
     return rel
 
 
-def _walk(root: Path, rel_dir: str, out: list[str], depth: int) -> bool:
-    """Append regular files under ``root/rel_dir`` to ``out``; False when MAX_RESOURCES was hit."""
-    if depth > MAX_DEPTH or (depth == 0 and os.path.islink(root / rel_dir)):
-        return True  # a symlinked top-level directory is treated like any symlinked directory
-    try:
-        with os.scandir(root / rel_dir) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except (OSError, ValueError):  # ValueError: a path the file system cannot encode
-        return True  # missing or unreadable directory: nothing to list
-    for entry in entries:
-        if entry.name.startswith("."):
+def _walk(fs: PackFS, top: str, out: list[str]) -> bool:
+    """Append regular files under the physical folder ``top`` to ``out`` (one ``pack_fs`` walk, ``MAX_DEPTH``
+    levels, symlinked folders never entered, symlinked files listed when they stay inside and end at a regular
+    file); False when MAX_RESOURCES was hit or the walk stopped early."""
+    tree = fs.walk(top, max_depth=MAX_DEPTH, max_entries=MAX_RESOURCES * 4,
+                   enter=lambda _rel, name: not name.startswith("."))
+    for entry in tree.files:
+        if entry.rel.rsplit("/", 1)[-1].startswith("."):
             continue
-        rel = f"{rel_dir}/{entry.name}"
-        try:
-            if entry.is_dir(follow_symlinks=False):
-                if not _walk(root, rel, out, depth + 1):
-                    return False
-                continue
-            if entry.is_symlink():
-                if not is_inside(root, Path(entry.path)) or not entry.is_file(follow_symlinks=True):
-                    continue
-            elif not entry.is_file(follow_symlinks=False):
-                continue  # FIFOs, sockets, devices
-        except OSError:
-            continue
+        if not entry.is_regular and not (entry.is_link and fs.exists(entry.rel)):
+            continue  # FIFOs, sockets, devices; links out of the pack or to folders
         if len(out) >= MAX_RESOURCES:
             return False
-        out.append(rel)
-    return True
+        out.append(entry.rel)
+    return tree.stopped_at is None

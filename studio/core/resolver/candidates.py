@@ -9,23 +9,26 @@ section-sized, and cutting them further would separate facts from the boundaries
 Never candidates: ``indexes/`` (candidate search only), ``runs/``, ``schemas/``, ``evals/`` and other
 non-runtime files, ``ontology/`` and ``answers/`` (subgraph selection is not simulated), ``assets/``
 (on demand only), symlinks that lead outside the pack, huge and binary files. The walk never follows a
-symlinked directory, reads at most ``MAX_FILE_BYTES`` per file and stops after ``MAX_FILES`` entries.
+symlinked directory, reads at most ``MAX_FILE_BYTES`` per file, stops after ``MAX_FILES`` files and does not
+enter folders deeper than ``pack_fs.MAX_WALK_DEPTH`` (both reported as skips).
 """
 
 from __future__ import annotations
 
 import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.core.paths import is_inside, read_bounded, read_regular_file
+from studio.core.pack_fs import LinkEntry, LinkState, PackFS
+from studio.core.paths import from_read_result
 from studio.core.resolver.sections import split_sections
 from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 1_048_576
 MAX_FILES = 5000
+MAX_WALK_ENTRIES = 20_000
+"""Entries (files, folders, links) the walk looks at; past that it stops and says so."""
 TEXT_SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".csv", ".tsv", ".vtt", ".srt", ".json", ".yaml", ".yml")
 NEVER_CONTEXT = {"runs", "schemas", "evals"}
 
@@ -103,56 +106,49 @@ FileCache = dict[tuple[str, int, int, bool], tuple[list[Candidate], list[Skip]]]
 def collect(root: Path, primary_document: str | None, guide_body: str, cache: FileCache | None = None) -> PackFiles:
     """Walk ``root`` (never following symlinked directories) and classify every file.
 
-    With ``cache``, a file whose path, mtime and size are unchanged is not read or parsed again.
+    One bounded, descriptor-based walk (``pack_fs``): no folder or file swapped for a symlink while this runs
+    can make it read outside the pack. With ``cache``, a file whose path, mtime and size are unchanged is not
+    read or parsed again.
     """
     out = PackFiles()
     if guide_body.strip():
         out.candidates.append(Candidate("KNOWLEDGE.md", "guide", guide_body.strip("\n"), roles=frozenset({"usage"})))
     fresh: FileCache = {}
     seen = 0
-    base = str(root)
-    # Plain strings rather than Path objects: on a re-run this loop is most of the work.
-    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-        rel_dir = os.path.relpath(dirpath, base).replace(os.sep, "/")
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        for name in list(dirnames):
-            full = os.path.join(dirpath, name)
-            if os.path.islink(full):
-                dirnames.remove(name)
-                if not is_inside(root, Path(full)):
-                    out.skipped.append(Skip(prefix + name, "symlink-escape", "This directory is a symlink leading "
-                                            "outside the pack; nothing behind it is read."))
-                else:
-                    out.skipped.append(Skip(prefix + name, "not-a-runtime-surface", "Symlinked directories are "
-                                            "not followed; move the files into the pack."))
-        for name in sorted(filenames):
+    with PackFS(root) as fs:
+        tree = fs.walk(enter=_enter, max_entries=MAX_WALK_ENTRIES)
+        links = {link.rel: link for link in tree.links}
+        for rel in tree.too_deep:
+            out.skipped.append(Skip(rel, "too-deep", f"Folders more than {tree.max_depth} levels deep are not "
+                                    "walked; move the files up."))
+        if tree.stopped_at is not None:
+            out.skipped.append(Skip(tree.stopped_at, "too-many-files", f"The walk stopped after {tree.max_entries} "
+                                    "entries; the rest of the pack was not examined."))
+        for entry in tree.files:
+            name = entry.rel.rsplit("/", 1)[-1]
             if name.startswith("."):
                 continue
+            link = links.get(entry.rel)
+            if link is not None and link.state in (LinkState.DIR, LinkState.LOOP) and link.resolved is not None:
+                out.skipped.append(Skip(entry.rel, "not-a-runtime-surface", "Symlinked directories are not "
+                                        "followed; move the files into the pack."))
+                continue
             seen += 1
-            rel = prefix + name
+            rel = entry.rel
             if seen > MAX_FILES:
                 out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files are examined."))
                 break
             if rel.startswith("sources/"):
                 out.has_sources = True
-            try:
-                st = os.lstat(os.path.join(dirpath, name))
-                key = (rel, st.st_mtime_ns, st.st_size, rel == primary_document)
-                mode = st.st_mode
-            except OSError:
-                key = (rel, -1, -1, False)
-                mode = 0
+            key = (rel, entry.mtime_ns, entry.size, rel == primary_document)
             hit = cache.get(key) if cache is not None else None
             if hit is None:
                 piece = PackFiles()
-                _classify(root, rel, primary_document, piece, mode)
+                _classify(fs, rel, primary_document, piece, link)
                 hit = (piece.candidates, piece.skipped)
             fresh[key] = hit
             out.candidates.extend(hit[0])
             out.skipped.extend(hit[1])
-        if seen > MAX_FILES:
-            break
     out.split_stems = {c.doc_stem for c in out.candidates if c.layer == "split" and c.doc_stem}
     if cache is not None:
         cache.clear()
@@ -189,11 +185,14 @@ def file_layer(rel: str) -> str | Skip:
     return "wiki" if top == "wiki" else "document"
 
 
-def _classify(root: Path, rel: str, primary: str | None, out: PackFiles, mode: int = 0) -> None:
-    """``mode`` is the walk's ``lstat`` of the file (0 when that failed)."""
+def _enter(rel: str, name: str) -> bool:
+    return not name.startswith(".")
+
+
+def _classify(fs: PackFS, rel: str, primary: str | None, out: PackFiles, link: LinkEntry | None = None) -> None:
+    """``link`` is the walk's view of the file when it is a symlink (None for a plain file)."""
     parts = rel.split("/")
-    full = os.path.join(root, rel)
-    if stat.S_ISLNK(mode) and not is_inside(root, Path(full)):
+    if link is not None and link.state is LinkState.OUTSIDE:
         out.skipped.append(Skip(rel, "symlink-escape", "This file is a symlink leading outside the pack; it is "
                                 "never read or loaded."))
         return
@@ -203,7 +202,7 @@ def _classify(root: Path, rel: str, primary: str | None, out: PackFiles, mode: i
         return
     if layer == "guide":
         return  # the guide body is a candidate already (``collect``)
-    text = _read_text(root, full, rel, out, mode)
+    text = _read_text(fs, rel, out)
     if text is None:
         return
     stem = os.path.splitext(parts[-1])[0]
@@ -242,14 +241,9 @@ def _static_reason(top: str) -> tuple[str, str] | None:
     return None
 
 
-def _read_text(root: Path, full: str, rel: str, out: PackFiles, mode: int) -> str | None:
-    # A file the walk saw as regular needs no containment check: the walk never follows symlinked folders.
-    fast = read_regular_file(full, MAX_FILE_BYTES + 1) if stat.S_ISREG(mode) else None
-    data: bytes | None
-    if fast is not None:
-        (data, size), problem = fast, None
-    else:
-        data, size, problem = read_bounded(Path(full), MAX_FILE_BYTES + 1, root=root)
+def _read_text(fs: PackFS, rel: str, out: PackFiles) -> str | None:
+    # Reached by descriptor from the root; a symlink is followed only while it stays inside the pack.
+    data, size, problem = from_read_result(fs.read(rel, MAX_FILE_BYTES + 1), rel)
     if problem is not None or data is None:
         code = problem.code if problem is not None else "unreadable"
         reason = "symlink-escape" if code == "symlink-escape" else "unreadable"

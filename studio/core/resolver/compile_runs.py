@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.jsonread import JsonFailure, read_json
-from studio.core.paths import is_inside, read_bounded
+from studio.core.pack_fs import PackFS, Status
 
 MAX_RECORD_BYTES = 1_048_576
 FLAGGED_STATUSES = ("needs-review", "stale", "disputed", "failed")
@@ -29,17 +29,15 @@ class CompileVerdict:
 
 def latest_flagged_compile(root: Path) -> CompileVerdict | None:
     """The latest compile run if its status is one of ``FLAGGED_STATUSES``; else None."""
-    runs = root / "runs"
-    if not runs.is_dir() or not is_inside(root, runs):
-        return None
-    try:
-        names = sorted(p.name for p in runs.iterdir() if p.name.startswith("compile-") and p.suffix == ".json")
-    except OSError:
-        return None
-    if not names:
-        return None
-    data, size, problem = read_bounded(runs / names[-1], MAX_RECORD_BYTES + 1, root=root)
-    if problem is not None or data is None or size > MAX_RECORD_BYTES:
+    with PackFS(root) as fs:  # runs/ itself must be a physical folder; the record is read by descriptor
+        tree = fs.walk("runs", max_depth=0, classify_links=False)
+        names = sorted(e.rel.rsplit("/", 1)[-1] for e in tree.files if e.is_regular
+                       and e.rel.startswith("runs/compile-") and e.rel.endswith(".json"))
+        if not names:
+            return None
+        result = fs.read(f"runs/{names[-1]}", MAX_RECORD_BYTES + 1, follow=False)
+    data, size = result.data, result.size
+    if result.status is not Status.OK or data is None or size > MAX_RECORD_BYTES:
         return None
     parsed = read_json(data)
     if isinstance(parsed, JsonFailure):  # not UTF-8 JSON, too deep, or a number over Python's digit limit

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import write_atomic
+from studio.core.atomic import OutsidePack, write_atomic
 from studio.core.jsonwrite import dumps
 from studio.core.model import GROUNDING_POLICIES, PROFILES, STATUSES, TRUST_LEVELS
 from studio.core.paths import is_inside
@@ -130,7 +130,10 @@ def write_context_record(result: ResolveResult, pack_root: Path, now: datetime |
             continue
         data = dumps(context_record(result, run_id), indent=2) + "\n"
         try:
-            return write_atomic(path, data, exclusive=True)
+            # By descriptor from the pack root: a runs/ swapped for a symlink meanwhile is refused, not followed.
+            return write_atomic(path, data, exclusive=True, root=pack_root)
         except FileExistsError:
             continue  # another writer took the name between our check and the link
+        except OutsidePack as exc:
+            raise PermissionError(f"{runs} is a symlink or leads outside the pack; refusing to write") from exc
     raise FileExistsError(f"no free record name for {stamp} in {runs}")

@@ -10,12 +10,12 @@ estimated as ``ceil(characters / 4)``. Like everything in the studio it never re
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 from studio.core.model import Pack
-from studio.core.paths import is_file, is_inside, read_bounded, resolve_inside
+from studio.core.pack_fs import PackFS
+from studio.core.paths import read_bounded, resolve_inside
 from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.resolver.intent import reference_asks_for_sources
 from studio.core.tokens import CharEstimator
@@ -67,19 +67,12 @@ def reference_dry_run(pack: Pack, query: str, pack_arg: str | None = None) -> di
 
 
 def _is_file(root: Path, rel: str) -> bool:
-    path = root / rel
-    return is_file(path) and is_inside(root, path)
+    with PackFS(root) as fs:
+        return fs.exists(rel)
 
 
 def _splits(root: Path) -> list[str]:
-    base = root / "compiled" / "splits"
-    if not base.is_dir() or not is_inside(root, base):
-        return []
-    found: list[str] = []
-    for dirpath, dirnames, filenames in os.walk(base, followlinks=False):
-        dirnames.sort()
-        for name in filenames:
-            path = Path(dirpath) / name
-            if name.endswith(".md") and path.is_file() and is_inside(root, path):
-                found.append(path.relative_to(root).as_posix())
-    return sorted(found)
+    """Markdown files under ``compiled/splits/`` (one bounded ``pack_fs`` walk; symlinks never followed)."""
+    with PackFS(root) as fs:
+        tree = fs.walk("compiled/splits", classify_links=False)
+    return sorted(e.rel for e in tree.files if e.is_regular and e.rel.endswith(".md"))

@@ -12,17 +12,21 @@ becomes a ``run-read-failed`` finding on that record, never an exception that co
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.jsonread import JsonFailure, JsonText, read_json
-from studio.core.paths import UNREADABLE_FILE, read_bounded
+from studio.core.pack_fs import LinkState, PackFS, WalkEntry
+from studio.core.paths import UNREADABLE_FILE, from_read_result
 from studio.core.runs.kinds import infer_kind, infer_markdown_kind
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource, Validity
 from studio.core.runs.schemas import check_against_schema
 from studio.core.runs.summaries import read_markdown_log, summarize
 from studio.core.runs.timestamps import choose
+from studio.core.tree_findings import limit_findings
 
 RUN_FOLDER_UNREADABLE = Code("run-folder-unreadable", Severity.WARNING, "a folder under runs/ could not be listed")
 TOO_MANY_RUN_FILES = Code("too-many-run-files", Severity.WARNING, "runs/ holds more records than the studio reads",
@@ -54,27 +58,35 @@ MAX_RUN_FILES = 2000
 MAX_TOTAL_BYTES = 64 * 1024 * 1024
 """Parsed records stay in memory; past this many bytes in total the rest are listed but not read."""
 MAX_RUN_DEPTH = 6
+MAX_RUN_ENTRIES = 20_000
 RECORD_SUFFIXES = (".json", ".md", ".markdown", ".jsonl", ".txt", ".log")
 
 
 def read_runs(pack_root: Path) -> RunsReport:
-    """All records under ``pack_root/runs`` in time order. No ``runs/`` folder gives an empty report."""
+    """All records under ``pack_root/runs`` in time order. No ``runs/`` folder gives an empty report.
+
+    One bounded walk by descriptor (``pack_fs``): symlinked folders are reported, never entered, and a folder
+    or record swapped for a symlink while this runs is refused, never read.
+    """
     root = Path(os.path.abspath(pack_root))
     report = RunsReport()
-    runs_dir = root / "runs"
-    if runs_dir.is_symlink():
-        report.diagnostics.append(_skipped_link("runs", "the runs/ folder"))
-        return report
-    if not runs_dir.is_dir():
-        return report
-    total = 0
-    for path in _walk(runs_dir, root, report.diagnostics):
-        if total > MAX_TOTAL_BYTES:
-            report.records.append(_over_budget(path, root))
-            continue
-        record = read_run_file(path, root)
-        total += record.size
-        report.records.append(record)
+    with PackFS(root) as fs:
+        st = fs.lstat("runs")
+        if st is None:
+            return report
+        if stat.S_ISLNK(st.st_mode):
+            report.diagnostics.append(_skipped_link("runs", "the runs/ folder"))
+            return report
+        if not stat.S_ISDIR(st.st_mode):
+            return report
+        total = 0
+        for entry in _walk(fs, report.diagnostics):
+            if total > MAX_TOTAL_BYTES:
+                report.records.append(_over_budget(entry))
+                continue
+            record = _read_entry(fs, entry)
+            total += record.size
+            report.records.append(record)
     report.records.sort(key=_time_order)
     for record in report.records:
         report.diagnostics.extend(record.diagnostics)
@@ -86,67 +98,82 @@ def _time_order(record: RunRecord) -> tuple[int, float, str]:
     return (0 if record.timestamp else 1, stamp, record.path)
 
 
-def _walk(runs_dir: Path, root: Path, diags: list[Diagnostic]) -> list[Path]:
-    """Files under ``runs_dir``, depth- and count-bounded; symlinked folders are reported, not entered."""
-    found: list[Path] = []
-    stack: list[tuple[Path, int]] = [(runs_dir, 0)]
-    while stack:
-        folder, depth = stack.pop()
-        try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
-        except OSError:
-            diags.append(RUN_FOLDER_UNREADABLE(f"{_rel(folder, root)} cannot be listed", file=_rel(folder, root)))
+def _walk(fs: PackFS, diags: list[Diagnostic]) -> list[WalkEntry]:
+    """Record files under ``runs/``, depth- and count-bounded; symlinked folders are reported, not entered."""
+    tree = fs.walk("runs", max_depth=MAX_RUN_DEPTH - 1, max_entries=MAX_RUN_ENTRIES,
+                   enter=lambda _rel, name: not name.startswith("."))
+    for rel, why in tree.unlisted:
+        diags.append(RUN_FOLDER_UNREADABLE(f"{rel} cannot be listed: {why}", file=rel))
+    diags.extend(limit_findings(tree, "runs/", "runs"))
+    links = {link.rel: link for link in tree.links}
+    found: list[WalkEntry] = []
+    for entry in tree.files:
+        name = entry.rel.rsplit("/", 1)[-1]
+        if name.startswith("."):
+            continue  # editor swap files, our own atomic-write temp files
+        link = links.get(entry.rel)
+        is_record = name.lower().endswith(RECORD_SUFFIXES)
+        if link is not None and (link.state in (LinkState.DIR, LinkState.LOOP)
+                                 or (link.state is LinkState.OUTSIDE and not is_record)):
+            diags.append(_skipped_link(entry.rel, entry.rel))
             continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue  # editor swap files, our own atomic-write temp files
-            path = Path(entry.path)
-            if entry.is_dir(follow_symlinks=False):
-                if depth + 1 < MAX_RUN_DEPTH:
-                    stack.append((path, depth + 1))
-                continue
-            if entry.is_symlink() and Path(os.path.realpath(path)).is_dir():
-                diags.append(_skipped_link(_rel(path, root), _rel(path, root)))
-                continue
-            if not entry.name.lower().endswith(RECORD_SUFFIXES):
-                continue
-            if len(found) >= MAX_RUN_FILES:
-                diags.append(TOO_MANY_RUN_FILES(f"runs/ holds more than {MAX_RUN_FILES} records; the rest were not "
-                                                "read", file="runs"))
-                return found
-            found.append(path)
+        if not is_record:
+            continue
+        if len(found) >= MAX_RUN_FILES:
+            diags.append(TOO_MANY_RUN_FILES(f"runs/ holds more than {MAX_RUN_FILES} records; the rest were not "
+                                            "read", file="runs"))
+            return found
+        found.append(entry)
     return found
 
 
 def read_run_file(path: Path, root: Path) -> RunRecord:
     """Read one record (JSON or Markdown) at ``path`` inside pack ``root``. Never raises (the audit boundary)."""
     rel = _rel(path, root)
+
+    def read() -> RunRecord:
+        with PackFS(root) as fs:
+            st = fs.lstat(rel)
+            mtime = st.st_mtime if st is not None else None
+            return _record(rel, *from_read_result(fs.read(rel, MAX_RUN_BYTES + 1), rel), mtime)
+
+    return _bounded(rel, read)
+
+
+def _read_entry(fs: PackFS, entry: WalkEntry) -> RunRecord:
+    return _bounded(entry.rel, lambda: _record(
+        entry.rel, *from_read_result(fs.read(entry.rel, MAX_RUN_BYTES + 1), entry.rel), entry.mtime_ns / 1e9))
+
+
+def _bounded(rel: str, read: Callable[[], RunRecord]) -> RunRecord:
+    """The audit boundary: one record's failure is a finding on it, never a skipped pack."""
     try:
-        return _read_run_file(path, rel, root)
-    except Exception as exc:  # the audit boundary: one record's failure is a finding on it, never a skipped pack
-        record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, summary="not read (studio error)")
+        return read()
+    except Exception as exc:
+        name = rel.rsplit("/", 1)[-1]
+        record = RunRecord(rel, _kind_for_unread(name), Validity.UNREADABLE, summary="not read (studio error)")
         record.diagnostics.append(RUN_READ_FAILED(f"{rel} could not be read: the studio failed with "
                                                   f"{type(exc).__name__}: {str(exc)[:200]}", file=rel))
         return record
 
 
-def _read_run_file(path: Path, rel: str, root: Path) -> RunRecord:
-    data_bytes, size, problem = read_bounded(path, MAX_RUN_BYTES + 1, root=root)
-    mtime = _mtime(path)
+def _record(rel: str, data_bytes: bytes | None, size: int, problem: Diagnostic | None,
+            mtime: float | None) -> RunRecord:
+    name = rel.rsplit("/", 1)[-1]
     if problem is not None or data_bytes is None:
-        record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
+        record = RunRecord(rel, _kind_for_unread(name), Validity.UNREADABLE, size=size)
         record.diagnostics.append(_audit_only(problem) if problem else _unreadable(rel))
         _place_in_time(record, None, mtime)
         record.summary = "not read"
         return record
     if size > MAX_RUN_BYTES:
-        record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, size=size)
+        record = RunRecord(rel, _kind_for_unread(name), Validity.UNREADABLE, size=size)
         record.diagnostics.append(RUN_TOO_LARGE(f"{rel} is {size:,} bytes; records over {MAX_RUN_BYTES:,} bytes are "
                                                 "not parsed", file=rel))
         _place_in_time(record, None, mtime)
         record.summary = "too large to read"
         return record
-    if path.suffix.lower() == ".json":
+    if name.lower().endswith(".json"):
         record = parse_json_record(data_bytes, rel, mtime=mtime)
     else:
         record = _markdown_record(data_bytes, rel)
@@ -197,10 +224,11 @@ def _place_in_time(record: RunRecord, source: JsonText | None, mtime: float | No
             line, column))
 
 
-def _over_budget(path: Path, root: Path) -> RunRecord:
-    rel = _rel(path, root)
-    record = RunRecord(rel, _kind_for_unread(path.name), Validity.UNREADABLE, summary="not read (runs/ too large)")
-    _place_in_time(record, None, _mtime(path))
+def _over_budget(entry: WalkEntry) -> RunRecord:
+    rel = entry.rel
+    record = RunRecord(rel, _kind_for_unread(rel.rsplit("/", 1)[-1]), Validity.UNREADABLE,
+                       summary="not read (runs/ too large)")
+    _place_in_time(record, None, entry.mtime_ns / 1e9)
     record.diagnostics.append(RUNS_TOO_LARGE(f"{rel} was not read: runs/ holds more than "
                                              f"{MAX_TOTAL_BYTES // (1024 * 1024)} MB of records", file=rel))
     return record
@@ -256,12 +284,6 @@ def _unreadable(rel: str) -> Diagnostic:
 def _skipped_link(rel: str, what: str) -> Diagnostic:
     return RUN_SYMLINK_SKIPPED(f"{what} is a symlink; symlinked folders are not followed", file=rel)
 
-
-def _mtime(path: Path) -> float | None:
-    try:
-        return path.lstat().st_mtime
-    except OSError:
-        return None
 
 
 def _rel(path: Path, root: Path) -> str:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.jsonread import JsonText
 from studio.core.resources import missing_resource, schemas_dir
+from studio.core.runs import quick_schema
 
 RUN_TOO_DEEP = Code("run-too-deep", Severity.ERROR, "a run record is nested too deeply to check against its schema",
                     Behavior.LOAD, "", hint="Records are flat audit data; flatten the structure.")
@@ -79,6 +80,11 @@ def load_schema(name: str) -> dict[str, Any]:
 
 
 @cache
+def _quick(name: str) -> bool:
+    return quick_schema.supported(load_schema(name))
+
+
+@cache
 def _validator(name: str) -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
@@ -126,6 +132,8 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "", s
         result.infos.append(missing_resource(schema_path(schema), exc.__class__.__name__, file=file))
         return result
     try:
+        if _quick(schema) and quick_schema.is_valid(data, load_schema(schema)):
+            return result  # valid: nothing for jsonschema to find (most records; see quick_schema)
         errors = sorted(validator.iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
     except RecursionError:
         result.errors.append(RUN_TOO_DEEP(f"{file} is nested too deeply to check against {schema}", file=file))

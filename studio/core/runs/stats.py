@@ -8,7 +8,6 @@ a fresh clone or a copy gives every file a new time. Without a recorded hash, th
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from studio.core.pack_fs import PackFS
 from studio.core.paths import resolve_inside
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource
 from studio.core.runs.timestamps import format_time
@@ -279,7 +279,7 @@ class _Disk:
 
     def sha256(self, path: str) -> str | None:
         if path not in self._hashes:
-            self._hashes[path] = file_sha256(self.root / path)
+            self._hashes[path] = file_sha256(self.root, path)
         return self._hashes[path]
 
 
@@ -310,34 +310,25 @@ def _compare(disk: _Disk, path: str, recorded: Any) -> str:
     return "unchanged" if current == match.group(1).lower() else "changed"
 
 
-def file_sha256(path: Path) -> str | None:
-    """Hex sha256 of a regular file, or None when unreadable or larger than MAX_HASH_BYTES."""
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_HASH_BYTES:
-            return None
-        digest = hashlib.sha256()
-        with open(path, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
-                digest.update(chunk)
-        return digest.hexdigest()
-    except (OSError, ValueError):  # ValueError: a NUL byte in the path
-        return None
+def file_sha256(root: Path, rel: str) -> str | None:
+    """Hex sha256 of a regular file inside ``root``, or None when unreachable or larger than MAX_HASH_BYTES.
+
+    Reached by descriptor (``pack_fs``): a symlink out of the pack, even one swapped in meanwhile, is never read.
+    """
+    with PackFS(root) as fs:
+        return fs.sha256(rel, MAX_HASH_BYTES)
 
 
 def runtime_surface_files(root: Path) -> list[str]:
     """Regular files under ``compiled/``, ``documents/`` and ``wiki/`` (no symlinks followed), sorted."""
     found: list[str] = []
-    for surface in RUNTIME_SURFACES:
-        top = root / surface
-        if top.is_symlink() or not top.is_dir():
-            continue
-        for dirpath, dirnames, filenames in os.walk(top):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for filename in sorted(filenames):
-                full = Path(dirpath) / filename
-                if filename.startswith(".") or full.is_symlink():
+    with PackFS(root) as fs:
+        for surface in RUNTIME_SURFACES:
+            tree = fs.walk(surface, enter=lambda _rel, name: not name.startswith("."), classify_links=False)
+            for entry in tree.files:
+                if entry.is_link or entry.rel.rsplit("/", 1)[-1].startswith("."):
                     continue
-                found.append(full.relative_to(root).as_posix())
+                found.append(entry.rel)
                 if len(found) >= MAX_SURFACE_FILES:
                     return sorted(found)
     return sorted(found)

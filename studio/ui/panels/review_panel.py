@@ -353,7 +353,7 @@ class ReviewPanel(ModePanel):
         except (ReviewError, OSError) as exc:
             self._problem(str(exc))
             return None
-        reloaded = load_pack(root, self.pack.scope, self.pack.scope_root)
+        reloaded = load_pack(root, self.pack.scope, self.pack.scope_root, content=True)
         self.packs = [reloaded if os.path.abspath(p.root) == os.path.abspath(root) else p for p in self.packs]
         label = self.queue.labels.get(self.pack.root)
         message = _written_message(plan, written, root, label.text if label else reloaded.name)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from studio.core.authoring.create import create_pack, preview_findings
 from studio.core.authoring.new_pack import NewPackError, NewPackRequest, plan_new_pack
 from studio.core.authoring.templates import load_templates
-from studio.core.checks.context_map_files import map_references
+from studio.core.checks.context_map import map_references
 from studio.core.diagnostics import Severity
 from studio.core.frontmatter import read_knowledge_bytes
 from studio.core.model import PROFILES, RUNTIME_MODES, STANDARD_TYPES
