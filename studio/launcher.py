@@ -13,6 +13,11 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch ``argv`` (default: the process arguments) and return the exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
+    if args == ["--version"]:  # answered before any import: scripts ask it to probe for the tool
+        from studio import __version__
+
+        print(f"pack-studio {__version__}")
+        return 0
     if not args or args[0] == "open":
         from studio.ui.launch import main as open_app
 

@@ -1,8 +1,12 @@
 """The command-line face of ``pack-studio`` (``studio.launcher`` sends ``open`` and no arguments to the app).
 
-Each subcommand lives in its own module under ``studio.cli`` and exposes
-``register(subparsers) -> None``; the parser it adds carries ``func=run(args) -> int`` as a default.
-Modules are discovered, so adding a command never edits this file.
+Each subcommand lives in its own module under ``studio.cli``, named after the command (``read-files`` is
+``read_files.py``), and exposes ``register(subparsers) -> None``; the parser it adds carries
+``func=run(args) -> int`` as a default. Modules are discovered, so adding a command never edits this file.
+
+Only the named command's module is imported: scripts call ``pack-studio guide PACK`` once per pack, and the
+whole CLI's imports (the core, YAML, the evals' ir-measures) would cost more than the work. The full parser, with
+every command, is built only for top-level help and for a name that is not a command (argparse then lists them).
 """
 
 from __future__ import annotations
@@ -15,10 +19,17 @@ import sys
 from collections.abc import Sequence
 
 from studio import __version__
-from studio.cli._scope import UsageError
+from studio.cli._errors import UsageError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_names() -> list[str]:
+    """Every command, from the module names alone (nothing is imported)."""
+    return sorted(info.name.replace("_", "-") for info in pkgutil.iter_modules(__path__)
+                  if not info.name.startswith("_"))
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command, or with just ``only`` (a name from ``command_names``)."""
     parser = argparse.ArgumentParser(
         prog="pack-studio",
         description="Knowledge Pack Studio: author, validate and debug Agent Knowledge packs. "
@@ -26,10 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pack-studio {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+    for name in command_names() if only is None else [only]:
+        module = importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
         register = getattr(module, "register", None)
         if register is not None:
             register(sub)
@@ -39,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit code (0 ok, 1 findings, 2 usage error)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    first = args_list[0] if args_list else ""
+    parser = build_parser(first if first in command_names() else None)
     if not args_list:
         parser.print_help()
         return 2

@@ -16,16 +16,13 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from studio.cli._errors import UsageError
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.pins import PinsError, parse_pin_option, project_pins_file, read_pins_file
 from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions, open_workspace
 
 MAX_NAMES_LISTED = 30
-
-
-class UsageError(ValueError):
-    """A command-line value that cannot be used (an unknown pack name, a broken pins file): exit status 2."""
 
 
 def _count(minimum: int) -> Callable[[str], int]:

@@ -19,7 +19,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._layers_text import render_layers
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
@@ -27,7 +26,6 @@ from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
 from studio.core.resolver.records import usage_records, write_context_record
-from studio.core.search.layers import simulate_with_cache
 from studio.core.terminal import printable, write_artefact
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
@@ -77,7 +75,11 @@ def run(args: argparse.Namespace) -> int:
         count_all=args.count_all or args.write_run,
     )
     result = resolve(request)
-    layers = simulate_with_cache(args.task, packs, budget=args.budget, resolved=result) if args.layers else None
+    layers = None
+    if args.layers:  # the search stack is imported only when asked for: most calls never need it
+        from studio.core.search.layers import simulate_with_cache
+
+        layers = simulate_with_cache(args.task, packs, budget=args.budget, resolved=result)
     written: list[str] = []
     write_failed = False
     if args.write_run and result.tokenizer_available:
@@ -106,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         for path in written:
             sys.stdout.write(f"run record written: {printable(path)}\n")
         if layers is not None:
+            from studio.cli._layers_text import render_layers
+
             sys.stdout.write("\n" + render_layers(layers))
     if not result.tokenizer_available:
         reason = result.tokenizer_reason or ""
