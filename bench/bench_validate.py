@@ -12,6 +12,13 @@ Two tiers, each against its own floor:
 
     python bench/bench_validate.py --corpus /tmp/bench-corpus           # reuse a corpus
     python bench/bench_validate.py --packs 1000 --files-per-pack 40      # generate one first
+    python bench/bench_validate.py --corpus /tmp/corpus-10k --whole-process   # the 10,000-pack scale figures
+
+``--whole-process`` times what a user runs instead: ``pack-studio validate --fast --format json`` (and, with
+``--tier content`` or ``both``, plain ``validate``) as a fresh process, against a fresh process that walks, reads
+every KNOWLEDGE.md and loads its frontmatter with the C YAML loader (the content floor adds every byte and the
+regex pass), with the peak memory (max RSS) of each. The directory limit is lifted on both sides
+(``--max-dirs``), since the default of 5,000 stops before 10,000 packs.
 
 Prints both times, the ratio and the per-pack cost, and the time with one worker process per core
 (findings only, as ``pack-studio validate`` loads). Also checks the
@@ -124,17 +131,106 @@ def main() -> int:
     ap.add_argument("--files-per-pack", type=int, default=40)
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--tier", choices=("knowledge", "content", "both"), default="both")
+    ap.add_argument("--whole-process", action="store_true",
+                    help="time fresh processes (the CLI as a user runs it) against fresh floor processes")
     args = ap.parse_args()
     root = args.corpus
     if root is None:
         root = Path(tempfile.mkdtemp(prefix="pack-bench-")) / "corpus"
         subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(root), "--packs", str(args.packs),
                         "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    if args.whole_process:
+        whole_process(root, args.repeat, args.tier)
+        return 0
     if args.tier in ("knowledge", "both"):
         knowledge_tier(root, args.repeat)
     if args.tier in ("content", "both"):
         content_tier(root, args.repeat)
     return 0
+
+
+_FLOOR_PROCESS = """
+import contextlib, os, re, sys
+from pathlib import Path
+import yaml
+SKIP = {".git", "node_modules", "indexes", "__pycache__"}
+CONTENT_SKIP = {".git", "node_modules", "__pycache__"}
+MARKUP = re.compile(rb"<[!/?A-Za-z]")
+content = sys.argv[2] == "content"
+found = 0
+for dirpath, dirnames, filenames in os.walk(sys.argv[1]):
+    dirnames[:] = [d for d in dirnames if d not in SKIP and (not d.startswith(".") or d == ".agents")]
+    if "KNOWLEDGE.md" in filenames:
+        dirnames[:] = []
+        data = Path(dirpath, "KNOWLEDGE.md").read_bytes()
+        text = data.decode("utf-8", errors="replace")
+        if text.startswith("---"):
+            with contextlib.suppress(yaml.YAMLError):
+                yaml.load(text[3:text.find("\\n---", 3)], Loader=yaml.CSafeLoader)
+        if content:
+            MARKUP.findall(data)
+            for inner, subdirs, files in os.walk(dirpath):
+                subdirs[:] = [d for d in subdirs if d not in CONTENT_SKIP and not d.startswith(".")]
+                for name in files:
+                    if not (inner == dirpath and name == "KNOWLEDGE.md"):
+                        with open(os.path.join(inner, name), "rb") as fh:
+                            MARKUP.findall(fh.read())
+        found += 1
+print(found)
+"""
+
+
+def _run_process(argv: list[str]) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS in MiB, stdout) of one fresh process, as ``/usr/bin/time`` would see them."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux; the largest child so far
+    return seconds, max(peak, before) / 1024, done.stdout
+
+
+def whole_process(root: Path, repeat: int, tier: str) -> None:
+    """Fresh processes, in turns: the floor, then ``pack-studio validate`` (see the module docstring)."""
+    studio_cmd = [sys.executable, "-c", "import sys; from studio.launcher import main; sys.exit(main())"]
+    tiers = [t for t in ("knowledge", "content") if tier in (t, "both")]
+    for name in tiers:
+        floor_argv = [sys.executable, "-c", _FLOOR_PROCESS, str(root), name]
+        fast = ["--fast"] if name == "knowledge" else []
+        studio_argv = [*studio_cmd, "validate", *fast, "--max-dirs", "10000000", "--format", "json", str(root)]
+        _run_process(floor_argv)  # warm the page cache
+        floors, studios = [], []
+        packs = found = 0
+        for _ in range(repeat):
+            f, _rss, out = _run_process(floor_argv)
+            found = int(out.strip() or 0)
+            s, _rss, out = _run_process(studio_argv)
+            packs = json.loads(out)["summary"]["packs"]
+            floors.append(f)
+            studios.append(s)
+        # Peak memory of each side alone (RUSAGE_CHILDREN keeps the largest child ever, so measure in a child).
+        f_rss = _peak_rss(floor_argv)
+        s_rss = _peak_rss(studio_argv)
+        label = "validate --fast" if name == "knowledge" else "validate (content checks)"
+        ratios = [b / a for a, b in zip(floors, studios, strict=True)]
+        print(f"\n{label}, whole process, {packs} packs (floor found {found}), {repeat} runs in turns")
+        print(f"floor  (fresh python: walk + read{' every byte' if name == 'content' else ' KNOWLEDGE.md'} + C YAML"
+              f"{' + regex pass' if name == 'content' else ''}): {min(floors):6.2f} s, peak {f_rss:5.0f} MiB")
+        print(f"studio (pack-studio {' '.join(['validate', *fast])} --format json): {min(studios):6.2f} s, "
+              f"peak {s_rss:5.0f} MiB (parent)")
+        print(f"ratio of bests {min(studios) / min(floors):.2f}x floor; median of per-run ratios "
+              f"{statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)})")
+
+
+def _peak_rss(argv: list[str]) -> float:
+    """Peak RSS (MiB) of the process ``argv`` starts (its own children not counted), measured from a wrapper."""
+    wrapper = ("import resource, subprocess, sys\n"
+               "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)\n"
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, check=False)
+    return int(done.stdout.strip() or 0) / 1024
 
 
 def content_tier(root: Path, repeat: int) -> None:

@@ -62,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     _utf8_streams()
+    from studio.core.batch_gc import tune_for_batch
+
+    tune_for_batch()  # a command is one batch: after its imports, collect garbage rarely (see batch_gc)
     try:
         return int(func(args))
     except BrokenPipeError:

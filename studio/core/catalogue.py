@@ -59,6 +59,7 @@ EMITTERS: tuple[str, ...] = (
     # Discovery and the workspace
     "studio.core.scan",
     "studio.core.workspace",
+    "studio.core.pack_loader",
     "studio.core.shadowing",
     "studio.core.lookalike",
     # runs/, evidence and provenance

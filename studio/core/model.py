@@ -123,6 +123,11 @@ class KnowledgeFile:
     size: int = 0
     """Size in bytes on disk."""
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # One constructor call when a worker's pack is unpickled, not the per-field state protocol of slots.
+        return KnowledgeFile, (self.frontmatter, self.body, self.body_start_line, self.text, self.has_bom, self.crlf,
+                               self.truncated, self.size)
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:

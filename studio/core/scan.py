@@ -110,6 +110,7 @@ def find_pack_dirs(
     max_dirs: int = 5000,
     honor_gitignore: bool = True,
     cancelled: Callable[[], bool] | None = None,
+    on_pack_dir: Callable[[Path, frozenset[str], tuple[int, int]], None] | None = None,
 ) -> ScanResult:
     """Return the pack directories below ``root`` (``root`` itself when it is a pack).
 
@@ -120,6 +121,8 @@ def find_pack_dirs(
     it left out. Walks breadth-first so a directory limit cuts the deepest folders, never the shallow ones.
     Does not descend into a pack, into skipped or ignored folders, or through symlinks that leave
     ``root``. Never raises for file-system problems; they become diagnostics. Writes nothing.
+    ``on_pack_dir(pack dir, top-level folder names, (device, inode))`` is called for each pack as it is found
+    (in walk order, so a caller can start loading before the walk ends).
     """
     root = Path(os.path.abspath(root))
     result = ScanResult(root=root)
@@ -141,9 +144,10 @@ def find_pack_dirs(
                                                      "not scanned", file=str(root)))
             break
         item = queue.popleft()
-        entries = _list_dir(item.path, seen, result)
-        if entries is None:
+        listed = _list_dir(item.path, seen, result)
+        if listed is None:
             continue
+        entries, identity = listed
         result.dirs_visited += 1
         searching = item.depth > max_depth  # past the depth limit: looking for scope roots only
         if searching and any(e.name == KNOWLEDGE_FILE for e in entries):
@@ -152,7 +156,9 @@ def find_pack_dirs(
         if _is_pack(entries, item.path, result):
             pack_dir = Path(item.path)
             result.pack_dirs.append(pack_dir)
-            result.top_dirs[pack_dir] = frozenset(e.name for e in entries if _is_dir(e, follow_symlinks=False))
+            top = result.top_dirs[pack_dir] = frozenset(e.name for e in entries if _is_dir(e, follow_symlinks=False))
+            if on_pack_dir is not None:
+                on_pack_dir(pack_dir, top, identity)
             continue
         entries.sort(key=_entry_name)  # breadth-first in name order, so results and limits are stable
         ignores = item.ignores
@@ -190,8 +196,10 @@ def _entry_name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
 
-def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult) -> list[os.DirEntry[str]] | None:
-    """Entries of a directory not seen before (unsorted), or None (already seen, or unreadable)."""
+def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult,
+              ) -> tuple[list[os.DirEntry[str]], tuple[int, int]] | None:
+    """Entries of a directory not seen before (unsorted) and its (device, inode), or None (already seen, or
+    unreadable)."""
     try:
         st = os.stat(path)
         key = (st.st_dev, st.st_ino)
@@ -199,7 +207,7 @@ def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult) -> list
             return None
         seen.add(key)
         with os.scandir(path) as it:
-            return list(it)
+            return list(it), key
     except PermissionError:
         result.diagnostics.append(SCAN_PERMISSION_DENIED(f"Cannot list {path}: permission denied; packs inside it "
                                                          "were not found", file=path))

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Container
-from dataclasses import dataclass, field, replace
-from multiprocessing.context import BaseContext
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
 from studio.core.lookalike import skeleton
-from studio.core.model import NO_VERDICT, Frontmatter, Pack, Scope, Verdict
-from studio.core.pack import NOT_A_DIRECTORY, load_pack
+from studio.core.model import NO_VERDICT, Pack, Scope, Verdict
+from studio.core.pack import NOT_A_DIRECTORY
+from studio.core.pack_loader import FoundPack, StreamingLoader, pack_order
 from studio.core.resources import builtin_scope_findings, examples_dir
 from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
 from studio.core.shadowing import apply, settle
@@ -28,10 +28,7 @@ SCOPE_ROOT_MISSING = Code("scope-root-missing", Severity.ERROR,
                           "a scope root does not exist (an error for a path typed on purpose, an info for a "
                           "configured one)",
                           Behavior.LOAD, "", hint="Check the path.")
-INTERNAL_ERROR = Code("internal-error", Severity.ERROR,
-                      "the studio failed while loading this pack; it was skipped (please report it)", Behavior.SKIP, "",
-                      hint="Please report this with the pack attached.")
-CODES = (SCAN_CANCELLED, NO_PACKS_FOUND, SCOPE_ROOT_MISSING, INTERNAL_ERROR)
+CODES = (SCAN_CANCELLED, NO_PACKS_FOUND, SCOPE_ROOT_MISSING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +66,8 @@ class WorkspaceOptions:
     processes: int = 1
     """Worker processes for loading (the CLI uses one per core; the app loads in its own worker instead)."""
     findings_only: bool = False
-    """Drop each pack's text, body and key positions once it is validated, keeping its frontmatter values and
-    findings: all that a ``validate`` run prints. Worker processes then send back a fraction of the data."""
+    """Keep only each pack's findings and summary once it is validated (``pack_loader.SUMMARY_KEYS``; no text,
+    body or other frontmatter): all that a ``validate`` run prints. Worker processes then send back a fraction."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,7 +173,7 @@ class Workspace:
         index = self._index.get(pack.root)
         if index is None:
             self.packs.append(fresh)
-            self.packs.sort(key=_pack_order)
+            self.packs.sort(key=pack_order)
             self._index = {p.root: i for i, p in enumerate(self.packs)}
             old_name = pack.name
         else:
@@ -228,7 +225,7 @@ class Workspace:
 
     def _resettle(self, roots: set[Path]) -> list[Path]:
         """Settle the packs at ``roots`` (a whole name group) again; the roots whose settled copy changed."""
-        group = sorted((self.packs[self._index[r]] for r in roots), key=_pack_order)
+        group = sorted((self.packs[self._index[r]] for r in roots), key=pack_order)
         verdicts = settle(group, trusted_project=self.options.trusted_project, pins=self.options.pins)
         changed = []
         for member in group:
@@ -290,14 +287,6 @@ def scan_locations(options: WorkspaceOptions) -> list[tuple[Scope, Path]]:
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class _Found:
-    root: Path
-    scope: Scope
-    scope_root: Path | None
-    top_dirs: frozenset[str] | None = None
-
-
 def open_workspace(
     options: WorkspaceOptions,
     *,
@@ -313,62 +302,66 @@ def open_workspace(
     """
     diagnostics: list[Diagnostic] = []
     locations: list[ScanLocation] = []
-    found: list[_Found] = []
     seen: set[object] = set()
+    loader = StreamingLoader(options.processes, content=options.content_checks, findings_only=options.findings_only,
+                             on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
     stopped = False
+
+    def found_in(scope: Scope) -> Callable[[Path, Path | None, frozenset[str] | None, object], None]:
+        def found(pack_dir: Path, scope_root: Path | None, top_dirs: frozenset[str] | None, identity: object) -> None:
+            key = _identity(pack_dir) if identity is None else identity
+            if key not in seen:  # the same folder reached from two locations keeps the first scope
+                seen.add(key)
+                loader.add(FoundPack(pack_dir, scope, scope_root, top_dirs))
+        return found
+
     for scope, path in scan_locations(options):
         if cancelled is not None and cancelled():
             stopped = True
             break
-        location, dirs, diags, stopped = _scan_one(scope, path, options.limits, cancelled)
+        # Each pack goes to the loader as the walk finds it: with workers, loading starts while the walk goes on.
+        location, diags, stopped = _scan_one(scope, path, options.limits, cancelled, found_in(scope))
         locations.append(location)
         diagnostics.extend(diags)
-        for pack_dir, scope_root, top_dirs in dirs:
-            key = _identity(pack_dir)
-            if key not in seen:  # the same folder reached from two locations keeps the first scope
-                seen.add(key)
-                found.append(_Found(pack_dir, scope, scope_root, top_dirs))
         if stopped:
             break
-    if options.processes > 1 and len(found) >= _MIN_PACKS_FOR_PROCESSES and on_pack is None and cancelled is None:
-        packs, load_stopped = _load_in_processes(found, options.processes, options.content_checks,
-                                                 options.findings_only), False
-    else:
-        packs, load_stopped = _load_all(found, on_pack, on_progress, cancelled, options.content_checks,
-                                        options.findings_only)
+    packs, load_stopped = loader.finish()
     if stopped or load_stopped:
         diagnostics.append(SCAN_CANCELLED(
-            f"Scan cancelled: {len(packs)} of {len(found)} packs found so far were loaded",
+            f"Scan cancelled: {len(packs)} of {len(seen)} packs found so far were loaded",
             str(locations[-1].path if locations else Path.cwd())))
     return Workspace.settled(packs, diagnostics, locations, options)
 
 
 def _scan_one(
-    scope: Scope, path: Path, limits: ScanLimits, cancelled: Callable[[], bool] | None
-) -> tuple[ScanLocation, list[tuple[Path, Path | None, frozenset[str] | None]], list[Diagnostic], bool]:
-    """Scan one location: (location, [(pack dir, scope root, top-level folders)], diagnostics, cancelled)."""
+    scope: Scope, path: Path, limits: ScanLimits, cancelled: Callable[[], bool] | None,
+    found: Callable[[Path, Path | None, frozenset[str] | None, object], None],
+) -> tuple[ScanLocation, list[Diagnostic], bool]:
+    """Scan one location, calling ``found(pack dir, scope root, top-level folders, (device, inode) or None)`` for
+    each pack as it is found: (location, diagnostics, cancelled)."""
     named = scope in (Scope.EXPLICIT, Scope.ORGANIZATION)
     if scope is Scope.BUILTIN and not os.path.isdir(path):
-        return ScanLocation(scope, path, os.path.exists(path)), [], builtin_scope_findings(path, 0), False
+        return ScanLocation(scope, path, os.path.exists(path)), builtin_scope_findings(path, 0), False
     if not os.path.exists(path):
         diags = [_missing_root(scope, path)] if named else []
-        return ScanLocation(scope, path, exists=False), [], diags, False
+        return ScanLocation(scope, path, exists=False), diags, False
     if scope is Scope.EXPLICIT and _opens_directly(path):
-        root = path.parent if os.path.isfile(path) else path
-        return ScanLocation(scope, path, True, 1, 1), [(root, None, None)], [], False
+        found(path.parent if os.path.isfile(path) else path, None, None, None)
+        return ScanLocation(scope, path, True, 1, 1), [], False
     if not os.path.isdir(path):
         diag = NOT_A_DIRECTORY(f"{path} is not a directory", file=str(path),
                                hint="Point the studio at a pack directory or a folder of packs.")
-        return ScanLocation(scope, path, exists=True), [], [diag] if named else [], False
+        return ScanLocation(scope, path, exists=True), [diag] if named else [], False
     result = find_pack_dirs(path, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
-                            honor_gitignore=limits.honor_gitignore, cancelled=cancelled)
+                            honor_gitignore=limits.honor_gitignore, cancelled=cancelled,
+                            on_pack_dir=lambda d, top, key: found(d, path, top, key))
     diags = list(result.diagnostics)
     if scope is Scope.BUILTIN and not result.cancelled:
         diags.extend(builtin_scope_findings(path, len(result.pack_dirs)))
     if scope is Scope.EXPLICIT and not result.pack_dirs and not result.cancelled:
         diags.append(NO_PACKS_FOUND(f"No pack (folder with a KNOWLEDGE.md) found under {path}", str(path)))
     location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)
-    return location, [(d, path, result.top_dirs.get(d)) for d in result.pack_dirs], diags, result.cancelled
+    return location, diags, result.cancelled
 
 
 def _identity(pack_dir: Path) -> object:
@@ -400,133 +393,6 @@ def _missing_root(scope: Scope, path: Path) -> Diagnostic:
     # a configured organization root that is offline is only worth a note.
     severity = Severity.ERROR if scope is Scope.EXPLICIT else Severity.INFO
     return SCOPE_ROOT_MISSING(f"{path} does not exist ({scope.value} location)", file=str(path), severity=severity)
-
-
-def _load_all(
-    found: list[_Found],
-    on_pack: Callable[[Pack], None] | None,
-    on_progress: Callable[[int, int], None] | None,
-    cancelled: Callable[[], bool] | None,
-    content: bool = False,
-    findings_only: bool = False,
-) -> tuple[list[Pack], bool]:
-    """Load packs one after another, checking for cancel between packs.
-
-    Sequential on purpose: loading is CPU-bound Python (parsing and checks), and a thread pool
-    measured slower here because of the GIL. The app runs this whole call off the GUI thread.
-    """
-    total = len(found)
-    if on_progress is not None:
-        on_progress(0, total)
-    packs: list[Pack] = []
-    stopped = False
-    for item in found:
-        if cancelled is not None and cancelled():
-            stopped = True
-            break
-        pack = _load_safely(item, content, findings_only)
-        packs.append(pack)
-        if on_pack is not None:
-            on_pack(pack)
-        if on_progress is not None:
-            on_progress(len(packs), total)
-    packs.sort(key=_pack_order)
-    return packs, stopped
-
-
-_MIN_PACKS_FOR_PROCESSES = 200
-"""Below this, starting workers costs more than it saves."""
-
-
-def _load_in_processes(found: list[_Found], processes: int, content: bool, findings_only: bool) -> list[Pack]:
-    """Load packs in forked worker processes: parsing and checks are CPU-bound Python, so threads do not help.
-
-    Fork keeps start-up cheap (no re-import); where fork is unavailable, load in this process. If a worker
-    dies (a crash in a C extension), the packs of its batch are retried one per process, and a pack that
-    kills its process again is reported instead of taking the whole scan down.
-    """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return _load_all(found, None, None, None, content, findings_only)[0]
-    ctx = multiprocessing.get_context("fork")
-    # Import the checks before forking, so that no worker (nor a crash retry) imports them again.
-    from studio.core.checks import content_check_modules
-    from studio.core.validate import validate_pack  # noqa: F401
-
-    if content:
-        content_check_modules()
-    size = max(8, len(found) // (processes * 8))
-    batches = [found[i:i + size] for i in range(0, len(found), size)]
-    packs: list[Pack] = []
-    retry: list[_Found] = []
-    with ProcessPoolExecutor(processes, mp_context=ctx) as pool:
-        futures = [(batch, pool.submit(_load_batch, batch, content, findings_only)) for batch in batches]
-        for batch, future in futures:
-            try:
-                packs.extend(future.result())
-            except BrokenProcessPool:
-                retry.extend(batch)
-    # A crash breaks the whole pool, so every unfinished batch failed with the guilty one: run each again
-    # on its own, and split only a batch that kills its worker again.
-    for start in range(0, len(retry), size):
-        packs.extend(_load_isolated(retry[start:start + size], ctx, content, findings_only))
-    packs.sort(key=_pack_order)
-    return packs
-
-
-def _load_isolated(batch: list[_Found], ctx: BaseContext, content: bool, findings_only: bool) -> list[Pack]:
-    """Load ``batch`` in a worker of its own; when it kills the worker, halve it until the culprit is alone."""
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    with ProcessPoolExecutor(1, mp_context=ctx) as alone:
-        try:
-            return alone.submit(_load_batch, batch, content, findings_only).result()
-        except BrokenProcessPool:
-            pass
-    if len(batch) == 1:
-        return [_crashed(batch[0])]
-    middle = len(batch) // 2
-    return (_load_isolated(batch[:middle], ctx, content, findings_only)
-            + _load_isolated(batch[middle:], ctx, content, findings_only))
-
-
-def _load_batch(batch: list[_Found], content: bool, findings_only: bool = False) -> list[Pack]:
-    return [_load_safely(item, content, findings_only) for item in batch]
-
-
-def _findings_only(pack: Pack) -> Pack:
-    """The pack without its text, body and key positions (see ``WorkspaceOptions.findings_only``)."""
-    kf = pack.knowledge
-    if kf is not None:
-        fm = kf.frontmatter
-        lean = Frontmatter(fm.data, {}, fm.start_line, fm.end_line, "") if fm is not None else None
-        return replace(pack, knowledge=replace(kf, frontmatter=lean, body="", text=""))
-    return pack
-
-
-def _crashed(found: _Found) -> Pack:
-    return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
-                diagnostics=(INTERNAL_ERROR("Loading this pack crashed the loader process; it was skipped",
-                                            pack=str(found.root)),))
-
-
-def _load_safely(found: _Found, content: bool = False, findings_only: bool = False) -> Pack:
-    """``load_pack`` promises not to raise; if a bug breaks that, one pack fails, not the workspace."""
-    try:
-        pack = load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
-        return _findings_only(pack) if findings_only else pack
-    except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
-        return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
-                    diagnostics=(INTERNAL_ERROR(f"The studio failed while loading this pack: {exc!r}",
-                                                pack=str(found.root)),))
-
-
-def _pack_order(pack: Pack) -> tuple[int, tuple[str, ...]]:
-    return (pack.scope.precedence, pack.root.parts)
 
 
 def _abs(path: Path) -> Path:

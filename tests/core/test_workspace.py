@@ -330,19 +330,19 @@ def test_a_loader_crash_in_a_worker_process_is_reported_not_hung(tmp_path: Path,
     """A worker process that dies (as a C-extension crash would) costs one pack, never the scan."""
     import os as _os
 
-    from studio.core import workspace as ws_module
+    from studio.core import pack_loader
 
     root = tmp_path / "many"
     for i in range(210):
         put(root / f"p{i:03d}", knowledge(f"p{i:03d}"))
-    real = ws_module._load_safely
+    real = pack_loader.load_safely
 
     def crash_on_p007(found, content=False, findings_only=False):  # type: ignore[no-untyped-def]
         if found.root.name == "p007":
             _os._exit(139)  # what a segfault looks like to the pool
         return real(found, content, findings_only)
 
-    monkeypatch.setattr(ws_module, "_load_safely", crash_on_p007)
+    monkeypatch.setattr(pack_loader, "load_safely", crash_on_p007)
     opts = WorkspaceOptions(explicit=[root], builtin=False, processes=2, limits=ScanLimits(max_dirs=10_000))
     ws = open_workspace(opts)
     assert len(ws.packs) == 210
@@ -368,6 +368,39 @@ def test_worker_processes_return_the_same_packs_as_one_process(tmp_path: Path) -
         assert b.frontmatter.positions == a.frontmatter.positions
         assert b.frontmatter.position("metadata", "primaryDocument").value_column == 20
     assert {d.code for d in two.packs[1].diagnostics} >= {"primary-document-missing", "yaml-coercion"}
+
+
+def test_worker_processes_report_each_pack_as_it_loads_and_stop_when_cancelled(tmp_path: Path) -> None:
+    """The app's scan process loads in workers too: every pack reaches on_pack once, and a cancel stops early."""
+    root = tmp_path / "many"
+    for i in range(450):
+        put(root / f"p{i:03d}", knowledge(f"p{i:03d}"))
+    seen: list[Path] = []
+    progress: list[tuple[int, int]] = []
+    opts = WorkspaceOptions(explicit=[root], builtin=False, processes=2, limits=ScanLimits(max_dirs=10_000))
+    ws = open_workspace(opts, on_pack=lambda p: seen.append(p.root), on_progress=lambda a, b: progress.append((a, b)))
+    assert sorted(seen) == sorted(p.root for p in ws.packs) and len(seen) == 450
+    assert progress[-1] == (450, 450)
+
+    reported: list[Path] = []
+    stopped = open_workspace(opts, on_pack=lambda p: reported.append(p.root), cancelled=lambda: len(reported) >= 100)
+    assert 100 <= len(stopped.packs) < 450
+    assert "scan-cancelled" in {d.code for d in stopped.diagnostics}
+
+
+def test_findings_only_packs_keep_what_settling_and_the_summary_read(tmp_path: Path) -> None:
+    """validate loads findings-only; a collision finding must still sit on the name line, as in the app."""
+    root = tmp_path / "ws"
+    for folder in ("a", "b"):
+        put(root / folder / "same", knowledge("same", trust="official").replace("name: same", "\n\nname: same"))
+    full = open_workspace(WorkspaceOptions(explicit=[root], builtin=False))
+    lean = open_workspace(WorkspaceOptions(explicit=[root], builtin=False, findings_only=True))
+    assert [[(d.code, d.line) for d in p.findings] for p in lean.packs] == \
+        [[(d.code, d.line) for d in p.findings] for p in full.packs]
+    assert any(d.line > 1 for p in lean.packs for d in p.verdict.findings)
+    assert [(p.name, p.status, p.trust, p.profile, p.runtime_mode) for p in lean.packs] == \
+        [(p.name, p.status, p.trust, p.profile, p.runtime_mode) for p in full.packs]
+    assert all(p.knowledge is not None and p.knowledge.text == "" for p in lean.packs)
 
 
 def test_folder_names_from_the_scan_match_a_fresh_listing(tmp_path: Path) -> None:

@@ -37,20 +37,21 @@ LAYOUT_FOLDERS = ("compiled", "documents", "wiki", "sources", "indexes", "ontolo
 MAX_REFERENCES = 200
 """References checked per guide (a context map is a short list; a generated one must not cost a stat each)."""
 
-_MAP_TITLE = re.compile(r"context[ -]?map|上下文|内容地图", re.IGNORECASE)
-_MAP_HINT = _MAP_TITLE
+# Matched against lower-cased text: a case-insensitive search of a whole guide costs three times as much.
+_MAP_TITLE = re.compile(r"context[ -]?map|上下文|内容地图")
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # Inline code spans (one to three backticks) and link targets; both bounded and free of nested quantifiers.
 _REFERENCE = re.compile(r"(`{1,3})([^`\n]{1,300}?)\1|\]\(([^()\s]{1,300})(?:\s+\"[^\"\n]{0,200}\")?\)")
 _MAY_OPEN = frozenset(" #`~")
+_NOT_A_PATH = re.compile(r"[ \t*?\[\]{}<>|\"'`]")
 _SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,8}$")
 _FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     knowledge = ctx.pack.knowledge
-    if knowledge is None or ctx.fm is None or not knowledge.body or not _MAP_HINT.search(knowledge.body):
+    if knowledge is None or ctx.fm is None or not knowledge.body:
         return
     for number, column, path in _take(_references(knowledge.body), MAX_REFERENCES):
         rel = path.rstrip("/")
@@ -64,9 +65,22 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
 
 def _references(body: str) -> Iterator[tuple[int, int, str]]:
     """(1-based body line, 1-based column, path) of each path-like reference inside a context-map section."""
+    lowered = body.lower()  # the same lines: lower-casing never adds or removes a line break
+    first = _MAP_TITLE.search(lowered)
+    if first is None:
+        return
     level = 0  # heading level of the context map we are in; 0 when outside one
     fence: str | None = None
-    for number, line in enumerate(body.split("\n"), start=1):
+    lines = body.split("\n")
+    # No map starts above the line that first names one; there only the code fences matter (is that line in one?).
+    skip = lowered.count("\n", 0, first.start())
+    for line in lines[:skip]:
+        if line[:1] in _MAY_OPEN and (match := _FENCE.match(line)) is not None:
+            if fence is None:
+                fence = match[1][0] * 3
+            elif match[1].startswith(fence):
+                fence = None
+    for number, line in enumerate(lines[skip:], start=skip + 1):
         if not level and fence is None and line[:1] not in _MAY_OPEN:
             continue  # outside the map, only a heading or a code fence can matter (most lines are neither)
         if (match := _FENCE.match(line)) is not None:
@@ -80,7 +94,7 @@ def _references(body: str) -> Iterator[tuple[int, int, str]]:
         heading = _HEADING.match(line)
         if heading is not None:
             depth = len(heading[1])
-            if _MAP_TITLE.search(heading[2]):
+            if _MAP_TITLE.search(heading[2].lower()):
                 level = depth
             elif level and depth <= level:
                 level = 0
@@ -97,10 +111,11 @@ def _references(body: str) -> Iterator[tuple[int, int, str]]:
 
 def _as_path(token: str) -> str | None:
     """The pack-relative path ``token`` names, or None when it is not a path to check."""
-    token = token.split("#", 1)[0]
+    if "#" in token:
+        token = token.split("#", 1)[0]
     while token.startswith("./"):
         token = token[2:]
-    if not token or any(c in token for c in " \t*?[]{}<>|\"'`") or "://" in token or token.startswith("mailto:"):
+    if not token or _NOT_A_PATH.search(token) or "://" in token or token.startswith("mailto:"):
         return None
     if is_unsafe_pointer(token.rstrip("/")):
         return None  # absolute or climbing: unsafe-pointer territory, never looked up

@@ -2,16 +2,20 @@
 
 ``unsafe-pointer`` (V23, error): absolute, ``..`` or leaving the pack through a symlink; the pointer is
 ignored and never opened. ``primary-document-missing`` (V22, warning), ``primary-ontology-missing`` (V29,
-error) and ``primary-answers-missing`` (V34, error) when a safe pointer names no file.
+error) and ``primary-answers-missing`` (V34, error) when a safe pointer names no file. Looked up by descriptor
+from the pack root (``pack_fs``, shared with the context-map check): a symlink is followed only while it stays in
+the pack, so a swapped folder cannot make the check look outside.
 """
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
-from studio.core.paths import is_file, resolve_inside
+from studio.core.pack_fs import Status
+from studio.core.paths import is_unsafe_pointer
 
 UNSAFE_POINTER = Code(
     "unsafe-pointer", Severity.ERROR,
@@ -46,10 +50,12 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
         if not isinstance(value, str) or not value.strip():
             yield ctx.at(UNSAFE_POINTER, f"metadata.{key} must be a pack-relative path", "metadata", key)
             continue
-        target = resolve_inside(ctx.pack.root, value)
-        if target is None:
+        status, mode = Status.OUTSIDE, 0
+        if not is_unsafe_pointer(value):
+            status, _resolved, mode = ctx.fs.kind(value.split("#", 1)[0])
+        if status is Status.OUTSIDE:
             yield ctx.at(UNSAFE_POINTER,
                          f"metadata.{key} '{value}' points outside the pack; it is ignored and never opened",
                          "metadata", key, hint="Use a path relative to the pack root, without '..' or a leading '/'.")
-        elif not is_file(target):
+        elif status is not Status.OK or not stat.S_ISREG(mode):
             yield ctx.at(missing_code, f"metadata.{key} '{value}' does not exist in the pack", "metadata", key)

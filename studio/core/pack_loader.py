@@ -1,0 +1,255 @@
+"""Loading the packs a scan found: one after another, or in forked worker processes while the scan goes on.
+
+Loading is CPU-bound Python (parsing and checks), so a thread pool does not help; worker processes do. The
+``StreamingLoader`` takes packs as the scan finds them and hands them to the workers in small batches, so the
+walk of a large tree and the loading of what it already found overlap (10,000 packs: the walk alone is a
+third of a second). A crash in a worker (a C extension) costs the packs of one batch a retry, and a pack that
+kills its worker again is reported instead of taking the whole scan down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from studio.core.diagnostics import Behavior, Code, Severity
+from studio.core.model import Frontmatter, Pack, Scope
+from studio.core.pack import load_pack
+
+if TYPE_CHECKING:  # multiprocessing is imported only when workers start: most commands load one pack
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing.context import BaseContext
+
+INTERNAL_ERROR = Code("internal-error", Severity.ERROR,
+                      "the studio failed while loading this pack; it was skipped (please report it)", Behavior.SKIP, "",
+                      hint="Please report this with the pack attached.")
+CODES = (INTERNAL_ERROR,)
+
+MIN_PACKS_FOR_PROCESSES = 200
+"""Below this, starting workers costs more than it saves."""
+BATCH = 100
+"""Packs per job sent to a worker: large enough that sending it costs little next to loading it, small enough that
+the workers start while the scan is still walking and finish together."""
+
+
+@dataclass(frozen=True, slots=True)
+class FoundPack:
+    """A pack folder the scan found, with where it was found and its top-level folders (from the scan's listing)."""
+
+    root: Path
+    scope: Scope
+    scope_root: Path | None
+    top_dirs: frozenset[str] | None = None
+
+
+def load_all(
+    found: list[FoundPack],
+    on_pack: Callable[[Pack], None] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    content: bool = False,
+    findings_only: bool = False,
+) -> tuple[list[Pack], bool]:
+    """Load packs in this process, one after another, checking for cancel between packs: (packs, cancelled).
+
+    The app runs this whole call off the GUI thread (in its scan process), where each pack is reported as it
+    loads.
+    """
+    total = len(found)
+    if on_progress is not None:
+        on_progress(0, total)
+    packs: list[Pack] = []
+    stopped = False
+    for item in found:
+        if cancelled is not None and cancelled():
+            stopped = True
+            break
+        pack = load_safely(item, content, findings_only)
+        packs.append(pack)
+        if on_pack is not None:
+            on_pack(pack)
+        if on_progress is not None:
+            on_progress(len(packs), total)
+    packs.sort(key=pack_order)
+    return packs, stopped
+
+
+class StreamingLoader:
+    """Packs handed over one at a time while a scan runs, loaded by ``processes`` forked workers.
+
+    Until ``MIN_PACKS_FOR_PROCESSES`` packs have come in, nothing starts (a small workspace loads in this process,
+    where starting workers would cost more); from then on every ``BATCH`` packs go to a worker at once. ``finish``
+    returns every pack, sorted as ``load_all`` sorts them, and reports each to ``on_pack`` as its batch comes back
+    (in the order handed over). Where fork is unavailable, or with one process, everything loads here.
+    """
+
+    def __init__(self, processes: int, *, content: bool = False, findings_only: bool = False,
+                 on_pack: Callable[[Pack], None] | None = None,
+                 on_progress: Callable[[int, int], None] | None = None,
+                 cancelled: Callable[[], bool] | None = None) -> None:
+        self._processes = processes
+        self._content = content
+        self._findings_only = findings_only
+        self._on_pack = on_pack
+        self._on_progress = on_progress
+        self._cancelled = cancelled
+        self._pending: list[FoundPack] = []
+        self._jobs: list[tuple[list[FoundPack], Future[list[Pack]]]] = []
+        self._handed = 0
+        self._done = 0
+        self._pool: ProcessPoolExecutor | None = None
+        self._ctx: BaseContext | None = None
+        if processes > 1:
+            import multiprocessing
+
+            if "fork" in multiprocessing.get_all_start_methods():
+                self._ctx = multiprocessing.get_context("fork")
+
+    def add(self, item: FoundPack) -> None:
+        self._pending.append(item)
+        self._handed += 1
+        if self._ctx is None:
+            return
+        if self._pool is None and len(self._pending) >= MIN_PACKS_FOR_PROCESSES:
+            self._start()
+        if self._pool is not None and len(self._pending) >= BATCH:
+            self._submit()
+
+    def finish(self) -> tuple[list[Pack], bool]:
+        """Every pack handed over, loaded (waits for the workers): (packs, cancelled before the end)."""
+        if self._pool is None:
+            return load_all(self._pending, self._on_pack, self._on_progress, self._cancelled, self._content,
+                            self._findings_only)
+        from concurrent.futures.process import BrokenProcessPool
+
+        self._submit()
+        packs: list[Pack] = []
+        retry: list[FoundPack] = []
+        stopped = False
+        if self._on_progress is not None:
+            self._on_progress(0, self._handed)
+        with self._pool:
+            for batch, future in self._jobs:
+                if self._cancelled is not None and self._cancelled():
+                    stopped = True
+                    self._pool.shutdown(wait=False, cancel_futures=True)
+                    break
+                try:
+                    loaded = future.result()
+                except BrokenProcessPool:
+                    retry.extend(batch)
+                    continue
+                self._report(loaded)
+                packs.extend(loaded)
+            # A crash breaks the whole pool, so every unfinished batch failed with the guilty one: run each
+            # again on its own, and split only a batch that kills its worker again.
+            assert self._ctx is not None
+            for start in range(0, 0 if stopped else len(retry), BATCH):
+                loaded = _load_isolated(retry[start:start + BATCH], self._ctx, self._content, self._findings_only)
+                self._report(loaded)
+                packs.extend(loaded)
+        packs.sort(key=pack_order)
+        return packs, stopped
+
+    def _report(self, loaded: list[Pack]) -> None:
+        if self._on_pack is not None:
+            for pack in loaded:
+                self._on_pack(pack)
+        if self._on_progress is not None:
+            self._done += len(loaded)
+            self._on_progress(self._done, self._handed)
+
+    def _start(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Import the checks before forking, so that no worker (nor a crash retry) imports them again.
+        from studio.core.checks import content_check_modules
+        from studio.core.validate import validate_pack  # noqa: F401
+
+        if self._content:
+            content_check_modules()
+        self._pool = ProcessPoolExecutor(self._processes, mp_context=self._ctx)
+
+    def _submit(self) -> None:
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+
+        assert self._pool is not None
+        for start in range(0, len(self._pending), BATCH):
+            batch = self._pending[start:start + BATCH]
+            try:
+                future = self._pool.submit(_load_batch, batch, self._content, self._findings_only)
+            except BrokenProcessPool:  # a worker died already: the batch is retried on its own in finish()
+                future = Future()
+                future.set_exception(BrokenProcessPool("a worker process died"))
+            self._jobs.append((batch, future))
+        self._pending = []
+
+
+def _load_isolated(batch: list[FoundPack], ctx: BaseContext, content: bool, findings_only: bool) -> list[Pack]:
+    """Load ``batch`` in a worker of its own; when it kills the worker, halve it until the culprit is alone."""
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    with ProcessPoolExecutor(1, mp_context=ctx) as alone:
+        try:
+            return alone.submit(_load_batch, batch, content, findings_only).result()
+        except BrokenProcessPool:
+            pass
+    if len(batch) == 1:
+        return [_crashed(batch[0])]
+    middle = len(batch) // 2
+    return (_load_isolated(batch[:middle], ctx, content, findings_only)
+            + _load_isolated(batch[middle:], ctx, content, findings_only))
+
+
+def _load_batch(batch: list[FoundPack], content: bool, findings_only: bool = False) -> list[Pack]:
+    return [load_safely(item, content, findings_only) for item in batch]
+
+
+SUMMARY_KEYS = ("name", "description", "type", "status", "trust", "grounding", "version", "profile", "runtime",
+                "updated")
+"""The frontmatter a findings-only pack keeps: what a pack's summary and the settling of collisions read."""
+_SETTLE_POSITIONS: tuple[tuple[str, ...], ...] = (("name",), ("trust",))
+"""Key positions settling reads (its findings sit on the ``name`` or ``trust`` line)."""
+
+
+def _findings_only(pack: Pack) -> Pack:
+    """The pack reduced to its findings and summary (see ``WorkspaceOptions.findings_only``): no text or body, and
+    of the frontmatter only ``SUMMARY_KEYS`` and the positions settling needs. Workers send back far less."""
+    kf = pack.knowledge
+    if kf is None:
+        return pack
+    fm = kf.frontmatter
+    lean = None
+    if fm is not None:
+        data = {key: fm.data[key] for key in SUMMARY_KEYS if key in fm.data}
+        positions = {key: fm.positions[key] for key in _SETTLE_POSITIONS if key in fm.positions}
+        lean = Frontmatter(data, positions, fm.start_line, fm.end_line, "")
+    return replace(pack, knowledge=replace(kf, frontmatter=lean, body="", text=""))
+
+
+def _crashed(found: FoundPack) -> Pack:
+    return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
+                diagnostics=(INTERNAL_ERROR("Loading this pack crashed the loader process; it was skipped",
+                                            pack=str(found.root)),))
+
+
+def load_safely(found: FoundPack, content: bool = False, findings_only: bool = False) -> Pack:
+    """``load_pack`` promises not to raise; if a bug breaks that, one pack fails, not the workspace."""
+    try:
+        pack = load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
+        return _findings_only(pack) if findings_only else pack
+    except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
+        return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
+                    diagnostics=(INTERNAL_ERROR(f"The studio failed while loading this pack: {exc!r}",
+                                                pack=str(found.root)),))
+
+
+def pack_order(pack: Pack) -> tuple[int, tuple[str, ...]]:
+    return (pack.scope.precedence, pack.root.parts)
+
+
+__all__ = ["INTERNAL_ERROR", "FoundPack", "StreamingLoader", "load_all", "load_safely", "pack_order"]
