@@ -83,13 +83,17 @@ class StreamingLoader:
     where starting workers would cost more); from then on every ``BATCH`` packs go to a worker at once. ``finish``
     returns every pack, sorted as ``load_all`` sorts them, and reports each to ``on_pack`` as its batch comes back
     (in the order handed over). Where fork is unavailable, or with one process, everything loads here.
+    ``worker_init`` runs first thing in each worker (the app's helpers lower their priority and end with their
+    parent).
     """
 
     def __init__(self, processes: int, *, content: bool = False, findings_only: bool = False,
                  on_pack: Callable[[Pack], None] | None = None,
                  on_progress: Callable[[int, int], None] | None = None,
-                 cancelled: Callable[[], bool] | None = None) -> None:
+                 cancelled: Callable[[], bool] | None = None,
+                 worker_init: Callable[[], None] | None = None) -> None:
         self._processes = processes
+        self._worker_init = worker_init
         self._content = content
         self._findings_only = findings_only
         self._on_pack = on_pack
@@ -170,7 +174,7 @@ class StreamingLoader:
 
         if self._content:
             content_check_modules()
-        self._pool = ProcessPoolExecutor(self._processes, mp_context=self._ctx)
+        self._pool = ProcessPoolExecutor(self._processes, mp_context=self._ctx, initializer=self._worker_init)
 
     def _submit(self) -> None:
         from concurrent.futures import Future

@@ -64,7 +64,9 @@ class WorkspaceOptions:
     """Run the content checks (source maps, runs/, executables, links, injection lint) on every pack; False is
     ``validate --fast`` (KNOWLEDGE.md and the layout only)."""
     processes: int = 1
-    """Worker processes for loading (the CLI uses one per core; the app loads in its own worker instead)."""
+    """Worker processes for loading (the CLI and the app's scan process use one per core)."""
+    worker_init: Callable[[], None] | None = None
+    """Run first thing in each worker process (a module-level function)."""
     findings_only: bool = False
     """Keep only each pack's findings and summary once it is validated (``pack_loader.SUMMARY_KEYS``; no text,
     body or other frontmatter): all that a ``validate`` run prints. Worker processes then send back a fraction."""
@@ -245,6 +247,11 @@ class Workspace:
                 best = location
         return (best.scope, best.path) if best is not None else (Scope.EXPLICIT, None)
 
+    def index_names(self) -> None:
+        """Build the name and lookalike indexes that ``replace_pack`` needs now rather than on its first call (the
+        app does it off the window's thread: 10,000 names take tens of milliseconds)."""
+        self._names()
+
     def _names(self) -> dict[str, set[Path]]:
         """Roots by name, and names by lookalike skeleton (``_looks``); kept up to date from here on."""
         if self._named is None:
@@ -304,7 +311,8 @@ def open_workspace(
     locations: list[ScanLocation] = []
     seen: set[object] = set()
     loader = StreamingLoader(options.processes, content=options.content_checks, findings_only=options.findings_only,
-                             on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
+                             on_pack=on_pack, on_progress=on_progress, cancelled=cancelled,
+                             worker_init=options.worker_init)
     stopped = False
 
     def found_in(scope: Scope) -> Callable[[Path, Path | None, frozenset[str] | None, object], None]:

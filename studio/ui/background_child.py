@@ -18,6 +18,12 @@ def become_background_child() -> None:
     """Call first thing in a helper process."""
     with contextlib.suppress(AttributeError, OSError):  # no os.nice on Windows; the helper still works
         os.nice(10)
+    end_with_parent()
+
+
+def end_with_parent() -> None:
+    """End this process when its parent is gone. Alone, for the scan's worker processes: forked from a helper, they
+    already run at its priority (another ``nice`` would add up), but a thread does not survive a fork."""
     parent = os.getppid()
     threading.Thread(target=_exit_with_parent, args=(parent,), name="parent-watch", daemon=True).start()
 

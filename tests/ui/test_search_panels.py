@@ -160,3 +160,25 @@ def test_layers_view_shows_the_path_beside_the_resolver(qtbot, tmp_path: Path, p
     assert view.decision.text().strip() == "Knowledge gap"
     assert "quantum, teleportation" in view.gaps.text()
     view.wait()
+
+
+def test_the_chosen_pack_stays_chosen_when_the_workspace_is_set_again(panel: FindInWorkspacePanel,  # type: ignore[no-untyped-def]
+                                                                      packs: list[Pack]) -> None:
+    chosen = sorted(packs, key=lambda p: (p.name, str(p.root)))[2]
+    panel.pack_filter.setCurrentIndex(panel.pack_filter.findText(chosen.name))
+    assert panel.roots() == [str(chosen.root)]
+    panel.set_packs(list(reversed(packs)))  # a rescan hands the packs over again, in another order
+    assert panel.pack_filter.currentText() == chosen.name
+    assert panel.roots() == [str(chosen.root)]
+    assert panel.pack_filter.count() == len(packs) + 1
+    panel.set_packs([p for p in packs if p.root != chosen.root])  # the pack left the workspace
+    assert panel.pack_filter.currentIndex() == 0 and panel.pack_filter.currentText() == "All packs"
+
+
+def test_pack_choices_model_passes_the_model_tester(qtmodeltester, packs: list[Pack]) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui.models.pack_choices import PackChoicesModel
+
+    model = PackChoicesModel()
+    model.set_packs(packs)
+    qtmodeltester.check(model)
+    assert model.rowCount() == len(packs) + 1

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListView,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -34,6 +35,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack, Scope
 from studio.core.search import RefreshReport, SearchHit, SearchResults
 from studio.core.search.files import KINDS
+from studio.ui.models.pack_choices import PackChoicesModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.search_service import SearchService
 from studio.ui.theme import is_dark
@@ -121,6 +123,8 @@ class FindInWorkspacePanel(QWidget):
         self.query.textChanged.connect(lambda _t: self._debounce.start())
         self.query.returnPressed.connect(self.search_now)
         self.pack_filter = QComboBox()
+        self.pack_choices = PackChoicesModel("All packs", self)
+        self.pack_filter.setModel(self.pack_choices)
         self.scope_filter = QComboBox()
         self.kind_filter = QComboBox()
         self.kind_filter.addItem("All kinds", ALL)
@@ -129,6 +133,13 @@ class FindInWorkspacePanel(QWidget):
         for combo in (self.pack_filter, self.scope_filter, self.kind_filter):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
             combo.currentIndexChanged.connect(lambda _i: self.search_now())
+        # Sized by a typical name, not by measuring every pack's (thousands of rows); the list it opens lays out
+        # only the rows in sight.
+        self.pack_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.pack_filter.setMinimumContentsLength(18)
+        popup = self.pack_filter.view()
+        if isinstance(popup, QListView):
+            popup.setUniformItemSizes(True)
         filters = QHBoxLayout()
         filters.addWidget(self.pack_filter, 2)
         filters.addWidget(self.scope_filter, 1)
@@ -170,22 +181,20 @@ class FindInWorkspacePanel(QWidget):
     def set_packs(self, packs: list[Pack]) -> None:
         """The workspace's packs: what is searched, and what the pack and scope filters offer."""
         self.packs = list(packs)
-        current_pack = self.pack_filter.currentData()
+        current_pack = self.pack_filter.currentData() or ALL
         current_scope = self.scope_filter.currentData()
         for combo in (self.pack_filter, self.scope_filter):
             combo.blockSignals(True)
-            combo.clear()
-        self.pack_filter.addItem("All packs", ALL)
-        for pack in sorted(self.packs, key=lambda p: (p.name, str(p.root))):
-            self.pack_filter.addItem(pack.name, str(pack.root))
-            self.pack_filter.setItemData(self.pack_filter.count() - 1, str(pack.root), Qt.ItemDataRole.ToolTipRole)
+        self.pack_choices.set_packs(self.packs)  # one reset, however many packs (see PackChoicesModel)
+        self.pack_filter.setCurrentIndex(self.pack_choices.row_of(current_pack))
+        self.scope_filter.clear()
         self.scope_filter.addItem("All scopes", ALL)
+        present = {p.scope for p in self.packs}
         for scope in Scope:
-            if any(p.scope is scope for p in self.packs):
+            if scope in present:
                 self.scope_filter.addItem(scope.value, scope.value)
-        for combo, value in ((self.pack_filter, current_pack), (self.scope_filter, current_scope)):
-            found = combo.findData(value)
-            combo.setCurrentIndex(max(found, 0))
+        self.scope_filter.setCurrentIndex(max(self.scope_filter.findData(current_scope), 0))
+        for combo in (self.pack_filter, self.scope_filter):
             combo.blockSignals(False)
 
     def activate(self, text: str = "") -> None:
