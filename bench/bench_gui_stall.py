@@ -16,6 +16,12 @@ a gap covers a whole burst of such events, not just the longest single one.
     python bench/bench_gui_stall.py --corpus DIR    # reuse a corpus generated earlier
     python bench/bench_gui_stall.py --trace         # also name the code behind each stall
     python bench/bench_gui_stall.py --open-after 0  # select a pack and open its file in one step
+    python bench/bench_gui_stall.py --corpus /tmp/corpus-10k --reopen 3 --compare-cli   # the 10,000-pack figures
+
+``--reopen N`` opens the same workspace N more times after browsing and prints the window process's memory
+(resident set, from /proc) after each opening: it must not grow from one to the next. ``--compare-cli`` first
+times ``pack-studio validate --format json`` on the same folders in a fresh process, so the time until every pack
+is shown can be given as a ratio to it (the goal: at most 2x).
 
 While browsing, every fifth pack the user selects also has its KNOWLEDGE.md opened, by default 150 ms
 after the selection as the second press of a double-click would; the first of these comes right after
@@ -144,12 +150,37 @@ def knowledge_roots(corpus: Path) -> list[Path]:
     return sorted(found)
 
 
+def resident_mib() -> float:
+    """This process's resident set size in MiB (Linux /proc; 0 where there is none)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def cli_validate_seconds(roots: list[Path]) -> float:
+    """Wall time of ``pack-studio validate --format json ROOTS`` in a fresh process (what the app is compared to)."""
+    argv = [sys.executable, "-c", "import sys; from studio.launcher import main; sys.exit(main())",
+            "validate", "--format", "json", *map(str, roots)]
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)  # warm the cache
+    start = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - start
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--packs", type=int, default=1000)
     parser.add_argument("--files-per-pack", type=int, default=40)
     parser.add_argument("--corpus", type=Path, help="an existing corpus directory (skips generation)")
     parser.add_argument("--trace", action="store_true", help="sample the GUI thread's stack during each stall")
+    parser.add_argument("--reopen", type=int, default=0, metavar="N",
+                        help="open the same workspace N more times after browsing; print memory after each")
+    parser.add_argument("--compare-cli", action="store_true",
+                        help="time `pack-studio validate` on the same folders first, for a ratio")
     parser.add_argument("--open-after", type=int, default=150, metavar="MS",
                         help="open the file this long after selecting its pack, as the second press of a "
                              "double-click would (default 150 ms; 0: in the same step as the selection, "
@@ -162,6 +193,7 @@ def main() -> int:
         subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(corpus), "--packs", str(args.packs),
                         "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
     roots = knowledge_roots(corpus)
+    cli_seconds = cli_validate_seconds(roots) if args.compare_cli else None
 
     app = make_app()  # the same set-up as the real app (theme, GIL switch interval)
     window = MainWindow(QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat))
@@ -181,7 +213,14 @@ def main() -> int:
     def packs_added(_packs: list) -> None:
         marks.setdefault("first pack shown", time.perf_counter() - started)
 
+    memory: list[tuple[str, float]] = []
+    opened = [0]
+
     def finished(_cancelled: bool) -> None:
+        if opened[0]:  # a re-opening: note the memory, then open again or end
+            marks[f"all packs shown (re-open {opened[0]})"] = time.perf_counter() - reopened_at[0]
+            QTimer.singleShot(1000, reopen)
+            return
         marks["all packs shown"] = time.perf_counter() - started
         beat.reset("browsing")
         # The first click comes on a later turn of the event loop than the scan's end, as a user's would
@@ -192,7 +231,7 @@ def main() -> int:
     def browse(packs: list) -> None:
         # Click through packs like a user: each selection renders previews and counts tokens in workers.
         if not packs:
-            QTimer.singleShot(1500, app.quit)
+            QTimer.singleShot(1500, reopen)
             return
         window.workspace_panel.select_pack(packs[0].root)
         pause = 120
@@ -204,6 +243,19 @@ def main() -> int:
                 QTimer.singleShot(args.open_after, lambda: window.open_file(path, 1))
                 pause += args.open_after  # the next pack is selected once this one's file is open
         QTimer.singleShot(pause, lambda: browse(packs[1:]))
+
+    reopened_at = [0.0]
+
+    def reopen() -> None:
+        # Memory once the views have settled (a second after the scan ended, or after browsing).
+        memory.append((f"after opening {opened[0] + 1}", resident_mib()))
+        if opened[0] >= args.reopen:
+            app.quit()
+            return
+        opened[0] += 1
+        beat.reset(f"re-opening {opened[0]}")
+        reopened_at[0] = time.perf_counter()
+        window.open_request(WorkspaceRequest(explicit=roots))
 
     window.session.packs_added.connect(packs_added)
     window.session.finished.connect(finished)
@@ -222,6 +274,13 @@ def main() -> int:
     print(f"window's first frame (launch, before the heartbeat): {1000 * first_frame:.0f} ms")
     for name, seconds in marks.items():
         print(f"time to {name}: {seconds:.2f} s")
+    if cli_seconds is not None and "all packs shown" in marks:
+        print(f"pack-studio validate on the same folders (fresh process): {cli_seconds:.2f} s; all packs shown in "
+              f"{marks['all packs shown'] / cli_seconds:.2f}x that (goal <= 2x)")
+    for when, mib in memory:
+        print(f"window process memory (resident) {when}: {mib:.0f} MiB")
+    if len(memory) > 1:
+        print(f"growth from the first opening to the last: {memory[-1][1] - memory[0][1]:+.0f} MiB")
     for phase in ("opening", "browsing"):
         print(f"longest stall while {phase}: {max(beat.longest_by_phase.get(phase, 0) - PERIOD_MS, 0)} ms")
     over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase}, {cpu} ms CPU)" for phase, at, ms, cpu in beat.stalls)

@@ -20,6 +20,7 @@ from studio.ui import workers
 
 MAX_WATCHED = 6000
 DEBOUNCE_MS = 300
+ADD_SLICE = 500
 
 
 def paths_to_watch(roots: list[Path]) -> list[str]:
@@ -45,9 +46,9 @@ class LiveWatch(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.watcher = QFileSystemWatcher(self)
-        self.watcher.directoryChanged.connect(self._changed)
-        self.watcher.fileChanged.connect(self._file_changed)
+        self.watcher = self._new_watcher()
+        self._queued: list[str] = []
+        """Paths listed but not yet handed to the watcher (added a slice per event-loop turn)."""
         self.roots: set[Path] = set()
         self._dirty: set[Path] = set()
         self._generation = 0
@@ -58,10 +59,20 @@ class LiveWatch(QObject):
         self._timer.setInterval(DEBOUNCE_MS)
         self._timer.timeout.connect(self._flush)
 
+    def _new_watcher(self) -> QFileSystemWatcher:
+        watcher = QFileSystemWatcher(self)
+        watcher.directoryChanged.connect(self._changed)
+        watcher.fileChanged.connect(self._file_changed)
+        return watcher
+
     def clear(self) -> None:
-        paths = self.watcher.files() + self.watcher.directories()
-        if paths:
-            self.watcher.removePaths(paths)
+        # A fresh watcher instead of removing thousands of paths (37 ms for 6,000): the old one goes with all its
+        # watches at once when the event loop deletes it.
+        old = self.watcher
+        old.blockSignals(True)
+        old.deleteLater()
+        self.watcher = self._new_watcher()
+        self._queued = []
         self.roots.clear()
         self._watched = 0
         self._generation += 1
@@ -79,10 +90,21 @@ class LiveWatch(QObject):
             return  # listed for a workspace that has been closed since
         # Counted here rather than asked of the watcher: files() and directories() copy every watched
         # path into Python lists, thousands of strings per scan batch.
-        room = MAX_WATCHED - self._watched
+        room = MAX_WATCHED - self._watched - len(self._queued)
         if room > 0 and paths:
-            chosen = paths[:room]
-            self._watched += len(chosen) - len(self.watcher.addPaths(chosen))
+            start = not self._queued
+            self._queued.extend(paths[:room])
+            if start:
+                self._add_slice(self._generation)
+
+    def _add_slice(self, generation: int) -> None:
+        """Hand the watcher ``ADD_SLICE`` queued paths, then yield to the event loop (6,000 at once took 41 ms)."""
+        if generation != self._generation or not self._queued:
+            return
+        chosen, self._queued = self._queued[:ADD_SLICE], self._queued[ADD_SLICE:]
+        self._watched += len(chosen) - len(self.watcher.addPaths(chosen))
+        if self._queued:
+            QTimer.singleShot(0, self, lambda: self._add_slice(generation))
 
     def watch_file(self, path: Path) -> None:
         """Also watch a file opened in the editor (it may sit deeper than the top-level folders)."""

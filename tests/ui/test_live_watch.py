@@ -38,3 +38,29 @@ def test_watching_stops_at_the_cap_and_starts_over_after_clear(qtbot, tmp_path: 
     watch.clear()
     watch.watch_packs(second)
     qtbot.waitUntil(lambda: _watched(watch) == 9, timeout=5000)
+
+
+def test_many_packs_are_watched_in_slices_and_a_change_is_reported(qtbot, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(live_watch, "ADD_SLICE", 7)  # 30 packs x 3 paths: many slices
+    watch = LiveWatch()
+    roots = _packs(tmp_path / "many", 30)
+    watch.watch_packs(roots)
+    qtbot.waitUntil(lambda: _watched(watch) == 90, timeout=5000)
+    with qtbot.waitSignal(watch.pack_changed, timeout=5000) as changed:
+        (roots[-1] / "compiled" / "new.md").write_text("# new\n", encoding="utf-8")
+    assert changed.args == [roots[-1]]
+
+
+def test_a_cleared_watch_reports_nothing_of_the_old_workspace(qtbot, tmp_path: Path) -> None:
+    watch = LiveWatch()
+    old = _packs(tmp_path / "old", 2)
+    watch.watch_packs(old)
+    qtbot.waitUntil(lambda: _watched(watch) == 6, timeout=5000)
+    watch.clear()
+    assert _watched(watch) == 0
+    reported: list[Path] = []
+    watch.pack_changed.connect(reported.append)
+    (old[0] / "compiled" / "late.md").write_text("# late\n", encoding="utf-8")
+    qtbot.wait(live_watch.DEBOUNCE_MS + 300)
+    assert reported == []
