@@ -10,12 +10,12 @@ kills its worker again is reported instead of taking the whole scan down.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio.core.diagnostics import Behavior, Code, Severity
-from studio.core.model import Frontmatter, Pack, Scope
+from studio.core.model import Frontmatter, KnowledgeFile, Pack, Scope
 from studio.core.pack import load_pack
 
 if TYPE_CHECKING:  # multiprocessing is imported only when workers start: most commands load one pack
@@ -232,7 +232,10 @@ def _findings_only(pack: Pack) -> Pack:
         data = {key: fm.data[key] for key in SUMMARY_KEYS if key in fm.data}
         positions = {key: fm.positions[key] for key in _SETTLE_POSITIONS if key in fm.positions}
         lean = Frontmatter(data, positions, fm.start_line, fm.end_line, "")
-    return replace(pack, knowledge=replace(kf, frontmatter=lean, body="", text=""))
+    knowledge = KnowledgeFile(lean, body="", body_start_line=kf.body_start_line, text="", has_bom=kf.has_bom,
+                              crlf=kf.crlf, truncated=kf.truncated, size=kf.size)
+    return Pack(pack.root, pack.scope, pack.scope_root, knowledge=knowledge, diagnostics=pack.diagnostics,
+                top_dirs=pack.top_dirs, verdict=pack.verdict)
 
 
 def _crashed(found: FoundPack) -> Pack:

@@ -74,6 +74,8 @@ def _references(body: str) -> Iterator[tuple[int, int, str]]:
     lines = body.split("\n")
     # No map starts above the line that first names one; there only the code fences matter (is that line in one?).
     skip = lowered.count("\n", 0, first.start())
+    # Nor below the line that last names one, once its section has ended outside a code fence.
+    last_title_line = lowered.count("\n", 0, _last_title(lowered)) + 1
     for line in lines[:skip]:
         if line[:1] in _MAY_OPEN and (match := _FENCE.match(line)) is not None:
             if fence is None:
@@ -98,6 +100,8 @@ def _references(body: str) -> Iterator[tuple[int, int, str]]:
                 level = depth
             elif level and depth <= level:
                 level = 0
+                if number > last_title_line:
+                    return  # the last map has ended: the rest of the guide cannot hold a reference to check
             continue
         if not level:
             continue
@@ -107,6 +111,14 @@ def _references(body: str) -> Iterator[tuple[int, int, str]]:
             if path is not None:
                 start = match.start(2) if match[2] is not None else match.start(3)
                 yield number, start + 1, path
+
+
+def _last_title(lowered: str) -> int:
+    """Offset of the last mention of a map title in ``lowered`` (a guide mentions one once or twice)."""
+    last = 0
+    for match in _MAP_TITLE.finditer(lowered):
+        last = match.start()
+    return last
 
 
 def _as_path(token: str) -> str | None:
