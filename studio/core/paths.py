@@ -41,16 +41,16 @@ def resolve_inside(root: Path, value: str) -> Path | None:
 def pointer_status(fs: PackFS, value: str) -> Status:
     """Whether the pack-relative pointer ``value`` ('#fragment' ignored) reaches a regular file, asked of ``fs``.
 
-    Three answers: OK; MISSING (absent, a folder or FIFO, a link loop or a link to nothing); OUTSIDE (absolute,
-    a drive, ``..``, a NUL byte, a symlink leading out of the pack, or a name the file system refuses to look up,
-    such as one over its length limit, or cannot: permissions). Nothing is opened, only looked at by descriptor.
+    OK; MISSING (absent, a folder or FIFO, a link loop or a link to nothing); OUTSIDE (absolute, a drive, ``..``,
+    a NUL byte, or a symlink leading out of the pack); UNREADABLE (the file system refused to look it up: a name
+    over its length limit, permissions). Nothing is opened, only looked at by descriptor.
     """
     if is_unsafe_pointer(value):
         return Status.OUTSIDE
     status, _resolved, mode = fs.kind(value.split("#", 1)[0])
     if status is Status.OK:
         return Status.OK if stat.S_ISREG(mode) else Status.MISSING
-    return Status.OUTSIDE if status in (Status.OUTSIDE, Status.UNREADABLE) else Status.MISSING
+    return status if status in (Status.OUTSIDE, Status.UNREADABLE) else Status.MISSING
 
 
 def is_inside(root: Path | str, path: Path | str) -> bool:

@@ -197,7 +197,7 @@ def _problem(record: RunRecord, data: dict[str, Any], pack_name: str, fs: PackFS
     if data.get("pack") != pack_name:
         return _positioned(FEEDBACK_OTHER_PACK, fs, record, ["pack"],
                            f"{record.path} is feedback for pack '{data.get('pack')}', not '{pack_name}'")
-    if is_unsafe_pointer(path) or state is Status.OUTSIDE:
+    if is_unsafe_pointer(path) or state is Status.OUTSIDE:  # UNREADABLE (a name too long to look up): gone
         return _positioned(FEEDBACK_OUTSIDE_PACK, fs, record, ["file"],
                            f"{record.path} names {path}, which is outside the pack")
     return None
