@@ -20,7 +20,7 @@ from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.jsonread import JsonFailure, JsonText, read_json
-from studio.core.pack_fs import PackFS, Status
+from studio.core.pack_fs import PackFS, Status, held
 from studio.core.paths import from_read_result
 
 _REBUILD = "Rebuild the source map; indexes/ must be reproducible from sources."
@@ -138,10 +138,8 @@ def read_source_map(root: Path, fs: PackFS | None = None) -> SourceMap:
     failure of the studio itself while reading it becomes a ``source-map-unreadable`` finding (the audit boundary).
     """
     try:
-        if fs is not None:
-            return _read_source_map(fs)
-        with PackFS(root) as own:
-            return _read_source_map(own)
+        with held(root, fs) as pack:
+            return _read_source_map(pack)
     except Exception as exc:  # the audit boundary
         finding = _problem(SOURCE_MAP_UNREADABLE, f"could not be read: the studio failed with {type(exc).__name__}: "
                                                   f"{str(exc)[:200]}")

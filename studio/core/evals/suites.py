@@ -21,7 +21,7 @@ from studio.core.diagnostics import Code, Diagnostic, Severity
 from studio.core.evals.model import ContextCase, DiscoveryCase, Suite
 from studio.core.jsonread import JsonFailure, JsonText, read_json
 from studio.core.model import Pack
-from studio.core.pack_fs import LinkState, PackFS, Status
+from studio.core.pack_fs import LinkState, PackFS, Status, held
 from studio.core.paths import from_read_result, is_unsafe_pointer, pointer_status, read_bounded
 from studio.core.runs.schemas import schema_errors
 
@@ -129,10 +129,10 @@ def parse_suite(raw: bytes | str, label: str, pack: Pack | None = None, *, fs: P
     if kind is None:
         return Suite(label, None, findings=[SUITE_UNKNOWN_SHAPE(
             f"{label} is neither a discovery suite ('cases') nor an answer-quality suite ('evals')", label)])
-    if fs is None and pack is not None and kind == "context":
-        with PackFS(pack.root) as own:
-            return _Reader(parsed, data, label, pack, kind, own).read()
-    return _Reader(parsed, data, label, pack, kind, fs).read()
+    if pack is None or kind == "discovery":
+        return _Reader(parsed, data, label, pack, kind, None).read()
+    with held(pack.root, fs) as pack_fs:
+        return _Reader(parsed, data, label, pack, kind, pack_fs).read()
 
 
 class _Reader:

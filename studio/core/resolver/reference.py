@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.core.model import Pack
-from studio.core.pack_fs import PackFS, Status
+from studio.core.pack_fs import PackFS, Status, held
 from studio.core.paths import is_unsafe_pointer
 from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.resolver.intent import reference_asks_for_sources
@@ -25,9 +25,11 @@ MAX_SPLITS = 5
 def reference_candidates(pack: Pack, fs: PackFS | None = None) -> list[str]:
     """The reference CLI's selected files for ``pack``, in its order (looked at through ``fs``, the pack held
     open, or one opened here: a file linked out of the pack does not exist for it)."""
-    if fs is None:
-        with PackFS(pack.root) as own:
-            return reference_candidates(pack, own)
+    with held(pack.root, fs) as pack_fs:
+        return _candidates(pack, pack_fs)
+
+
+def _candidates(pack: Pack, fs: PackFS) -> list[str]:
     profile = pack.profile or "wiki-first"
     wanted = ["compiled/briefing.md", "compiled/facts.md", "compiled/boundaries.md"]
     primary = pack.field("metadata", "primaryDocument")
