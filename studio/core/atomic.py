@@ -6,6 +6,10 @@ relative to one held folder descriptor. With ``root`` (a pack), that folder is r
 cannot make a record land outside the pack; missing folders are created the same way. With ``expect``, the
 write is a compare-and-swap: under an exclusive lock on the folder, the file must still be the one that was
 read (same inode, size, mtime and content hash), or nothing is written (``ChangedOnDisk``).
+
+``write_new`` adds a record under the first free name (run, review, feedback and eval records), ``make_folders``
+creates folders inside a pack the same way, and ``folder_state`` says before a write whether a pack folder can
+take one (a symlinked ``runs/`` never does).
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ import hashlib
 import os
 import secrets
 import stat
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 
-from studio.core.pack_fs import DIR_FLAGS, FILE_FLAGS, split_rel
+from studio.core.pack_fs import DIR_FLAGS, FILE_FLAGS, PackFS, Status, split_rel
 
 try:
     import fcntl
@@ -74,6 +80,92 @@ def write_atomic(path: Path, data: bytes | str, *, exclusive: bool = False, root
         os.close(folder)
 
 
+def write_new(root: Path, candidates: Iterable[tuple[str, bytes | str]]) -> Path:
+    """Write the first (pack-relative name, data) of ``candidates`` whose name is free; never replaces a file.
+
+    Each try is ``write_atomic(exclusive=True, root=root)``: by descriptor from the pack root, so a folder swapped
+    for a symlink meanwhile raises OutsidePack instead of taking the record. ``candidates`` may be a generator
+    (a record that names itself is built only for the name tried). FileExistsError when every name is taken.
+    """
+    for rel, data in candidates:
+        try:
+            return write_atomic(Path(root) / rel, data, exclusive=True, root=Path(root))
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, f"no free record name in {root}")
+
+
+def numbered(stem: str, attempts: int = 1000, suffix: str = ".json") -> Iterator[str]:
+    """``stem.json``, ``stem-2.json``, ``stem-3.json`` ...: the names records of the same second take in turn."""
+    for n in range(1, attempts + 1):
+        yield f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}"
+
+
+def add_record(root: Path, candidates: Iterable[tuple[str, bytes | str]], folder: str = "runs") -> Path:
+    """A new record in the pack folder ``folder`` under the first free name of ``candidates`` (``write_new``).
+
+    Refused before anything is written when the folder cannot take it (``refuse_folder``); PermissionError when
+    it is swapped for a symlink meanwhile, FileExistsError when no name is free.
+    """
+    refuse_folder(root, folder)
+    try:
+        return write_new(root, candidates)
+    except OutsidePack as exc:
+        raise PermissionError(f"{Path(root) / folder} is a symlink or leads outside the pack; refusing to write") \
+            from exc
+    except FileExistsError:
+        raise FileExistsError(errno.EEXIST, f"no free record name in {Path(root) / folder}") from None
+
+
+def make_folders(root: Path, rel: str) -> Path:
+    """Create the pack folder ``rel`` and its missing parents, by descriptor from ``root`` (OutsidePack when a
+    component is a symlink or not a folder: nothing is created through it). Returns its path."""
+    path = Path(root) / rel
+    os.close(_open_folder(path / "_", Path(root)))  # _open_folder creates the folders of its argument's parent
+    return path
+
+
+class FolderState(StrEnum):
+    """Whether a pack folder can take a new file, as ``write_new`` would reach it."""
+
+    OK = "ok"
+    """A real folder, or absent (it is created on write)."""
+    LINK = "link"
+    """A symlink (wherever it leads): nothing is written through it."""
+    BROKEN_LINK = "broken-link"
+    LINK_OUTSIDE = "link-outside"
+    NOT_FOLDER = "not-folder"
+
+
+def folder_state(root: Path, rel: str) -> FolderState:
+    """The state of the pack folder ``rel`` (``runs``), looked at through the pack's descriptors."""
+    with PackFS(root) as fs:
+        st = fs.lstat(rel)
+        if st is None or stat.S_ISDIR(st.st_mode):
+            return FolderState.OK
+        if not stat.S_ISLNK(st.st_mode):
+            return FolderState.NOT_FOLDER
+        status = fs.kind(rel)[0]
+    if status is Status.OUTSIDE:
+        return FolderState.LINK_OUTSIDE
+    return FolderState.LINK if status is Status.OK else FolderState.BROKEN_LINK
+
+
+def refuse_folder(root: Path, rel: str) -> None:
+    """Raise before anything is written when the pack folder ``rel`` exists but cannot take a file (the run
+    records' messages): NotADirectoryError for a broken link or a file, PermissionError for any other link."""
+    folder = Path(root) / rel
+    state = folder_state(root, rel)
+    if state is FolderState.BROKEN_LINK:
+        raise NotADirectoryError(f"{folder} is a broken symlink; refusing to write")
+    if state is FolderState.LINK_OUTSIDE:
+        raise PermissionError(f"{folder} leads outside the pack; refusing to write")
+    if state is FolderState.LINK:
+        raise PermissionError(f"{folder} is a symlink; records are written only into a real folder of the pack")
+    if state is FolderState.NOT_FOLDER:
+        raise NotADirectoryError(f"{folder} is not a directory; cannot add a run record")
+
+
 def _open_folder(path: Path, root: Path | None) -> int:
     """A descriptor of ``path``'s folder: from ``root`` down without following links, or by path."""
     if root is None:
@@ -90,22 +182,29 @@ def _open_folder(path: Path, root: Path | None) -> int:
     fd = os.open(root_s, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _CLOEXEC)
     try:
         for part in parts:
-            try:
-                nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
-            except FileNotFoundError:
-                os.mkdir(part, 0o777, dir_fd=fd)
-                nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
-            except OSError as exc:
-                if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
-                    raise OutsidePack(exc.errno, f"{part}/ is a symlink or not a folder; nothing is written "
-                                      "through it") from exc
-                raise
+            nxt = _enter(fd, part)
             os.close(fd)
             fd = nxt
     except BaseException:
         os.close(fd)
         raise
     return fd
+
+
+def _enter(fd: int, part: str) -> int:
+    """The folder ``part`` of ``fd``, created when missing, opened without following a link."""
+    try:
+        try:
+            return os.open(part, DIR_FLAGS, dir_fd=fd)
+        except FileNotFoundError:
+            with contextlib.suppress(FileExistsError):  # another writer made it meanwhile: use theirs
+                os.mkdir(part, 0o777, dir_fd=fd)
+            return os.open(part, DIR_FLAGS, dir_fd=fd)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+            raise OutsidePack(exc.errno, f"{part}/ is a symlink or not a folder; nothing is written through it") \
+                from exc
+        raise
 
 
 def _write_in(folder: int, path: Path, payload: bytes, exclusive: bool, expect: FileIdentity | None) -> Path:

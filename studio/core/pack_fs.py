@@ -24,7 +24,7 @@ import hashlib
 import os
 import stat
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
@@ -630,6 +630,17 @@ def read_inside(root: Path | str, rel: str, limit: int) -> ReadResult:
         return fs.read(rel, limit)
 
 
+@contextlib.contextmanager
+def held(root: Path | str, fs: PackFS | None = None) -> Iterator[PackFS]:
+    """``fs`` when the caller already holds the pack open (left open), else a PackFS of ``root`` closed after:
+    functions that read a few files take an optional ``fs`` so one operation opens the pack once."""
+    if fs is not None:
+        yield fs
+        return
+    with PackFS(root) as own:
+        yield own
+
+
 def walk_pack(root: Path | str, top: str = "", **options: object) -> PackTree:
     """One walk (see ``PackFS.walk``) with its own PackFS."""
     with PackFS(root) as fs:
@@ -637,4 +648,4 @@ def walk_pack(root: Path | str, top: str = "", **options: object) -> PackTree:
 
 
 __all__ = ["LinkEntry", "LinkState", "MAX_LINK_HOPS", "MAX_WALK_DEPTH", "MAX_WALK_ENTRIES", "PackFS", "PackTree",
-           "ReadResult", "Status", "WalkEntry", "read_inside", "split_rel", "walk_pack"]
+           "ReadResult", "Status", "WalkEntry", "held", "read_inside", "split_rel", "walk_pack"]

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
-from studio.core.pack_fs import ReadResult, Status, read_inside
+from studio.core.pack_fs import PackFS, ReadResult, Status, read_inside
 
 SYMLINK_ESCAPE = Code("symlink-escape", Severity.ERROR, "a file the studio was asked to read is a symlink leading "
                       "outside the pack; it is not read", Behavior.QUARANTINE,
@@ -36,6 +36,21 @@ def resolve_inside(root: Path, value: str) -> Path | None:
         return None
     candidate = root / value.split("#", 1)[0]
     return candidate if is_inside(root, candidate) else None
+
+
+def pointer_status(fs: PackFS, value: str) -> Status:
+    """Whether the pack-relative pointer ``value`` ('#fragment' ignored) reaches a regular file, asked of ``fs``.
+
+    OK; MISSING (absent, a folder or FIFO, a link loop or a link to nothing); OUTSIDE (absolute, a drive, ``..``,
+    a NUL byte, or a symlink leading out of the pack); UNREADABLE (the file system refused to look it up: a name
+    over its length limit, permissions). Nothing is opened, only looked at by descriptor.
+    """
+    if is_unsafe_pointer(value):
+        return Status.OUTSIDE
+    status, _resolved, mode = fs.kind(value.split("#", 1)[0])
+    if status is Status.OK:
+        return Status.OK if stat.S_ISREG(mode) else Status.MISSING
+    return status if status in (Status.OUTSIDE, Status.UNREADABLE) else Status.MISSING
 
 
 def is_inside(root: Path | str, path: Path | str) -> bool:

@@ -15,20 +15,27 @@ the record after it, so a record never claims an edit that did not land; when th
 from __future__ import annotations
 
 import getpass
-import stat
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import FileIdentity, OutsidePack, storage_problem, write_atomic
+from studio.core.atomic import (
+    FileIdentity,
+    FolderState,
+    OutsidePack,
+    folder_state,
+    numbered,
+    storage_problem,
+    write_atomic,
+    write_new,
+)
 from studio.core.frontmatter_edit import EditError, FieldEdit, FrontmatterLines, check_data, unified_diff
 from studio.core.frontmatter_edit import read_knowledge as _read_knowledge
 from studio.core.frontmatter_edit import write_knowledge_edit as _write_knowledge_edit
 from studio.core.jsonwrite import dumps
 from studio.core.model import STATUSES, TRUST_LEVELS
-from studio.core.pack_fs import PackFS
 from studio.core.paths import is_unsafe_pointer
 
 DECISIONS = ("confirm", "reject", "needs-review")
@@ -97,29 +104,23 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON (a non-UTF-8 argument becomes U+FFFD)
     root = Path(pack_root)
     _check_runs_folder(root)
-    for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
-        suffix = "" if attempt == 1 else f"-{attempt}"
-        target = root / "runs" / f"review-{stamp}{suffix}.json"
-        try:
-            return write_atomic(target, payload, exclusive=True, root=root)
-        except FileExistsError:
-            continue
-        except OutsidePack as exc:
-            raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack") \
-                from exc
-        except OSError as exc:
-            raise ReviewError(f"the review record cannot be written: {storage_problem(exc)}") from exc
-    raise ReviewError(f"more than {MAX_NAME_ATTEMPTS} reviews recorded at {record.timestamp}")
+    try:
+        return write_new(root, ((rel, payload) for rel in numbered(f"runs/review-{stamp}", MAX_NAME_ATTEMPTS)))
+    except OutsidePack as exc:
+        raise ReviewError(_NOT_A_FOLDER) from exc
+    except FileExistsError:
+        raise ReviewError(f"more than {MAX_NAME_ATTEMPTS} reviews recorded at {record.timestamp}") from None
+    except OSError as exc:
+        raise ReviewError(f"the review record cannot be written: {storage_problem(exc)}") from exc
+
+
+_NOT_A_FOLDER = "runs/ is a symlink or not a folder; the record is not written outside the pack"
 
 
 def _check_runs_folder(root: Path) -> None:
     """Refuse before anything is written when runs/ exists but is a symlink or not a folder."""
-    with PackFS(root) as fs:
-        st = fs.lstat("runs")
-    if st is not None and not stat.S_ISDIR(st.st_mode):
-        raise ReviewError("runs/ is a symlink or not a folder; the record is not written outside the pack")
-
-
+    if folder_state(root, "runs") is not FolderState.OK:
+        raise ReviewError(_NOT_A_FOLDER)
 
 
 def edit_status_trust(text: str, *, status: str | None = None, trust: str | None = None) -> FieldEdit:

@@ -17,9 +17,8 @@ from typing import Any
 
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS
-from studio.core.paths import is_inside
 from studio.core.runs.model import RunKind, RunsReport
-from studio.core.runs.reader import read_run_file
+from studio.core.runs.reader import read_run_in
 from studio.core.runs.timestamps import parse_time_text, time_from_name
 from studio.core.sourcemap import SOURCE_MAP, read_source_map
 
@@ -79,25 +78,32 @@ def last_decision(pack: Pack) -> LastDecision | None:
     Looks at the top of ``runs/`` only (where ``review.write_review_record`` writes), reads at most
     ``MAX_REVIEW_READS`` records, newest first by the time in their names, and never follows a symlink.
     """
-    root = Path(os.path.abspath(pack.root))
-    names = _run_names(root / "runs")
-    reviews = sorted((n for n in names if n.startswith("review-") and n.endswith(".json")), key=_name_order,
-                     reverse=True)
-    for name in reviews[:MAX_REVIEW_READS]:
-        record = read_run_file(root / "runs" / name, root)
-        data = record.data if isinstance(record.data, dict) else None
-        if data is None or not isinstance(data.get("decision"), str) or data.get("pack") not in (None, pack.name):
-            continue
-        found = data.get("after")
-        after: dict[str, Any] = found if isinstance(found, dict) else {}
-        when = parse_time_text(str(data.get("timestamp", ""))) or time_from_name(name)
-        newer = [n for n in names if n.startswith("compile-") and when is not None
-                 and (t := time_from_name(n)) is not None and t > when]
-        stands = after.get("status", pack.status) == pack.status and after.get("trust", pack.trust) == pack.trust
-        return LastDecision(_text(data.get("decision")), _text(data.get("reviewer")) or "unknown",
-                            _text(data.get("timestamp")), _text(data.get("reason")), record.path,
-                            stands and not newer, max(newer) if newer else "")
+    with PackFS(os.path.abspath(pack.root)) as fs:
+        names = _run_names(fs)
+        reviews = sorted((n for n in names if n.startswith("review-") and n.endswith(".json")), key=_name_order,
+                         reverse=True)
+        for name in reviews[:MAX_REVIEW_READS]:
+            record = read_run_in(fs, f"runs/{name}")
+            decision = _decision(pack, record.data, record.path, name, names)
+            if decision is not None:
+                return decision
     return None
+
+
+def _decision(pack: Pack, found: Any, record: str, name: str, names: list[str]) -> LastDecision | None:
+    """The decision a review record holds, if it is one about ``pack``."""
+    data = found if isinstance(found, dict) else None
+    if data is None or not isinstance(data.get("decision"), str) or data.get("pack") not in (None, pack.name):
+        return None
+    recorded = data.get("after")
+    after: dict[str, Any] = recorded if isinstance(recorded, dict) else {}
+    when = parse_time_text(str(data.get("timestamp", ""))) or time_from_name(name)
+    newer = [n for n in names if n.startswith("compile-") and when is not None
+             and (t := time_from_name(n)) is not None and t > when]
+    stands = after.get("status", pack.status) == pack.status and after.get("trust", pack.trust) == pack.trust
+    return LastDecision(_text(data.get("decision")), _text(data.get("reviewer")) or "unknown",
+                        _text(data.get("timestamp")), _text(data.get("reason")), record,
+                        stands and not newer, max(newer) if newer else "")
 
 
 def _text(value: Any) -> str:
@@ -106,21 +112,10 @@ def _text(value: Any) -> str:
     return "".join(ch if ch.isprintable() else " " for ch in text[:500]).strip()
 
 
-def _run_names(folder: Path) -> list[str]:
-    """Names of the regular files directly in ``folder`` (bounded; empty for a symlink or no folder)."""
-    if folder.is_symlink() or not folder.is_dir():
-        return []
-    names: list[str] = []
-    try:
-        with os.scandir(folder) as entries:
-            for count, entry in enumerate(entries):
-                if count >= MAX_LISTED_RUNS:
-                    break
-                if entry.is_file(follow_symlinks=False):
-                    names.append(entry.name)
-    except OSError:
-        return names
-    return names
+def _run_names(fs: PackFS) -> list[str]:
+    """Names of the regular files directly in ``runs/`` (bounded; empty for a symlink or no folder)."""
+    tree = fs.walk("runs", max_depth=0, max_entries=MAX_LISTED_RUNS, classify_links=False)
+    return [e.rel.rsplit("/", 1)[-1] for e in tree.files if e.is_regular]
 
 
 def _name_order(name: str) -> tuple[float, int, str]:
@@ -149,18 +144,16 @@ def gather_review_reasons(pack: Pack, runs: RunsReport | None = None) -> list[Re
     ``runs`` is the pack's already-read run report; without it, compile runs are not consulted (the
     caller decides whether reading ``runs/`` is worth it).
     """
-    root = Path(os.path.abspath(pack.root))
     reasons: list[ReviewReason] = []
     reasons.extend(_status_reasons(pack))
     if runs is not None:
         reasons.extend(_compile_reasons(runs))
-    reasons.extend(_claim_reasons(root))
-    reasons.extend(_page_reasons(root, "wiki/contradictions", "contradiction", "Contradiction recorded"))
-    reasons.extend(_page_reasons(root, "wiki/open-questions", "open-question", "Open question"))
-    for rel in _QUESTION_FILES:
-        target = root / rel
-        if target.is_file() and is_inside(root, target):
-            reasons.append(ReviewReason("open-question", f"Open questions are listed in {rel}", rel))
+    with PackFS(os.path.abspath(pack.root)) as fs:  # one pack held open: every read and walk by descriptor
+        reasons.extend(_claim_reasons(fs))
+        reasons.extend(_page_reasons(fs, "wiki/contradictions", "contradiction", "Contradiction recorded"))
+        reasons.extend(_page_reasons(fs, "wiki/open-questions", "open-question", "Open question"))
+        reasons.extend(ReviewReason("open-question", f"Open questions are listed in {rel}", rel)
+                       for rel in _QUESTION_FILES if fs.exists(rel))
     return reasons
 
 
@@ -198,8 +191,8 @@ def _compile_reasons(runs: RunsReport) -> list[ReviewReason]:
     return out
 
 
-def _claim_reasons(root: Path) -> list[ReviewReason]:
-    source_map = read_source_map(root)
+def _claim_reasons(fs: PackFS) -> list[ReviewReason]:
+    source_map = read_source_map(Path(fs.root), fs)
     out: list[ReviewReason] = []
     for claim in source_map.claims:
         if claim.status in ("disputed", "stale"):
@@ -209,10 +202,10 @@ def _claim_reasons(root: Path) -> list[ReviewReason]:
     return out
 
 
-def _page_reasons(root: Path, folder: str, kind: str, label: str) -> list[ReviewReason]:
+def _page_reasons(fs: PackFS, folder: str, kind: str, label: str) -> list[ReviewReason]:
     """One reason per Markdown page under ``folder`` (index pages included; they often hold the list)."""
-    with PackFS(root) as fs:  # one bounded walk by descriptor; symlinks are never followed
-        tree = fs.walk(folder, enter=lambda _rel, name: not name.startswith("."), classify_links=False)
+    # One bounded walk by descriptor; symlinks are never followed.
+    tree = fs.walk(folder, enter=lambda _rel, name: not name.startswith("."), classify_links=False)
     pages = [e.rel for e in tree.files if e.is_regular and not e.rel.rsplit("/", 1)[-1].startswith(".")
              and e.rel.lower().endswith(_PAGE_SUFFIXES)]
     out = [ReviewReason(kind, f"{label}: {rel}", rel) for rel in sorted(pages)[:MAX_LISTED_PAGES]]

@@ -20,7 +20,8 @@ from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.jsonread import JsonFailure, JsonText, read_json
-from studio.core.paths import read_bounded
+from studio.core.pack_fs import PackFS, Status, held
+from studio.core.paths import from_read_result
 
 _REBUILD = "Rebuild the source map; indexes/ must be reproducible from sources."
 SOURCE_MAP_UNREADABLE = Code("source-map-unreadable", Severity.ERROR, "indexes/source-map.json cannot be read",
@@ -128,27 +129,30 @@ def schema_findings(document: JsonText, schema: str, file: str) -> list[Diagnost
             + [INDEX_EXTRA_FIELD(d.message, d.file, d.line, d.column, hint=d.hint) for d in result.infos])
 
 
-def read_source_map(root: Path) -> SourceMap:
+def read_source_map(root: Path, fs: PackFS | None = None) -> SourceMap:
     """Read the pack's source map. A missing file is an empty map, not an error.
 
+    Read by descriptor (``pack_fs``; ``fs`` when the caller holds the pack open, else one opened here): a map
+    that is, or lies behind, a symlink leading out of the pack is reported, never read.
     Never raises: the map is an index, and nothing in it may keep a pack from loading or being validated. Even a
     failure of the studio itself while reading it becomes a ``source-map-unreadable`` finding (the audit boundary).
     """
     try:
-        return _read_source_map(root)
+        with held(root, fs) as pack:
+            return _read_source_map(pack)
     except Exception as exc:  # the audit boundary
         finding = _problem(SOURCE_MAP_UNREADABLE, f"could not be read: the studio failed with {type(exc).__name__}: "
                                                   f"{str(exc)[:200]}")
         return _unusable(SourceMap(present=True), finding, finding.message)
 
 
-def _read_source_map(root: Path) -> SourceMap:
+def _read_source_map(fs: PackFS) -> SourceMap:
     result = SourceMap()
-    path = root / SOURCE_MAP
-    if not path.exists() and not path.is_symlink():
-        return result
+    found = fs.read(SOURCE_MAP, MAX_SOURCE_MAP_BYTES + 1)
+    if found.status is Status.MISSING and fs.lstat(SOURCE_MAP) is None:
+        return result  # no map (a link to nothing is a map that cannot be read)
     result.present = True
-    data, size, problem = read_bounded(path, MAX_SOURCE_MAP_BYTES + 1, root=root)
+    data, size, problem = from_read_result(found, SOURCE_MAP)
     if problem is not None or data is None:
         finding = problem or _problem(SOURCE_MAP_UNREADABLE, "cannot be read")
         return _unusable(result, finding, finding.message)

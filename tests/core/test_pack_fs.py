@@ -203,7 +203,29 @@ def racy(make_pack: Callable[..., Path], tmp_path: Path) -> tuple[Path, Path]:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / rel.split("/", 1)[1]).write_text(OUTSIDE_TEXT)
         (folder / f"{SECRET}.md").write_text(OUTSIDE_TEXT)
+    # Records and suites the readers would parse if they followed a link: the secret where they would show it.
+    (root / "evals").mkdir()
+    (root / "evals" / "answer-quality.json").write_text(_suite("what colour is the widget"))
+    (outside / "evals").mkdir()
+    (outside / "evals" / "answer-quality.json").write_text(_suite(SECRET))
+    (root / "runs" / REVIEW).write_text(_review("checked inside"))
+    (outside / "runs" / REVIEW).write_text(_review(SECRET))
     return root, outside
+
+
+REVIEW = "review-2026-05-01T10-00-00Z.json"
+
+
+def _suite(prompt: str) -> str:
+    return json.dumps({"pack_name": "racy", "evals": [{"id": "c", "prompt": prompt,
+                                                       "required_context": ["compiled/briefing.md"]}]})
+
+
+def _review(reason: str) -> str:
+    from studio.core.jsonwrite import dumps
+    from studio.core.review import make_review_record
+
+    return dumps(make_review_record("racy", "confirm", reason, reviewer="r", before={}, after={}).to_dict())
 
 
 def _fence_items(root: Path) -> str:
@@ -254,11 +276,43 @@ def _resources(root: Path) -> str:
     return " ".join(r.path for r in classify_resources(load_pack(root)))
 
 
+def _suites(root: Path) -> str:
+    from studio.core.evals.suites import pack_suites, read_suite
+    from studio.core.pack import load_pack
+
+    return repr(read_suite(root / "evals" / "answer-quality.json", load_pack(root))) + repr(pack_suites(root))
+
+
+def _review_reasons(root: Path) -> str:
+    from studio.core.pack import load_pack
+    from studio.core.review_reasons import gather_review_reasons, last_decision
+
+    pack = load_pack(root)
+    return repr(last_decision(pack)) + repr(gather_review_reasons(pack))
+
+
+def _read_files(root: Path) -> str:
+    from studio.core.pack import load_pack
+    from studio.core.render.tool_form import read_text
+
+    return repr(read_text(load_pack(root), "compiled/briefing.md"))
+
+
+def _completion(root: Path) -> str:
+    from studio.core.authoring.completion import pack_files
+
+    return " ".join(pack_files(root, "documents", (".md",)))
+
+
 READERS = {"fence": _fence_items, "resolver": _resolver_walk, "runs": _runs, "evidence": _evidence,
-           "content-checks": _content_checks, "quick-open": _quick_open, "resources": _resources}
+           "content-checks": _content_checks, "quick-open": _quick_open, "resources": _resources,
+           "suites": _suites, "review-reasons": _review_reasons, "read-files": _read_files,
+           "completion": _completion}
 SWAPPED = {"fence": ["compiled", "compiled/briefing.md"], "resolver": ["documents", "documents/brief.md"],
            "runs": ["runs", "runs/compile-1.json"], "evidence": ["sources", "sources/notes.md"],
-           "content-checks": ["wiki", "wiki/index.md"], "quick-open": ["wiki"], "resources": ["compiled"]}
+           "content-checks": ["wiki", "wiki/index.md"], "quick-open": ["wiki"], "resources": ["compiled"],
+           "suites": ["evals", "evals/answer-quality.json"], "review-reasons": ["runs", f"runs/{REVIEW}"],
+           "read-files": ["compiled", "compiled/briefing.md"], "completion": ["documents"]}
 
 
 def _swapping(path: Path, outside: Path, seconds: float) -> subprocess.Popen[str]:

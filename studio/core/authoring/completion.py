@@ -9,7 +9,6 @@ the text given (and, for paths, a bounded listing of the pack); outside the fron
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from datetime import date
 from pathlib import Path
 
 from studio.core.authoring.vocabulary import COMMON_LANGUAGES, KEYS, children, key_doc, value_doc
+from studio.core.pack_fs import PackFS
 
 _FENCE = re.compile(r"---[ \t]*")
 # Possessive runs and a start only where blanks begin: linear on a line of a hundred thousand blanks.
@@ -30,7 +30,8 @@ PATH_KEYS = {
     ("metadata", "primaryAnswers"): ("answers", (".json",)),
 }
 MAX_FILES = 500
-MAX_DIRS = 200
+MAX_ENTRIES = 10_000
+"""Entries of the folder's tree looked at when listing completions."""
 MAX_LINES = 2000
 
 
@@ -187,30 +188,14 @@ def _values(path: tuple[str, ...], written: str, line: int, column: int, pack_ro
 
 
 def pack_files(root: Path, folder: str, suffixes: tuple[str, ...]) -> list[str]:
-    """Pack-relative files under ``root/folder`` ending in ``suffixes``; bounded, symlinks not followed."""
-    out: list[str] = []
-    stack = [folder]
-    seen = 0
-    while stack and len(out) < MAX_FILES and seen < MAX_DIRS:
-        rel_dir = stack.pop()
-        seen += 1
-        try:
-            with os.scandir(root / rel_dir) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except (OSError, ValueError):
-            continue
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            rel = f"{rel_dir}/{entry.name}"
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    stack.append(rel)
-                elif entry.is_file(follow_symlinks=False) and entry.name.lower().endswith(suffixes):
-                    out.append(rel)
-            except OSError:
-                continue
-    return sorted(out)
+    """Pack-relative files under ``root/folder`` ending in ``suffixes``; bounded, by descriptor (``pack_fs``):
+    a symlinked folder or file is never followed, so nothing outside the pack is ever named here."""
+    with PackFS(root) as fs:
+        tree = fs.walk(folder, max_entries=MAX_ENTRIES, enter=lambda _rel, name: not name.startswith("."),
+                       classify_links=False)
+    found = (e.rel for e in tree.files if e.is_regular and e.rel.lower().endswith(suffixes)
+             and not e.rel.rsplit("/", 1)[-1].startswith("."))
+    return sorted(found)[:MAX_FILES]
 
 
 def hover(text: str, line: int, column: int) -> Hover | None:

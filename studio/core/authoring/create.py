@@ -14,6 +14,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.core.atomic import make_folders, write_atomic
 from studio.core.authoring.new_pack import NewPackError, PackPlan, target_problem
 from studio.core.diagnostics import Diagnostic, Severity
 
@@ -53,15 +54,16 @@ def create_pack(plan: PackPlan) -> CreatedPack:
 
 
 def write_tree(root: Path, plan: PackPlan) -> None:
-    """Write the plan's folders and files under ``root`` (which must not exist yet)."""
+    """Write the plan's folders and files under ``root`` (which must not exist yet).
+
+    By descriptor from ``root`` down (``atomic``), each file created exclusively: a folder of the new pack
+    swapped for a symlink while it is built makes nothing land outside it (OutsidePack, an OSError).
+    """
     os.mkdir(root)  # the usual mode under the umask, not mkdtemp's 0700
     for rel in plan.folders:
-        os.makedirs(root / rel, exist_ok=True)
+        make_folders(root, rel)
     for rel, text in plan.files.items():
-        with open(root / rel, "xb") as fh:
-            fh.write(text.encode("utf-8"))
-            fh.flush()
-            os.fsync(fh.fileno())
+        write_atomic(root / rel, text.encode("utf-8"), exclusive=True, root=root)
 
 
 def check_built(root: Path) -> list[Diagnostic]:

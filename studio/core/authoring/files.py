@@ -15,8 +15,10 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.core.atomic import write_atomic
+from studio.core.atomic import OutsidePack, make_folders, write_atomic
 from studio.core.authoring.names import collision, fold, name_rule_problem
+from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES
+from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_inside, is_unsafe_pointer
 
 MAX_NAME_BYTES = 255
@@ -76,51 +78,62 @@ def name_problem(name: str) -> str | None:
 
 
 def create_file(pack_root: Path, relpath: str, text: str) -> Path:
-    """Create ``relpath`` with ``text`` (atomically, never over an existing file); returns its path."""
+    """Create ``relpath`` with ``text`` (atomically, never over an existing file); returns its path.
+
+    Missing folders are created and the file written by descriptor from the pack root (``write_atomic`` with
+    ``root``): a folder on the way that is, or is swapped for, a symlink makes nothing land anywhere.
+    """
     path = target_path(pack_root, relpath)
     problem = name_problem(path.name)
     if problem is not None:
         raise FileOpError(problem)
-    _refuse_existing(path)
-    _make_folders(pack_root, path.parent)
+    _refuse_existing(pack_root, path)
     try:
-        return write_atomic(path, text.encode("utf-8"), exclusive=True)
+        return write_atomic(path, text.encode("utf-8"), exclusive=True, root=Path(pack_root))
     except FileExistsError as exc:
         raise FileOpError(f"{relpath} already exists; nothing was overwritten") from exc
+    except OutsidePack as exc:
+        raise FileOpError(_through_link(relpath, exc)) from exc
     except OSError as exc:
         raise FileOpError(f"{relpath} cannot be created: {exc.strerror or exc}") from exc
 
 
 def create_folder(pack_root: Path, relpath: str) -> Path:
-    """Create the folder ``relpath`` (and missing parents) inside the pack."""
+    """Create the folder ``relpath`` (and missing parents) inside the pack, by descriptor from its root."""
     path = target_path(pack_root, relpath)
     problem = name_problem(path.name)
     if problem is not None:
         raise FileOpError(problem)
-    _refuse_existing(path)
-    _make_folders(pack_root, path)
-    return path
-
-
-def _make_folders(pack_root: Path, folder: Path) -> None:
+    _refuse_existing(pack_root, path)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError as exc:
-        raise FileOpError(f"{folder.name} exists and is not a folder") from exc
+        return make_folders(Path(pack_root), _rel(pack_root, path))
+    except OutsidePack as exc:
+        raise FileOpError(_through_link(relpath, exc)) from exc
     except OSError as exc:
-        raise FileOpError(f"{folder} cannot be created: {exc.strerror or exc}") from exc
-    if not is_inside(pack_root, folder):
-        raise FileOpError(f"{folder} leads outside the pack (through a symlink)")
+        raise FileOpError(f"{path} cannot be created: {exc.strerror or exc}") from exc
 
 
-def _refuse_existing(path: Path) -> None:
-    if os.path.lexists(path):
-        raise FileOpError(f"{path.name} already exists; nothing was overwritten")
+def _through_link(relpath: str, exc: OSError) -> str:
+    return f"'{relpath}' leads outside the pack or through a file ({exc.strerror}); nothing was created"
+
+
+def _rel(pack_root: Path, path: Path) -> str:
+    return Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(pack_root))).as_posix()
+
+
+def _refuse_existing(pack_root: Path, path: Path) -> None:
+    """Refuse a name taken in its folder, also up to case or Unicode form (looked at by descriptor)."""
+    rel = _rel(pack_root, path)
+    parent = rel.rsplit("/", 1)[0] if "/" in rel else ""
+    with PackFS(pack_root) as fs:
+        if fs.lstat(rel) is not None:
+            raise FileOpError(f"{path.name} already exists; nothing was overwritten")
+        folder = fs.open_dir(parent)  # a physical folder only: a symlinked one is never listed
+        try:
+            siblings = os.listdir(folder) if folder is not None else []
+        except OSError:
+            siblings = []
     key = fold(path.name)
-    try:
-        siblings = os.listdir(path.parent) if path.parent.is_dir() else []
-    except OSError:
-        siblings = []
     for sibling in siblings:
         if fold(sibling) == key:
             raise FileOpError(f"'{sibling}' already exists and differs from '{path.name}' only by case or Unicode "
@@ -152,7 +165,7 @@ def plan_rename(pack_root: Path, path: Path, new_name: str) -> RenamePlan:
         raise FileOpError(problem)
     new = path.parent / new_name
     if new_name != path.name and fold(new_name) != fold(path.name):
-        _refuse_existing(new)
+        _refuse_existing(pack_root, new)
     elif new_name == path.name:
         raise FileOpError("The new name is the same as the old one.")
     rel = path.relative_to(pack_root).as_posix()
@@ -160,39 +173,67 @@ def plan_rename(pack_root: Path, path: Path, new_name: str) -> RenamePlan:
 
 
 def _references(pack_root: Path, rel: str) -> tuple[tuple[int, str], ...]:
-    try:
-        text = (pack_root / "KNOWLEDGE.md").read_text("utf-8", errors="replace")
-    except OSError:
+    with PackFS(pack_root) as fs:  # by descriptor; a KNOWLEDGE.md that is a symlink is not read
+        found = fs.read("KNOWLEDGE.md", MAX_KNOWLEDGE_BYTES, follow=False)
+    if found.status is not Status.OK or found.data is None:
         return ()
+    text = found.data.decode("utf-8", errors="replace")
     pattern = re.compile(re.escape(rel) + r"(?![\w.-])")
     hits = [(i + 1, line.strip()) for i, line in enumerate(text.splitlines()) if pattern.search(line)]
     return tuple(hits[:MAX_REFERENCES])
 
 
 def rename(plan: RenamePlan) -> Path:
-    """Make the rename in ``plan``; refuses (changing nothing) if the target appeared meanwhile."""
-    if not os.path.lexists(plan.old):
-        raise FileOpError(f"{plan.old.name} no longer exists; nothing was renamed")
-    case_only = fold(plan.old.name) == fold(plan.new.name)
-    if os.path.lexists(plan.new) and not (case_only and _same(plan.old, plan.new)):
-        raise FileOpError(f"{plan.new.name} already exists; nothing was renamed")
-    try:
-        if case_only:  # via a temporary name, so case-insensitive file systems see the change
-            step = plan.old.with_name(f".{plan.old.name}.renaming")
-            os.rename(plan.old, step)
-            os.rename(step, plan.new)
-        else:
-            os.rename(plan.old, plan.new)
-    except OSError as exc:
-        raise FileOpError(f"{plan.old.name} cannot be renamed: {exc.strerror or exc}") from exc
+    """Make the rename in ``plan``; refuses (changing nothing) if the target appeared meanwhile.
+
+    Inside the pack the rename is made relative to the folder's descriptor, reached from the pack root without
+    following a link: a folder swapped for a symlink meanwhile moves nothing out of the pack.
+    """
+    if plan.is_pack:
+        try:
+            folder = os.open(plan.old.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError as exc:
+            raise FileOpError(f"{plan.old.name} cannot be renamed: {exc.strerror or exc}") from exc
+        try:
+            _rename_in(folder, plan.old.name, plan.new.name)
+        finally:
+            os.close(folder)
+        return plan.new
+    parent = _rel(plan.pack_root, plan.old.parent) if plan.old.parent != plan.pack_root else ""
+    with PackFS(plan.pack_root) as fs:
+        held = fs.open_dir(parent)
+        if held is None:
+            raise FileOpError(f"{plan.old.name} cannot be renamed: its folder is a symlink or gone; nothing was "
+                              "renamed")
+        _rename_in(held, plan.old.name, plan.new.name)
     return plan.new
 
 
-def _same(a: Path, b: Path) -> bool:
+def _rename_in(folder: int, old: str, new: str) -> None:
+    """Rename ``old`` to ``new`` in the open ``folder`` (a case-only change through a temporary name)."""
+    before = _lstat_in(folder, old)
+    if before is None:
+        raise FileOpError(f"{old} no longer exists; nothing was renamed")
+    case_only = fold(old) == fold(new)
+    after = _lstat_in(folder, new)
+    if after is not None and not (case_only and (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)):
+        raise FileOpError(f"{new} already exists; nothing was renamed")
     try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
+        if case_only:  # via a temporary name, so case-insensitive file systems see the change
+            step = f".{old}.renaming"
+            os.rename(old, step, src_dir_fd=folder, dst_dir_fd=folder)
+            os.rename(step, new, src_dir_fd=folder, dst_dir_fd=folder)
+        else:
+            os.rename(old, new, src_dir_fd=folder, dst_dir_fd=folder)
+    except OSError as exc:
+        raise FileOpError(f"{old} cannot be renamed: {exc.strerror or exc}") from exc
+
+
+def _lstat_in(folder: int, name: str) -> os.stat_result | None:
+    try:
+        return os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except (OSError, ValueError):
+        return None
 
 
 def trash(pack_root: Path, path: Path) -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.checks.name_format import NAME_RE
+from studio.core.pack_fs import PackFS, Status
 
 MAX_SIBLINGS = 10_000
 """Folder entries read when looking for collisions beside a new pack."""
@@ -89,14 +90,11 @@ def sibling_pack_names(into: Path, entries: list[str] | None = None) -> list[tup
 
     out: list[tuple[str, Path]] = []
     for entry in (entries if entries is not None else _entries(into))[:MAX_SIBLINGS]:
-        knowledge = into / entry / "KNOWLEDGE.md"
-        try:
-            if knowledge.is_symlink() or not knowledge.is_file():
-                continue
-            with open(knowledge, "rb") as fh:
-                data = fh.read(MAX_NAME_READ)
-        except (OSError, ValueError):
+        with PackFS(into / entry) as fs:  # by descriptor: a KNOWLEDGE.md that is a symlink is never read
+            found = fs.read("KNOWLEDGE.md", MAX_NAME_READ, follow=False)
+        if found.status is not Status.OK or found.data is None:
             continue
+        data = found.data
         head = data.split(b"\n---", 1)[0] + b"\n---\n" if b"\n---" in data else data
         parsed, _diags = read_knowledge_bytes(head)
         value = parsed.frontmatter.data.get("name") if parsed.frontmatter is not None else None

@@ -26,7 +26,8 @@ BOUNDARY_HEADING = re.compile(
 
 
 def has_boundary_guidance(ctx: CheckContext) -> bool:
-    return bool(BOUNDARY_HEADING.search(ctx.pack.body)) or (ctx.pack.root / "compiled" / "boundaries.md").is_file()
+    # Looked at through the pack's descriptors: a boundaries view linked out of the pack is no guidance.
+    return bool(BOUNDARY_HEADING.search(ctx.pack.body)) or ctx.fs.exists("compiled/boundaries.md")
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:

@@ -14,7 +14,8 @@ from studio.core.checks._context import CheckContext
 from studio.core.checks._json_files import MAX_JSON_BYTES
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.jsonread import JsonText, read_json
-from studio.core.paths import read_bounded, resolve_inside
+from studio.core.pack_fs import Status
+from studio.core.paths import pointer_status
 from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map, schema_findings
 
 SOURCE_MAP_MISSING_SOURCE = Code("source-map-missing-source", Severity.ERROR,
@@ -27,19 +28,17 @@ EVAL_SUITES = ("evals/discovery.train.json", "evals/discovery.validation.json")
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
-    source_map = read_source_map(ctx.pack.root)  # the one reader: the resolver and evidence view see the same
+    # The one reader (the resolver and evidence view see the same), through the pack the checks hold open.
+    source_map = read_source_map(ctx.pack.root, ctx.fs)
     if source_map.document is not None:
         yield from source_map.diagnostics  # duplicate keys, NaN (unreadable or invalid JSON is V36, index_json)
         yield from source_map.schema_findings()
         yield from _missing_sources(ctx, source_map)
     for rel in EVAL_SUITES:
-        path = ctx.pack.root / rel
-        if not path.is_file():
+        found = ctx.fs.read(rel, MAX_JSON_BYTES + 1)  # absent, linked out, unreadable: index_json reports it
+        if found.status is not Status.OK or found.data is None or found.size > MAX_JSON_BYTES:
             continue
-        data, size, problem = read_bounded(path, MAX_JSON_BYTES + 1, root=ctx.pack.root)
-        if problem is not None or data is None or size > MAX_JSON_BYTES:
-            continue  # reported by index_json
-        suite = read_json(data, allow_bom=False)
+        suite = read_json(found.data, allow_bom=False)
         if isinstance(suite, JsonText):  # else V36
             yield from suite.findings(rel)
             yield from schema_findings(suite, "selection-eval", rel)
@@ -55,13 +54,10 @@ def _missing_sources(ctx: CheckContext, source_map: SourceMap) -> Iterator[Diagn
         path = source.get("path") if isinstance(source, dict) else None
         if not isinstance(path, str) or not path:
             continue
-        try:
-            target = resolve_inside(ctx.pack.root, path)
-            if target is not None and target.is_file():
-                continue
-        except (OSError, ValueError):  # a name too long for the file system, a NUL byte: never a pack file
-            target = None
+        status = pointer_status(ctx.fs, path)  # a name too long for the file system, a NUL byte: outside
+        if status is Status.OK:
+            continue
         claim_id = claim.get("claim_id", f"#{index}")
         line, column = source_map.document.position(["claims", index, "source", "path"])
-        where = "points outside the pack" if target is None else "does not exist"
+        where = "does not exist" if status is Status.MISSING else "points outside the pack"
         yield SOURCE_MAP_MISSING_SOURCE(f"Claim {claim_id}: source '{path}' {where}", SOURCE_MAP, line, column)

@@ -12,11 +12,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from studio.core.atomic import write_atomic
+from studio.core.atomic import FileIdentity, write_atomic
 from studio.core.diagnostics import Diagnostic
-from studio.core.evals.suites import parse_suite
+from studio.core.evals.suites import MAX_SUITE_BYTES, parse_suite
 from studio.core.model import Pack
-from studio.core.paths import is_inside
+from studio.core.pack_fs import PackFS, Status
+from studio.core.paths import is_unsafe_pointer
 from studio.core.resolver import ResolveResult
 
 ANSWER_QUALITY = "evals/answer-quality.json"
@@ -58,28 +59,44 @@ def context_case_from_result(result: ResolveResult, pack_name: str, *, include_g
 def add_case(pack: Pack, case: dict[str, Any], suite: str = ANSWER_QUALITY) -> tuple[Path, str]:
     """Append ``case`` to the pack's suite file ``suite`` (pack-relative); returns (path, the case id used).
 
-    Raises ValueError when the existing file is not a suite of the right shape (it is left untouched), and
-    PermissionError when the path leads outside the pack.
+    Raises ValueError when the existing file is not a suite of the right shape (it is left untouched),
+    PermissionError when the path leads outside the pack, and another OSError (``OutsidePack``, ``ChangedOnDisk``)
+    when a folder on the way is a symlink or the file changed since it was read.
     """
     path = pack.root / suite
-    if not is_inside(pack.root, path) or ".." in Path(suite).parts or Path(suite).is_absolute():
+    if is_unsafe_pointer(suite):
         raise PermissionError(f"{suite} is outside the pack; refusing to write")
     key = "evals" if "required_context" in case or "cases" not in case and "expected" not in case else "cases"
-    if path.exists():
+    with PackFS(pack.root) as fs:  # read by descriptor, never through a symlink leading out of the pack
+        found = fs.read(suite, MAX_SUITE_BYTES + 1)
+    if found.status is Status.OK and found.data is not None and found.identity is not None:
+        if found.size > MAX_SUITE_BYTES:
+            raise ValueError(f"{suite} is {found.size:,} bytes; suites over {MAX_SUITE_BYTES:,} bytes are not "
+                             "edited here")
         try:
-            data = json.loads(path.read_text(encoding="utf-8-sig"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
+            data = json.loads(found.data.decode("utf-8-sig"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError, ValueError) as exc:
             raise ValueError(f"{suite} is not valid JSON ({exc}); fix it before adding cases") from None
         if not isinstance(data, dict) or not isinstance(data.get(key), list):
             raise ValueError(f"{suite} has no '{key}' list; it is not a suite of this kind")
-    else:
-        data = {"pack_name": pack.name, key: []}
+        expect: FileIdentity | None = FileIdentity.of(found.identity, found.data)
+    elif found.status is Status.MISSING:
+        data, expect = {"pack_name": pack.name, key: []}, None
+    elif found.status is Status.OUTSIDE:
+        raise PermissionError(f"{suite} is outside the pack; refusing to write")
+    elif found.status is Status.UNREADABLE:
+        raise ValueError(f"{suite} cannot be read ({found.error}); fix it before adding cases")
+    else:  # a folder, a FIFO, a link loop: never written over
+        raise PermissionError(f"{suite} is not a regular file; refusing to write")
     taken = {str(c.get("id")) for c in data[key] if isinstance(c, dict)}
     new = dict(case)
     if not new.get("id") or str(new["id"]) in taken:
         new["id"] = case_id_for(str(new.get("prompt", "")), taken)
     data[key].append(new)
-    write_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    # By descriptor (a symlinked folder raises OutsidePack), and a compare-and-swap against the file read: a
+    # symlink or a file changed meanwhile is not written over (ChangedOnDisk); a new file must still be new.
+    write_atomic(path, text, root=pack.root, exclusive=expect is None, expect=expect)
     return path, str(new["id"])
 
 

@@ -11,15 +11,15 @@ working tree can be compared with the last recorded run.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import write_atomic
+from studio.core.atomic import FolderState, add_record, folder_state, numbered
 from studio.core.evals.metrics import context_summary, discovery_summary
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun, SelectedItem
-from studio.core.paths import is_inside
 
 TOOL = {"name": "knowledge-pack-studio", "version": __version__}
 MAX_NAME_ATTEMPTS = 1000
@@ -50,32 +50,23 @@ def eval_record(run: EvalRun) -> dict[str, Any]:
 
 
 def write_eval_record(run: EvalRun, pack_root: Path, now: datetime | None = None) -> Path:
-    """Write the record into ``pack_root/runs`` atomically; never overwrites. Returns the path written."""
-    runs = pack_root / "runs"
-    if runs.is_symlink() and not runs.exists():
-        raise NotADirectoryError(f"{runs} is a broken symlink; refusing to write")
-    if runs.exists() and not is_inside(pack_root, runs):
-        raise PermissionError(f"{runs} leads outside the pack; refusing to write")
-    if runs.exists() and not runs.is_dir():
-        raise NotADirectoryError(f"{runs} is not a directory; cannot add a run record")
+    """Write the record into ``pack_root/runs`` atomically; never overwrites. Returns the path written.
+
+    By descriptor from the pack root (``atomic.write_new``): a ``runs/`` or iteration folder that is, or is
+    swapped for, a symlink never takes the record.
+    """
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H-%M-%SZ")
     data = json.dumps(eval_record(run), ensure_ascii=False, indent=2) + "\n"
-    for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
-        suffix = "" if attempt == 1 else f"-{attempt}"
+
+    def names() -> Iterator[tuple[str, str]]:
         if run.kind == "discovery":
-            path = runs / f"eval-discovery-{stamp}{suffix}.json"
-        else:
-            folder = runs / f"eval-{stamp}{suffix}"
-            if folder.is_symlink() or (folder.exists() and not is_inside(pack_root, folder)):
-                continue
-            path = folder / "answer-results.json"
-        if path.exists() or path.is_symlink():
-            continue
-        try:
-            return write_atomic(path, data, exclusive=True)
-        except FileExistsError:
-            continue
-    raise FileExistsError(f"no free record name for {stamp} in {runs}")
+            yield from ((rel, data) for rel in numbered(f"runs/eval-discovery-{stamp}", MAX_NAME_ATTEMPTS))
+            return
+        for folder in numbered(f"runs/eval-{stamp}", MAX_NAME_ATTEMPTS, suffix=""):
+            if folder_state(pack_root, folder) is FolderState.OK:  # a symlinked iteration folder: next name
+                yield f"{folder}/answer-results.json", data
+
+    return add_record(pack_root, names())
 
 
 def run_from_record(data: Any, path: str = "") -> EvalRun | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -51,7 +52,9 @@ def suite_path(pack_root: Path, given: str) -> Path:
     if candidate.is_absolute():
         return candidate
     inside = pack_root / candidate
-    return inside if inside.exists() else candidate
+    # Named, not opened: a link in the pack stays the pack's file (read_suite refuses one that leads out)
+    # rather than letting a file of the same name in the working folder stand in for it.
+    return inside if os.path.lexists(inside) else candidate
 
 
 @dataclass(slots=True)

@@ -13,6 +13,7 @@ warning and the case still runs (it will show as missed).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,8 @@ from studio.core.diagnostics import Code, Diagnostic, Severity
 from studio.core.evals.model import ContextCase, DiscoveryCase, Suite
 from studio.core.jsonread import JsonFailure, JsonText, read_json
 from studio.core.model import Pack
-from studio.core.paths import is_file, is_inside, is_unsafe_pointer, read_bounded, resolve_inside
+from studio.core.pack_fs import LinkState, PackFS, Status, held
+from studio.core.paths import from_read_result, is_unsafe_pointer, pointer_status, read_bounded
 from studio.core.runs.schemas import schema_errors
 
 MAX_SUITE_BYTES = 4 * 1024 * 1024
@@ -56,61 +58,87 @@ SUITE_TOO_MANY = Code("eval-suite-too-many-cases", Severity.WARNING, f"a suite h
 CODES = (SUITE_UNREADABLE, SUITE_MALFORMED, SUITE_UNKNOWN_SHAPE, SUITE_SCHEMA, SUITE_EXTRA_FIELD, SUITE_DUPLICATE_ID,
          SUITE_OUTSIDE_PACK, SUITE_MISSING_FILE, SUITE_PACK_MISMATCH, SUITE_TOO_MANY)
 
+MAX_LISTED_ENTRIES = 10_000
+"""Entries of ``evals/`` looked at when listing suites."""
 SUITE_FILES = ("evals/discovery.train.json", "evals/discovery.validation.json", "evals/answer-quality.json")
 """The standard's suite names, in the order the app lists them."""
 
 
 def pack_suites(pack_root: Path) -> list[str]:
-    """Pack-relative paths of the suite files a pack has: the standard names first, then other ``evals/*.json``."""
-    found = [rel for rel in SUITE_FILES if (pack_root / rel).is_file() and is_inside(pack_root, pack_root / rel)]
-    folder = pack_root / "evals"
-    if folder.is_dir() and not folder.is_symlink():
-        try:
-            names = sorted(p.name for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
-        except OSError:
-            names = []
-        found += [f"evals/{n}" for n in names[:200] if f"evals/{n}" not in found]
+    """Pack-relative paths of the suite files a pack has: the standard names first, then other ``evals/*.json``.
+
+    Listed by descriptor (``pack_fs``): a suite that is a symlink leading out of the pack is not listed.
+    """
+    with PackFS(pack_root) as fs:
+        found = [rel for rel in SUITE_FILES if fs.exists(rel)]
+        tree = fs.walk("evals", max_depth=0, max_entries=MAX_LISTED_ENTRIES)
+    inside = {link.rel for link in tree.links if link.state is LinkState.FILE}
+    names = [e.rel for e in tree.files if e.rel.endswith(".json") and (e.is_regular or e.rel in inside)]
+    found += [rel for rel in names[:200] if rel not in found]
     return found
 
 
 def read_suite(path: Path, pack: Pack | None = None) -> Suite:
-    """Read the suite at ``path``; ``pack`` (when given) checks pack_name and required_context paths."""
-    root = pack.root if pack is not None else None
-    inside = root is not None and is_inside(root, path)
-    label = str(path)
-    if inside and root is not None and path.is_relative_to(root):
-        label = path.relative_to(root).as_posix()
-    raw, size, problem = read_bounded(path, MAX_SUITE_BYTES + 1, root=root if inside else None)
+    """Read the suite at ``path``; ``pack`` (when given) checks pack_name and required_context paths.
+
+    A path inside the pack is read by descriptor from the pack root (``pack_fs``): one that is, or leads
+    through, a symlink out of the pack is reported, never read. A suite named outside any pack (``--suite``
+    with a path of the user's) is read as given.
+    """
+    rel = _pack_relative(path, pack.root) if pack is not None else None
+    if pack is None or rel is None:
+        return _read_suite(str(path), read_bounded(path, MAX_SUITE_BYTES + 1), pack, None)
+    with PackFS(pack.root) as fs:
+        return _read_suite(rel, from_read_result(fs.read(rel, MAX_SUITE_BYTES + 1), rel), pack, fs)
+
+
+def _read_suite(label: str, read: tuple[bytes | None, int, Diagnostic | None], pack: Pack | None,
+                fs: PackFS | None) -> Suite:
+    raw, size, problem = read
     if problem is not None or raw is None:
         message = problem.message if problem is not None else "the file could not be read"
         return Suite(label, None, findings=[SUITE_UNREADABLE(f"{label}: {message}", label)])
     if size > MAX_SUITE_BYTES:
         return Suite(label, None, findings=[SUITE_UNREADABLE(
             f"{label} is {size:,} bytes; suites over {MAX_SUITE_BYTES:,} bytes are not read", label)])
-    return parse_suite(raw, label, pack)
+    return parse_suite(raw, label, pack, fs=fs)
 
 
-def parse_suite(raw: bytes | str, label: str, pack: Pack | None = None) -> Suite:
+def _pack_relative(path: Path, root: Path) -> str | None:
+    """``path`` relative to ``root`` when it lies there by name ('..' folded), else None."""
+    here = os.path.normpath(os.path.abspath(path))
+    base = os.path.normpath(os.path.abspath(root))
+    if not here.startswith(base.rstrip(os.sep) + os.sep):
+        return None
+    return here[len(base.rstrip(os.sep)) + 1:].replace(os.sep, "/")
+
+
+def parse_suite(raw: bytes | str, label: str, pack: Pack | None = None, *, fs: PackFS | None = None) -> Suite:
     """Parse suite text (bytes or str) named ``label`` in findings. Never raises.
 
     Read with the strict JSON reader of ``runs/``: a duplicate case key or a NaN is a positioned finding too.
+    The files a case requires are looked at through ``fs`` (the pack's descriptors; opened here when not given).
     """
     parsed = read_json(raw)
     if isinstance(parsed, JsonFailure):
         return Suite(label, None, findings=[SUITE_MALFORMED(f"{label} {parsed.message}", label, parsed.line,
                                                             parsed.column)])
     data: Any = parsed.value
-    if isinstance(data, dict) and isinstance(data.get("cases"), list):
-        return _Reader(parsed, data, label, pack, "discovery").read()
-    if isinstance(data, dict) and isinstance(data.get("evals"), list):
-        return _Reader(parsed, data, label, pack, "context").read()
-    return Suite(label, None, findings=[SUITE_UNKNOWN_SHAPE(
-        f"{label} is neither a discovery suite ('cases') nor an answer-quality suite ('evals')", label)])
+    kind = "discovery" if isinstance(data, dict) and isinstance(data.get("cases"), list) else (
+        "context" if isinstance(data, dict) and isinstance(data.get("evals"), list) else None)
+    if kind is None:
+        return Suite(label, None, findings=[SUITE_UNKNOWN_SHAPE(
+            f"{label} is neither a discovery suite ('cases') nor an answer-quality suite ('evals')", label)])
+    if pack is None or kind == "discovery":
+        return _Reader(parsed, data, label, pack, kind, None).read()
+    with held(pack.root, fs) as pack_fs:
+        return _Reader(parsed, data, label, pack, kind, pack_fs).read()
 
 
 class _Reader:
-    def __init__(self, source: JsonText, data: dict[str, Any], label: str, pack: Pack | None, kind: str) -> None:
-        self.source, self.data, self.label, self.pack = source, data, label, pack
+    def __init__(self, source: JsonText, data: dict[str, Any], label: str, pack: Pack | None, kind: str,
+                 fs: PackFS | None) -> None:
+        self.source, self.data, self.label, self.pack, self.fs = source, data, label, pack, fs
         self.kind = kind
         self.list_key = "cases" if kind == "discovery" else "evals"
         self.suite = Suite(label, "discovery" if kind == "discovery" else "context",
@@ -193,14 +221,14 @@ class _Reader:
                 self.find(SUITE_OUTSIDE_PACK, f"required_context {entry!r} is outside the pack; the case is not run",
                           ("evals", i, "required_context", k))
                 return None
-            if self.pack is None:
+            if self.fs is None:
                 continue
-            found = resolve_inside(self.pack.root, target)
-            if found is None and (self.pack.root / target).exists():
+            status = pointer_status(self.fs, target)
+            if status is Status.OUTSIDE:
                 self.find(SUITE_OUTSIDE_PACK, f"required_context {entry!r} leads outside the pack (a symlink); the "
                           "case is not run", ("evals", i, "required_context", k))
                 return None
-            if found is None or not is_file(found):
+            if status is not Status.OK:
                 self.find(SUITE_MISSING_FILE, f"required_context {entry!r} does not exist in the pack",
                           ("evals", i, "required_context", k))
         assertions = tuple(a if isinstance(a, str) else str(a.get("text", "")) for a in item.get("assertions", ()))

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.evidence.anchors import split_ref
-from studio.core.pack_fs import PackFS, PackTree, Status
+from studio.core.pack_fs import PackFS, PackTree, Status, held
 from studio.core.tree_findings import limit_findings
 
 CITED_SURFACES = ("compiled", "documents", "wiki")
@@ -76,13 +76,14 @@ def parse_citations(text: str, file: str) -> list[Citation]:
     return found
 
 
-def scan_citations(root: Path) -> tuple[list[Citation], list[str], list[Diagnostic]]:
+def scan_citations(root: Path, fs: PackFS | None = None) -> tuple[list[Citation], list[str], list[Diagnostic]]:
     """Citations in every Markdown file under the cited surfaces; the files that were skipped; and a
-    ``walk-limit`` finding for each walk that stopped early (folders too deep, too many entries)."""
+    ``walk-limit`` finding for each walk that stopped early (folders too deep, too many entries). Read through
+    ``fs`` when the caller holds the pack open."""
     citations: list[Citation] = []
     skipped: list[str] = []
     stopped: list[Diagnostic] = []
-    with PackFS(root) as fs:
+    with held(root, fs) as fs:
         files, trees = markdown_files(fs)
         for surface, tree in zip(CITED_SURFACES, trees, strict=False):
             stopped.extend(limit_findings(tree, f"{surface}/", surface))

@@ -7,13 +7,15 @@ file system refuses to look up (a name over its length limit, a NUL byte), which
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
 from studio.core.evidence.anchors import Anchor, AnchorKind, find_headings, heading_span
-from studio.core.paths import is_file, read_bounded, resolve_inside
+from studio.core.pack_fs import PackFS, Status, held
+from studio.core.paths import from_read_result, pointer_status
 from studio.core.textfiles import is_binary
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
@@ -61,10 +63,16 @@ class Excerpt:
 
 
 class SourceReader:
-    """Reads pack files for excerpts, caching each file's lines so a hundred citations cost one read."""
+    """Reads pack files for excerpts, caching each file's lines so a hundred citations cost one read.
 
-    def __init__(self, root: Path) -> None:
+    Every look and read goes through the pack's descriptors (``pack_fs``): ``fs`` when the caller holds the pack
+    open for a whole report, else the pack is opened for each file read (a reader kept by a view must not hold
+    folders open). A file that is, or lies behind, a symlink leading out of the pack is OUTSIDE, never read.
+    """
+
+    def __init__(self, root: Path, fs: PackFS | None = None) -> None:
         self.root = root
+        self.fs = fs
         self._cache: dict[str, list[str] | ExcerptState] = {}
 
     def state(self, path: str) -> ExcerptState | None:
@@ -73,8 +81,8 @@ class SourceReader:
         return loaded if isinstance(loaded, ExcerptState) else None
 
     def exists(self, path: str) -> bool:
-        target = resolve_inside(self.root, path)
-        return target is not None and is_file(target)
+        with held(self.root, self.fs) as fs:
+            return pointer_status(fs, path) is Status.OK
 
     def lines(self, path: str) -> list[str] | None:
         loaded = self._load(path)
@@ -83,21 +91,19 @@ class SourceReader:
     def _load(self, path: str) -> list[str] | ExcerptState:
         if path in self._cache:
             return self._cache[path]
-        self._cache[path] = result = self._read(path)
+        with held(self.root, self.fs) as fs:
+            self._cache[path] = result = self._read(fs, path)
         return result
 
-    def _read(self, path: str) -> list[str] | ExcerptState:
-        try:
-            target = resolve_inside(self.root, path)
-            if target is None:
-                return ExcerptState.OUTSIDE
-            if not target.is_file():
-                return ExcerptState.MISSING
-        except (OSError, ValueError):  # a name too long for the file system, a NUL byte: never a pack file
-            return ExcerptState.OUTSIDE
-        if target.suffix.lower() not in TEXT_SUFFIXES:
+    def _read(self, fs: PackFS, path: str) -> list[str] | ExcerptState:
+        status = pointer_status(fs, path)
+        if status is not Status.OK:
+            # A name too long for the file system, a NUL byte, a symlink out: never a pack file.
+            return ExcerptState.MISSING if status is Status.MISSING else ExcerptState.OUTSIDE
+        rel = path.split("#", 1)[0]
+        if os.path.splitext(rel)[1].lower() not in TEXT_SUFFIXES:
             return ExcerptState.NOT_TEXT
-        data, size, problem = read_bounded(target, MAX_SOURCE_BYTES + 1, root=self.root)
+        data, size, problem = from_read_result(fs.read(rel, MAX_SOURCE_BYTES + 1), rel)
         if problem is not None or data is None:
             return ExcerptState.OUTSIDE if problem and problem.code == "symlink-escape" else ExcerptState.MISSING
         if size > MAX_SOURCE_BYTES:

@@ -15,8 +15,9 @@ from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.evidence.anchors import AnchorKind, find_headings, parse_anchor, split_ref
 from studio.core.evidence.citations import Citation, scan_citations
 from studio.core.evidence.excerpts import Excerpt, ExcerptState, SourceReader
+from studio.core.pack_fs import PackFS
 from studio.core.runs.model import RunKind, RunsReport
-from studio.core.runs.stats import file_sha256
+from studio.core.runs.stats import MAX_HASH_BYTES
 from studio.core.sourcemap import SOURCE_MAP, DocumentSection, SourceClaim, read_source_map
 
 EVIDENCE_SOURCE_CHANGED = Code("evidence-source-changed", Severity.WARNING,
@@ -116,20 +117,25 @@ class EvidenceReport:
 def build_evidence(pack_root: Path, runs: RunsReport | None = None) -> EvidenceReport:
     """Resolve the pack's source map and inline citations. ``runs`` (if given) lets stale sources be found."""
     root = Path(os.path.abspath(pack_root))
-    reader = SourceReader(root)
+    with PackFS(root) as fs:  # one pack held open: every look and read of the report by descriptor
+        return _build(root, fs, runs)
+
+
+def _build(root: Path, fs: PackFS, runs: RunsReport | None) -> EvidenceReport:
+    reader = SourceReader(root, fs)
     recorded = _recorded_hashes(runs)
     current: dict[str, str | None] = {}
-    source_map = read_source_map(root)
+    source_map = read_source_map(root, fs)
     report = EvidenceReport(source_map_present=source_map.present)
     report.diagnostics.extend(source_map.diagnostics)
     report.diagnostics.extend(source_map.schema_findings())
     for claim in source_map.claims:
-        evidence = _claim_evidence(claim, reader, root, recorded, current)
+        evidence = _claim_evidence(claim, reader, fs, recorded, current)
         report.claims.append(evidence)
         report.diagnostics.extend(evidence.diagnostics)
     for section in source_map.sections:
         report.diagnostics.extend(_section_problems(section, reader))
-    citations, _skipped, stopped = scan_citations(root)
+    citations, _skipped, stopped = scan_citations(root, fs)
     report.diagnostics.extend(stopped)
     for citation in citations:
         excerpt = reader.excerpt(citation.target, parse_anchor(citation.fragment))
@@ -140,7 +146,7 @@ def build_evidence(pack_root: Path, runs: RunsReport | None = None) -> EvidenceR
     return report
 
 
-def _claim_evidence(claim: SourceClaim, reader: SourceReader, root: Path, recorded: dict[str, str],
+def _claim_evidence(claim: SourceClaim, reader: SourceReader, fs: PackFS, recorded: dict[str, str],
                     current: dict[str, str | None]) -> ClaimEvidence:
     label = f"claim {claim.claim_id or '(no id)'}"
     excerpt = reader.excerpt(claim.source_path, parse_anchor(claim.fragment))
@@ -153,7 +159,7 @@ def _claim_evidence(claim: SourceClaim, reader: SourceReader, root: Path, record
         diags.append(code(f"{label} {what}", SOURCE_MAP, claim.line))
     if excerpt.state not in (ExcerptState.MISSING, ExcerptState.OUTSIDE) and claim.source_path in recorded:
         if claim.source_path not in current:
-            current[claim.source_path] = file_sha256(root, claim.source_path)
+            current[claim.source_path] = fs.sha256(claim.source_path, MAX_HASH_BYTES)
         now = current[claim.source_path]
         if now is not None and now != recorded[claim.source_path]:
             evidence.source_changed = True

@@ -21,13 +21,16 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Code, Diagnostic, Severity
-from studio.core.paths import is_file, is_inside, is_unsafe_pointer, read_bounded
+from studio.core.pack_fs import PackFS, Status
+from studio.core.paths import is_unsafe_pointer, pointer_status
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, Validity
 from studio.core.runs.schemas import locate
 
 Z_95 = 1.96
 RECENT = 5
 """Latest outcomes kept per file for display."""
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""The runs reader's limit (``MAX_RUN_BYTES``): a record re-read to position a finding is never larger."""
 
 FEEDBACK_OTHER_PACK = Code("feedback-other-pack", Severity.WARNING, "a feedback record names another pack; it is "
                            "not counted for this one", hint="Move the record to the pack it is about.")
@@ -135,26 +138,37 @@ class FeedbackSummary:
 
 
 def aggregate_feedback(report: RunsReport, pack_name: str, pack_root: Path | None = None) -> FeedbackSummary:
-    """Fold every feedback record of ``report`` into per-file counts (``pack_root`` lets it check existence)."""
+    """Fold every feedback record of ``report`` into per-file counts (``pack_root`` lets it check existence).
+
+    With ``pack_root``, the files named are looked at (and a record re-read to place a finding) through the
+    pack's descriptors, opened once: a name that is a symlink out of the pack counts as outside, never as there.
+    """
+    if pack_root is None:
+        return _aggregate(report, pack_name, None)
+    with PackFS(os.path.abspath(pack_root)) as fs:
+        return _aggregate(report, pack_name, fs)
+
+
+def _aggregate(report: RunsReport, pack_name: str, fs: PackFS | None) -> FeedbackSummary:
     summary = FeedbackSummary(pack_name)
     by_path: dict[str, FileFeedback] = {}
-    root = Path(os.path.abspath(pack_root)) if pack_root is not None else None
     for record in report.by_kind(RunKind.FEEDBACK_RECORD):
         data = record.data
         if record.validity is not Validity.VALID or not isinstance(data, dict):
             summary.not_counted += 1  # the reader already reported why
             continue
-        problem = _problem(record, data, pack_name, root)
+        path = str(data.get("file", "")).replace("\\", "/")
+        entry = by_path.get(path)
+        state = Status.OK if entry is not None or fs is None else pointer_status(fs, path)
+        problem = _problem(record, data, pack_name, fs, path, state)
         if problem is not None:
             summary.not_counted += 1
             summary.diagnostics.append(problem)
             continue
-        path = str(data["file"]).replace("\\", "/")
-        entry = by_path.get(path)
         if entry is None:
-            entry = by_path[path] = FileFeedback(path, exists=root is None or is_file(root / path))
+            entry = by_path[path] = FileFeedback(path, exists=state is Status.OK)
             if not entry.exists:
-                summary.diagnostics.append(_positioned(FEEDBACK_FILE_GONE, root, record, ["file"],
+                summary.diagnostics.append(_positioned(FEEDBACK_FILE_GONE, fs, record, ["file"],
                                                        f"{path} is no longer in the pack ({record.path})"))
         entry.events.append(FeedbackEvent(
             str(data["outcome"]), str(data["query"]), str(data["timestamp"]), record.path,
@@ -178,22 +192,22 @@ def _event_order(event: FeedbackEvent) -> tuple[str, str, int]:
     return (event.timestamp, stem, 1)
 
 
-def _problem(record: RunRecord, data: dict[str, Any], pack_name: str, root: Path | None) -> Diagnostic | None:
+def _problem(record: RunRecord, data: dict[str, Any], pack_name: str, fs: PackFS | None, path: str,
+             state: Status) -> Diagnostic | None:
     if data.get("pack") != pack_name:
-        return _positioned(FEEDBACK_OTHER_PACK, root, record, ["pack"],
+        return _positioned(FEEDBACK_OTHER_PACK, fs, record, ["pack"],
                            f"{record.path} is feedback for pack '{data.get('pack')}', not '{pack_name}'")
-    path = str(data.get("file", "")).replace("\\", "/")
-    if is_unsafe_pointer(path) or (root is not None and not is_inside(root, root / path)):
-        return _positioned(FEEDBACK_OUTSIDE_PACK, root, record, ["file"],
+    if is_unsafe_pointer(path) or state is Status.OUTSIDE:  # UNREADABLE (a name too long to look up): gone
+        return _positioned(FEEDBACK_OUTSIDE_PACK, fs, record, ["file"],
                            f"{record.path} names {path}, which is outside the pack")
     return None
 
 
-def _positioned(code: Code, root: Path | None, record: RunRecord, key: list[str], message: str) -> Diagnostic:
+def _positioned(code: Code, fs: PackFS | None, record: RunRecord, key: list[str], message: str) -> Diagnostic:
     """The finding at the line and column of ``key`` in the record (the file is re-read only for this)."""
     line, column = 1, 1
-    if root is not None:
-        raw, _size, problem = read_bounded(root / record.path, 4 * 1024 * 1024, root=root)
-        if problem is None and raw is not None:
-            line, column = locate(raw.decode("utf-8-sig", errors="replace"), key)
-    return code(message, record.path, line, column, pack=str(root) if root else "")
+    if fs is not None:
+        found = fs.read(record.path, MAX_RECORD_BYTES)
+        if found.status is Status.OK and found.data is not None:
+            line, column = locate(found.data.decode("utf-8-sig", errors="replace"), key)
+    return code(message, record.path, line, column, pack=fs.root if fs else "")

@@ -12,14 +12,16 @@ from __future__ import annotations
 import getpass
 import json
 import os
+import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import write_atomic
-from studio.core.paths import is_file, is_inside, is_unsafe_pointer
+from studio.core.atomic import FolderState, OutsidePack, folder_state, numbered, write_new
+from studio.core.pack_fs import PackFS, Status
+from studio.core.paths import is_unsafe_pointer
 
 OUTCOMES = ("helpful", "harmful")
 MAX_NAME_ATTEMPTS = 1000
@@ -75,12 +77,15 @@ def pack_relative_file(pack_root: Path, file: str) -> str:
     rel = text.replace("\\", "/")
     while rel.startswith("./"):
         rel = rel[2:]
-    if is_unsafe_pointer(rel) or not is_inside(root, root / rel):  # ``..``, a drive, or a symlink leading out
+    if is_unsafe_pointer(rel):  # ``..`` or a drive
         raise FeedbackError(f"{file} is outside the pack {root}")
-    target = root / rel
-    if not os.path.lexists(target):
+    with PackFS(root) as fs:  # looked at by descriptor: a symlink is followed only while it stays inside
+        status, _resolved, mode = fs.kind(rel)
+    if status is Status.OUTSIDE:
+        raise FeedbackError(f"{file} is outside the pack {root}")
+    if status is Status.MISSING:
         raise FeedbackError(f"{rel} does not exist in the pack")
-    if not is_file(target):
+    if status is not Status.OK or not stat.S_ISREG(mode):
         raise FeedbackError(f"{rel} is not a regular file")
     return rel
 
@@ -120,18 +125,18 @@ def _default_reviewer() -> str:
 def write_feedback_record(pack_root: Path, record: FeedbackRecord) -> Path:
     """Write ``record`` to ``runs/feedback-<timestamp>.json`` atomically, never replacing an existing file."""
     root = Path(pack_root)
-    runs = root / "runs"
-    if runs.is_symlink() or (runs.exists() and not runs.is_dir()) or not is_inside(root, runs):
+    if folder_state(root, "runs") is not FolderState.OK:
         raise FeedbackError("runs/ is a symlink or not a folder; the record is not written outside the pack")
     stamp = record.timestamp.replace(":", "-")
     payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
-        target = runs / f"feedback-{stamp}{'' if attempt == 1 else f'-{attempt}'}.json"
-        try:
-            return write_atomic(target, payload, exclusive=True)
-        except FileExistsError:
-            continue
-    raise FeedbackError(f"more than {MAX_NAME_ATTEMPTS} feedback records at {record.timestamp}")
+    names = ((rel, payload) for rel in numbered(f"runs/feedback-{stamp}", MAX_NAME_ATTEMPTS))
+    try:
+        return write_new(root, names)  # by descriptor: a runs/ swapped for a symlink meanwhile is refused
+    except OutsidePack as exc:
+        raise FeedbackError("runs/ is a symlink or not a folder; the record is not written outside the pack") \
+            from exc
+    except FileExistsError:
+        raise FeedbackError(f"more than {MAX_NAME_ATTEMPTS} feedback records at {record.timestamp}") from None
 
 
 def record_feedback(pack_root: Path, file: str, outcome: str, query: str, *, section: str | None = None,

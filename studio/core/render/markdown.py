@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from pathlib import Path
@@ -24,7 +25,8 @@ from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
 from pygments.lexers import get_lexer_by_name  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 
-from studio.core.paths import is_file, is_unsafe_pointer, resolve_inside
+from studio.core.pack_fs import PackFS, Status
+from studio.core.paths import is_unsafe_pointer, pointer_status, resolve_inside
 
 MAX_PREVIEW_CHARS = 2_000_000
 MAX_HIGHLIGHT_CHARS = 200_000
@@ -42,9 +44,12 @@ def render_markdown_html(text: str, *, base: Path | None) -> str:
         notice = '<p class="preview-truncated">(Preview truncated: the file is too large to show whole.)</p>\n'
     md = _parser()
     tokens = md.parse(text)
-    for token in tokens:
-        if token.type == "inline" and token.children:
-            token.children = _rewrite_inline(token.children, base)
+    # Images are looked at through ``base``'s descriptors (``pack_fs``): one linked out of it is not shown.
+    with contextlib.ExitStack() as stack:
+        fs = stack.enter_context(PackFS(base)) if base is not None else None
+        for token in tokens:
+            if token.type == "inline" and token.children:
+                token.children = _rewrite_inline(token.children, base, fs)
     rendered: str = md.renderer.render(tokens, md.options, {})
     return rendered + notice
 
@@ -81,12 +86,12 @@ def _local_target(target: str, base: Path | None) -> Path | None:
         return None
 
 
-def _rewrite_inline(children: list[Token], base: Path | None) -> list[Token]:
+def _rewrite_inline(children: list[Token], base: Path | None, fs: PackFS | None) -> list[Token]:
     out: list[Token] = []
     open_links: list[bool] = []  # for each open link: was it turned into a span?
     for tok in children:
         if tok.type == "image":
-            out.append(_image_token(tok, base))
+            out.append(_image_token(tok, base, fs))
         elif tok.type == "link_open":
             href = str(tok.attrGet("href") or "")
             keep = href.startswith("#") or _local_target(href, base) is not None
@@ -104,11 +109,11 @@ def _rewrite_inline(children: list[Token], base: Path | None) -> list[Token]:
     return out
 
 
-def _image_token(tok: Token, base: Path | None) -> Token:
+def _image_token(tok: Token, base: Path | None, fs: PackFS | None) -> Token:
     src = str(tok.attrGet("src") or "")
     alt = "".join(c.content for c in (tok.children or []))
     target = _local_target(src, base) if base is not None else None
-    if target is not None and is_file(target):
+    if target is not None and fs is not None and pointer_status(fs, src) is Status.OK:
         markup = f'<img src="{html.escape(target.resolve().as_uri())}" alt="{html.escape(alt)}" />'
     else:
         why = "" if _is_remote(src) else " (not shown: not a file inside the pack)"

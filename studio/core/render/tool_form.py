@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.core.model import Pack
-from studio.core.paths import read_bounded
+from studio.core.pack_fs import PackFS
+from studio.core.paths import from_read_result
 from studio.core.render.escape import xml_text
 from studio.core.render.file_ids import assign_ids, pack_prefix, parse_id
 from studio.core.render.resources import ResourceScan, scan_resources
@@ -98,10 +99,10 @@ def build_tool_form(pack: Pack, *, scan: ResourceScan | None = None, tokenizer: 
     """The tool form of ``pack``; ``scan`` reuses a listing, ``tokenizer`` (when available) fills ``tokens``."""
     scan = scan if scan is not None else scan_resources(pack)
     ids = assign_ids(pack.name, (r.path for r in scan.resources))
-    count = tokenizer is not None and tokenizer.available
-    files = [ToolFile(ids[r.path], r.path, r.kind.value, file_type(r.path),
-                      _count(pack, r.path, tokenizer) if count and tokenizer else None)
-             for r in scan.resources]
+    with PackFS(pack.root) as fs:  # the pack held open once: every file counted is read by descriptor
+        files = [ToolFile(ids[r.path], r.path, r.kind.value, file_type(r.path),
+                          _count(fs, r.path, tokenizer) if tokenizer is not None and tokenizer.available else None)
+                 for r in scan.resources]
     return ToolForm(pack.name, files, scan.truncated)
 
 
@@ -111,7 +112,14 @@ def file_type(path: str) -> str:
 
 def read_text(pack: Pack, path: str) -> tuple[str | None, str]:
     """The text ``read-files`` would put in the fence for ``path``, or None and why not."""
-    data, size, problem = read_bounded(pack.root / path, MAX_READ_BYTES + 1, root=pack.root)
+    with PackFS(pack.root) as fs:
+        return read_text_in(fs, path)
+
+
+def read_text_in(fs: PackFS, path: str) -> tuple[str | None, str]:
+    """``read_text`` through an open pack: by descriptor from its root, so a file that is, or lies behind, a
+    symlink leading out of the pack is never read (its finding's message says so)."""
+    data, size, problem = from_read_result(fs.read(path, MAX_READ_BYTES + 1), path)
     if problem is not None or data is None:
         return None, problem.message if problem else "cannot be read"
     if size > MAX_READ_BYTES:
@@ -121,8 +129,8 @@ def read_text(pack: Pack, path: str) -> tuple[str | None, str]:
     return data.decode("utf-8", errors="replace"), ""
 
 
-def _count(pack: Pack, path: str, tokenizer: Tokenizer) -> int | None:
-    text, _why = read_text(pack, path)
+def _count(fs: PackFS, path: str, tokenizer: Tokenizer) -> int | None:
+    text, _why = read_text_in(fs, path)
     return None if text is None else tokenizer.count(text)
 
 

@@ -20,15 +20,14 @@ what the stage did to it. The records are read with ``read_runs`` and aggregated
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from studio.core.feedback.aggregate import FeedbackSummary, aggregate_feedback, wilson_lower
 from studio.core.model import Pack
+from studio.core.pack_fs import PackFS
 from studio.core.resolver.candidates import Candidate
 from studio.core.resolver.explain import Decision, PackResolution
 from studio.core.runs import read_runs
@@ -145,7 +144,7 @@ _cache: OrderedDict[str, tuple[tuple[object, ...], FeedbackSummary]] = OrderedDi
 def load_feedback(pack: Pack) -> FeedbackSummary:
     """``pack``'s feedback summary; re-read only when a file under ``runs/`` was added, removed or changed."""
     root = str(pack.root)
-    signature = (pack.name, *_runs_signature(Path(root) / "runs"))
+    signature = (pack.name, *_runs_signature(root))
     with _lock:
         hit = _cache.get(root)
         if hit is not None and hit[0] == signature:
@@ -159,20 +158,13 @@ def load_feedback(pack: Pack) -> FeedbackSummary:
     return summary
 
 
-def _runs_signature(runs: Path) -> list[object]:
-    """(path, mtime, size) of every entry under ``runs/``, bounded like the reader's walk."""
-    out: list[object] = []
-    stack = [str(runs)]
-    while stack and len(out) < _SIGNATURE_LIMIT:
-        folder = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                for entry in it:
-                    st = entry.stat(follow_symlinks=False)
-                    out.append((entry.path, st.st_mtime_ns, st.st_size))
-                    if entry.is_dir(follow_symlinks=False) and folder.count(os.sep) - str(runs).count(os.sep) < 6:
-                        stack.append(entry.path)
-        except OSError:
-            out.append((folder, -1, -1))
+def _runs_signature(root: str) -> list[object]:
+    """(path, mtime, size) of every entry under ``runs/``, bounded like the reader's walk (by descriptor: a
+    symlinked ``runs/`` or subfolder is listed as a link, never entered)."""
+    with PackFS(root) as fs:
+        tree = fs.walk("runs", max_depth=5, max_entries=_SIGNATURE_LIMIT, classify_links=False)
+    out: list[object] = [(e.rel, e.mtime_ns, e.size) for e in tree.files]
+    out.extend(tree.dirs)
+    out.extend(tree.unlisted)
     out.sort(key=str)
     return out

@@ -8,15 +8,15 @@ with a ``-2``, ``-3`` ... suffix when a record of the same second exists (exclus
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import OutsidePack, write_atomic
+from studio.core.atomic import add_record, numbered
 from studio.core.jsonwrite import dumps
 from studio.core.model import GROUNDING_POLICIES, PROFILES, STATUSES, TRUST_LEVELS
-from studio.core.paths import is_inside
 from studio.core.resolver.explain import PackResolution, ResolveResult
 
 RESOLVER_INFO = {"tool": "knowledge-pack-studio", "version": __version__, "strategy": "profile-aware"}
@@ -115,25 +115,12 @@ def usage_records(result: ResolveResult, now: datetime | None = None) -> list[di
 
 def write_context_record(result: ResolveResult, pack_root: Path, now: datetime | None = None) -> Path:
     """Write ``runs/context-<UTC>.json`` into ``pack_root`` atomically; never overwrites. Returns the path."""
-    runs = pack_root / "runs"
-    if runs.is_symlink() and not runs.exists():
-        raise NotADirectoryError(f"{runs} is a broken symlink; refusing to write")
-    if runs.exists() and not is_inside(pack_root, runs):
-        raise PermissionError(f"{runs} leads outside the pack; refusing to write")
-    if runs.exists() and not runs.is_dir():
-        raise NotADirectoryError(f"{runs} is not a directory; cannot add a run record")
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H-%M-%SZ")
-    for attempt in range(1, MAX_NAME_ATTEMPTS + 1):
-        run_id = f"context-{stamp}" if attempt == 1 else f"context-{stamp}-{attempt}"
-        path = runs / f"{run_id}.json"
-        if path.exists() or path.is_symlink():
-            continue
-        data = dumps(context_record(result, run_id), indent=2) + "\n"
-        try:
-            # By descriptor from the pack root: a runs/ swapped for a symlink meanwhile is refused, not followed.
-            return write_atomic(path, data, exclusive=True, root=pack_root)
-        except FileExistsError:
-            continue  # another writer took the name between our check and the link
-        except OutsidePack as exc:
-            raise PermissionError(f"{runs} is a symlink or leads outside the pack; refusing to write") from exc
-    raise FileExistsError(f"no free record name for {stamp} in {runs}")
+
+    def names() -> Iterator[tuple[str, str]]:
+        for rel in numbered(f"runs/context-{stamp}", MAX_NAME_ATTEMPTS):
+            run_id = rel.removeprefix("runs/").removesuffix(".json")
+            yield rel, dumps(context_record(result, run_id), indent=2) + "\n"
+
+    # By descriptor from the pack root: a runs/ swapped for a symlink meanwhile is refused, not followed.
+    return add_record(pack_root, names())

@@ -10,12 +10,11 @@ estimated as ``ceil(characters / 4)``. Like everything in the studio it never re
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from studio.core.model import Pack
-from studio.core.pack_fs import PackFS
-from studio.core.paths import read_bounded, resolve_inside
+from studio.core.pack_fs import PackFS, Status, held
+from studio.core.paths import is_unsafe_pointer
 from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.resolver.intent import reference_asks_for_sources
 from studio.core.tokens import CharEstimator
@@ -23,36 +22,42 @@ from studio.core.tokens import CharEstimator
 MAX_SPLITS = 5
 
 
-def reference_candidates(pack: Pack) -> list[str]:
-    """The reference CLI's selected files for ``pack``, in its order."""
-    root = pack.root
+def reference_candidates(pack: Pack, fs: PackFS | None = None) -> list[str]:
+    """The reference CLI's selected files for ``pack``, in its order (looked at through ``fs``, the pack held
+    open, or one opened here: a file linked out of the pack does not exist for it)."""
+    with held(pack.root, fs) as pack_fs:
+        return _candidates(pack, pack_fs)
+
+
+def _candidates(pack: Pack, fs: PackFS) -> list[str]:
     profile = pack.profile or "wiki-first"
     wanted = ["compiled/briefing.md", "compiled/facts.md", "compiled/boundaries.md"]
     primary = pack.field("metadata", "primaryDocument")
     if profile == "document-first":
-        if isinstance(primary, str) and resolve_inside(root, primary) is not None:
+        if isinstance(primary, str) and not is_unsafe_pointer(primary):
             wanted.append(primary)
     else:
         wanted.append("wiki/index.md")
-    chosen = [rel for rel in wanted if _is_file(root, rel)]
+    chosen = [rel for rel in wanted if fs.exists(rel)]
     if profile == "document-first":
-        chosen.extend(_splits(root)[:MAX_SPLITS])
+        chosen.extend(_splits(fs)[:MAX_SPLITS])
     return list(dict.fromkeys(chosen))
 
 
 def reference_dry_run(pack: Pack, query: str, pack_arg: str | None = None) -> dict[str, Any]:
     """``{ok, command, pack, dry_run, query, selected_files, warnings, token_estimate}`` as the reference prints."""
-    files = reference_candidates(pack)
-    warnings: list[str] = []
-    if reference_asks_for_sources(query) and (pack.root / "sources").is_dir():
-        warnings.append("Query asks for sources or citations; load anchors from sources/ for citation.")
-    if pack.status != "ready":
-        warnings.append(f"Pack status is {pack.status}.")
-    chars = 0
-    for rel in files:
-        data, _, problem = read_bounded(pack.root / rel, MAX_FILE_BYTES, root=pack.root)
-        if problem is None and data is not None:
-            chars += len(data.decode("utf-8", errors="replace"))
+    with PackFS(pack.root) as fs:  # one pack held open for the whole run: every look and read by descriptor
+        files = reference_candidates(pack, fs)
+        warnings: list[str] = []
+        if reference_asks_for_sources(query) and fs.is_dir("sources"):
+            warnings.append("Query asks for sources or citations; load anchors from sources/ for citation.")
+        if pack.status != "ready":
+            warnings.append(f"Pack status is {pack.status}.")
+        chars = 0
+        for rel in files:
+            found = fs.read(rel, MAX_FILE_BYTES)
+            if found.status is Status.OK and found.data is not None:
+                chars += len(found.data.decode("utf-8", errors="replace"))
     estimate = CharEstimator().count("x" * chars)
     return {
         "ok": True,
@@ -66,13 +71,7 @@ def reference_dry_run(pack: Pack, query: str, pack_arg: str | None = None) -> di
     }
 
 
-def _is_file(root: Path, rel: str) -> bool:
-    with PackFS(root) as fs:
-        return fs.exists(rel)
-
-
-def _splits(root: Path) -> list[str]:
+def _splits(fs: PackFS) -> list[str]:
     """Markdown files under ``compiled/splits/`` (one bounded ``pack_fs`` walk; symlinks never followed)."""
-    with PackFS(root) as fs:
-        tree = fs.walk("compiled/splits", classify_links=False)
+    tree = fs.walk("compiled/splits", classify_links=False)
     return sorted(e.rel for e in tree.files if e.is_regular and e.rel.endswith(".md"))

@@ -129,13 +129,17 @@ def _walk(fs: PackFS, diags: list[Diagnostic]) -> list[WalkEntry]:
 
 def read_run_file(path: Path, root: Path) -> RunRecord:
     """Read one record (JSON or Markdown) at ``path`` inside pack ``root``. Never raises (the audit boundary)."""
-    rel = _rel(path, root)
+    with PackFS(root) as fs:
+        return read_run_in(fs, _rel(path, root))
+
+
+def read_run_in(fs: PackFS, rel: str) -> RunRecord:
+    """Read one record at pack-relative ``rel`` through an open pack (many records: one PackFS). Never raises."""
 
     def read() -> RunRecord:
-        with PackFS(root) as fs:
-            st = fs.lstat(rel)
-            mtime = st.st_mtime if st is not None else None
-            return _record(rel, *from_read_result(fs.read(rel, MAX_RUN_BYTES + 1), rel), mtime)
+        st = fs.lstat(rel)
+        mtime = st.st_mtime if st is not None else None
+        return _record(rel, *from_read_result(fs.read(rel, MAX_RUN_BYTES + 1), rel), mtime)
 
     return _bounded(rel, read)
 
@@ -293,4 +297,4 @@ def _rel(path: Path, root: Path) -> str:
         return path.as_posix()
 
 
-__all__ = ["read_runs", "read_run_file", "parse_json_record", "TimeSource", "MAX_RUN_BYTES"]
+__all__ = ["read_runs", "read_run_file", "read_run_in", "parse_json_record", "TimeSource", "MAX_RUN_BYTES"]

@@ -15,8 +15,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from studio.core.pack_fs import PackFS
-from studio.core.paths import resolve_inside
+from studio.core.pack_fs import PackFS, Status, held
+from studio.core.paths import pointer_status
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, TimeSource
 from studio.core.runs.timestamps import format_time
 
@@ -145,10 +145,14 @@ def vars_of(obj: Any) -> dict[str, Any]:
 def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = None) -> RunStats:
     """Statistics over ``report``; ``pack_name`` picks this pack's entries in multi-pack context records."""
     root = Path(os.path.abspath(pack_root))
-    name = pack_name or root.name
+    with PackFS(root) as fs:  # one pack held open: every file named by a record is looked at by descriptor
+        return _compute(report, root, pack_name or root.name, fs)
+
+
+def _compute(report: RunsReport, root: Path, name: str, fs: PackFS) -> RunStats:
     stats = RunStats()
     last_selected: dict[str, datetime] = {}
-    disk = _Disk(root)
+    disk = _Disk(fs)
     for record in report.records:
         stats.validity_counts[record.validity.value] = stats.validity_counts.get(record.validity.value, 0) + 1
         stats.kind_counts[record.kind.value] = stats.kind_counts.get(record.kind.value, 0) + 1
@@ -170,7 +174,7 @@ def compute_stats(report: RunsReport, pack_root: Path, pack_name: str | None = N
             warnings, gaps = _warning_counts(record.kind, data)
             stats.over_time.append(TimePoint(format_time(record.timestamp), record.path, record.kind.value,
                                              warnings, gaps))
-    surfaces = runtime_surface_files(root)
+    surfaces = runtime_surface_files(root, fs)
     stats.never_selected = [p for p in surfaces if p not in stats.selection_counts]
     stats.selected_missing = sorted(
         p for p in stats.selection_counts if disk.state(p) in ("missing", "outside")
@@ -261,25 +265,22 @@ def _warning_counts(kind: RunKind, data: dict[str, Any]) -> tuple[int, int]:
 class _Disk:
     """Answers about pack files, each asked of the file system once (thousands of runs name the same files)."""
 
-    def __init__(self, root: Path) -> None:
-        self.root = root
+    def __init__(self, fs: PackFS) -> None:
+        self.fs = fs
         self._states: dict[str, str] = {}
         self._hashes: dict[str, str | None] = {}
 
     def state(self, path: str) -> str:
-        """``present``, ``missing`` or ``outside`` (unsafe or a symlink out of the pack)."""
+        """``present``, ``missing`` or ``outside`` (unsafe, a symlink out of the pack, or a name the file system
+        refuses to look up: never a pack file)."""
         if path not in self._states:
-            try:
-                target = resolve_inside(self.root, path)
-                state = "outside" if target is None else "present" if target.is_file() else "missing"
-            except (OSError, ValueError):  # a name too long for the file system, a NUL byte: never a pack file
-                state = "outside"
-            self._states[path] = state
+            status = pointer_status(self.fs, path)
+            self._states[path] = {Status.OK: "present", Status.MISSING: "missing"}.get(status, "outside")
         return self._states[path]
 
     def sha256(self, path: str) -> str | None:
         if path not in self._hashes:
-            self._hashes[path] = file_sha256(self.root, path)
+            self._hashes[path] = self.fs.sha256(path, MAX_HASH_BYTES)
         return self._hashes[path]
 
 
@@ -319,10 +320,10 @@ def file_sha256(root: Path, rel: str) -> str | None:
         return fs.sha256(rel, MAX_HASH_BYTES)
 
 
-def runtime_surface_files(root: Path) -> list[str]:
+def runtime_surface_files(root: Path, fs: PackFS | None = None) -> list[str]:
     """Regular files under ``compiled/``, ``documents/`` and ``wiki/`` (no symlinks followed), sorted."""
     found: list[str] = []
-    with PackFS(root) as fs:
+    with held(root, fs) as fs:
         for surface in RUNTIME_SURFACES:
             tree = fs.walk(surface, enter=lambda _rel, name: not name.startswith("."), classify_links=False)
             for entry in tree.files:
