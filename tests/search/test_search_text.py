@@ -10,7 +10,15 @@ from hypothesis import strategies as st
 from studio.core.resolver.sections import heading_lines as resolver_heading_lines
 from studio.core.search.blocks import heading_lines, markdown_blocks, text_blocks
 from studio.core.search.snippets import make_snippet, safe_text
-from studio.core.search.textprep import BOUNDARY, Highlighter, fts_expression, index_text, parse_query
+from studio.core.search.textprep import (
+    BOUNDARY,
+    Highlighter,
+    _spread_array,
+    _spread_runs,
+    fts_expression,
+    index_text,
+    parse_query,
+)
 
 _FTS = sqlite3.connect(":memory:")
 _FTS.execute("CREATE VIRTUAL TABLE t USING fts5(body, content='', tokenize='unicode61 remove_diacritics 2')")
@@ -24,6 +32,16 @@ def test_cjk_characters_become_tokens_and_punctuation_a_boundary() -> None:
     assert index_text("品牌语气，好").split() == ["品", "牌", "语", "气", BOUNDARY, "好"]
     assert index_text("plain ascii") == "plain ascii"
     assert BOUNDARY in index_text(f"x{BOUNDARY}y")  # forged boundaries stay boundaries, nothing more
+
+
+_MIXED = st.text(alphabet=st.sampled_from(list("ab 品牌语气，。「」\ue000\n\t_é") + ["\ud800", "\U00020000", "ｆ"]),
+                 max_size=300)
+
+
+@given(_MIXED | st.text(max_size=200))
+@settings(max_examples=300, deadline=None)
+def test_long_and_short_text_are_spread_into_the_same_tokens(text: str) -> None:
+    assert _spread_array(text).split() == _spread_runs(text).split()
 
 
 @given(_TEXT)

@@ -195,7 +195,9 @@ def decode_file(stamp: FileStamp, data: bytes, digest: bytes | None = None) -> R
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return "undecodable"
-    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = text.lstrip("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     name = stamp.path.rsplit("/", 1)[-1]
     if stamp.layer == "source" and not name.lower().endswith((".md", ".markdown")):
         rows = [_row(stamp.layer, b, text) for b in text_blocks(text)]
