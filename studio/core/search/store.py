@@ -43,7 +43,16 @@ SCHEMA_VERSION = 1
 TOKENIZER = "unicode61-cjk-chars-1"
 """Bumped whenever ``textprep.index_text`` changes what the index holds: an index made otherwise is rebuilt."""
 BUSY_TIMEOUT_S = 10.0
+HASH_BYTES = 16 * 1024 * 1024
+FRESH_HASH_BYTES = 128 * 1024 * 1024
+"""FTS5's pending-terms buffer while an empty index is built (``indexer``): about the size of the finished
+index of the 1,000-pack corpus, so that it is written as one segment; memory held while building."""
 MERGE_PAGES = 200
+MERGE_LATER = "later"
+"""``meta.merge_due`` after a build from an empty index: its segment sits at FTS5's level 0, where the segments
+of later updates would be merged with it (the whole index rewritten inside a one-file update)."""
+MERGE_NEEDED = "needed"
+"""``meta.merge_due`` once an update has added a segment beside it: the next ``maintain`` merges everything."""
 
 INDEX_REBUILT = Code("search-index-rebuilt", Severity.INFO, "the search index in the cache folder was not "
                      "usable (damaged, not the studio's, or from another version); it was made again",
@@ -66,7 +75,7 @@ CREATE TABLE sections(
 CREATE INDEX sections_file ON sections(file_id);
 CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
     tokenize='unicode61 remove_diacritics 2', detail=full);
-INSERT INTO fts(fts, rank) VALUES ('hashsize', 16777216);
+INSERT INTO fts(fts, rank) VALUES ('hashsize', {HASH_BYTES});
 INSERT INTO fts(fts, rank) VALUES ('automerge', 0);
 INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('dead', '0'), ('updated', '0');
 PRAGMA application_id = {APPLICATION_ID};
@@ -208,7 +217,11 @@ class Store:
 
     def maintain(self, merge_pages: int = MERGE_PAGES, min_wal_bytes: int = 4 * 1024 * 1024) -> None:
         """Housekeeping after updates: merge up to ``merge_pages`` pages of small segments, then checkpoint a
-        grown WAL. Bounded; call it off the path of the update itself."""
+        grown WAL. Bounded, but for the one full merge a build from an empty index leaves due (``merge_due``).
+        Call it off the path of the update itself."""
+        if self.meta("merge_due") == MERGE_NEEDED:
+            self.optimize()
+            return
         with contextlib.suppress(sqlite3.OperationalError), self.write() as conn:
             conn.execute("INSERT INTO fts(fts, rank) VALUES ('merge', ?)", (merge_pages,))
         self.checkpoint(min_wal_bytes)
@@ -217,6 +230,7 @@ class Store:
         """Merge every segment into one (after a large refresh; seconds on a 1,000-pack index)."""
         with self.write() as conn:
             conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', '')")
         self.checkpoint()
 
     def checkpoint(self, min_wal_bytes: int = 0) -> bool:
@@ -233,6 +247,12 @@ class Store:
         with self.lock, contextlib.suppress(sqlite3.OperationalError):
             self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         return True
+
+    def set_hash_bytes(self, size: int) -> None:
+        """FTS5's pending-terms buffer (stored in the index; a transaction's terms are written as a segment each
+        time it fills, and at commit)."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", (size,))
 
     def meta(self, key: str, default: str = "") -> str:
         with self.lock:
