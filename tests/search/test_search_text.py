@@ -82,6 +82,32 @@ def test_snippet_is_safe_and_keeps_highlight_offsets() -> None:
     assert safe_text("a\nb\tc") == "a b c"
 
 
+def test_the_snippet_line_has_the_most_distinct_terms_and_phrases_stay_within_a_line() -> None:
+    lines = ["# Refunds", "A refund is due.", "Tenant", "isolation matters; the Refund WINDOW is short.",
+             "the refund window, refund windows and tenant isolation"]
+    pattern = Highlighter(parse_query("refund window"))
+    assert make_snippet(lines, 1, 5, pattern).line == 5  # refund, window, windows: three distinct forms
+    assert make_snippet(lines, 1, 4, pattern).line == 4  # the first line with both words, whatever the case
+    phrase = Highlighter(parse_query('"tenant isolation"'))
+    assert make_snippet(lines, 1, 4, phrase).highlights == ()  # "Tenant" and "isolation" are on two lines
+    assert make_snippet(lines, 1, 5, phrase).line == 5
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from(list("ab AB,\u0130\u017f品牌")), max_size=30), max_size=6),
+       st.sampled_from(["ab", "a b", '"b a"', "品牌", "b*", "Ab"]))
+@settings(max_examples=200, deadline=None)
+def test_a_section_searched_at_once_finds_what_each_line_finds(lines: list[str], query: str) -> None:
+    pattern = Highlighter(parse_query(query))
+    per_line = [(n, span) for n, line in enumerate(lines) for span in pattern.spans(line)]
+    best = max((len({lines[n][a:b].lower() for m, (a, b) in per_line if m == n}), -n) for n, _ in per_line) \
+        if per_line else None
+    snip = make_snippet(lines, 1, len(lines), pattern)
+    if best is None:
+        assert snip.highlights == ()
+    else:
+        assert snip.line == 1 - best[1]
+
+
 def test_headings_inside_code_fences_are_not_headings() -> None:
     text = "intro\n# One\n```\n# not a heading\n```\n~~~~\n## nor this\n~~~\n~~~~\n## Two ##\ntext\n"
     assert [(n, level, title) for n, level, title, _ in heading_lines(text)] == [(1, 1, "One"), (9, 2, "Two")]
