@@ -15,7 +15,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of, list_pack_files, read_data, stamp_file
 from studio.core.search.textprep import index_text
@@ -66,9 +66,9 @@ PreparedRow = tuple[str, str | None, int, int, str, str]
 """kind, heading, first line, last line, then the heading and body text as FTS5 is given them."""
 
 
-@dataclass(slots=True)
-class Prepared:
-    """A file read, cut into rows and turned into FTS5's text: all the writer needs of it."""
+class Prepared(NamedTuple):
+    """A file read, cut into rows and turned into FTS5's text: all the writer needs of it (a named tuple, like
+    ``FileStamp``, because it crosses from the worker process)."""
 
     stamp: FileStamp
     digest: bytes
