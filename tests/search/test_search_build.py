@@ -12,6 +12,7 @@ from search_packs import knowledge
 
 from studio.core.search import SearchIndex
 from studio.core.search import indexer as indexer_module
+from studio.core.search import query as query_module
 from studio.core.search.store import MERGE_LATER, MERGE_NEEDED
 
 QUERIES = ["warranty", "citric acid", "外公", "语气", "kettle*", '"two years"', "descale month", "section"]
@@ -85,3 +86,16 @@ def test_an_interrupted_build_keeps_whole_packs(index: SearchIndex, make_pack: C
             1 if (Path(root) / "sources" / "interview.txt").exists() else 0)
     again = index.refresh(roots)  # the next refresh finishes the job
     assert not again.cancelled and index.info().packs == len(roots)
+
+
+def test_a_ranking_split_in_two_halves_finds_what_one_ranking_finds(
+        index: SearchIndex, make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    index.refresh(_packs(make_pack, tmp_path, kettle, teahouse))
+    monkeypatch.setattr(query_module, "SPLIT_MIN_ROWS", 10**9)
+    whole = _answers(index)
+    monkeypatch.setattr(query_module, "SPLIT_MIN_ROWS", 4)
+    assert query_module._halves(index.store) is not None
+    assert _answers(index) == whole
+    top = [answer[3] for answer in whole[QUERIES.index("section")]][:5]
+    assert [h.score for h in index.search("section", limit=5).hits] == top

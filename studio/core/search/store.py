@@ -109,6 +109,8 @@ class Store:
         self.lock = threading.RLock()
         self._inode: tuple[int, int] | None = None
         self.conn = self._open()
+        self.side_lock = threading.Lock()
+        self._side: sqlite3.Connection | None = None
 
     # -- opening -----------------------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -167,9 +169,30 @@ class Store:
         conn.execute("PRAGMA wal_autocheckpoint = 0")
         conn.execute("PRAGMA journal_size_limit = 4194304")  # a reset WAL shrinks back (an optimize fills it)
 
+    def side(self) -> sqlite3.Connection | None:
+        """A second connection for reading beside ``conn`` on another thread (half of a large ranking, see
+        ``query``); None for an in-memory index, which a second connection cannot see. Use it under
+        ``side_lock``."""
+        if self.path is None:
+            return None
+        if self._side is None:
+            conn = self._connect(str(self.path))
+            conn.execute("PRAGMA cache_size = -32000")
+            conn.execute("PRAGMA temp_store = MEMORY")
+            self._side = conn
+        return self._side
+
+    def _close_side(self) -> None:
+        with self.side_lock:
+            if self._side is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._side.close()
+                self._side = None
+
     def reopen_if_replaced(self) -> None:
         """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one."""
         if self.path is not None and _inode(self.path) != self._inode:
+            self._close_side()
             with self.lock:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.close()
@@ -177,6 +200,7 @@ class Store:
 
     def reset(self, reason: str) -> None:
         """Delete the database and start an empty one (a damaged file found while in use)."""
+        self._close_side()
         with self.lock:
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
@@ -189,6 +213,7 @@ class Store:
             self.conn = self._open()
 
     def close(self) -> None:
+        self._close_side()
         with self.lock, contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
