@@ -98,3 +98,12 @@ def test_resolve_layers_beside_the_resolver(capsys: pytest.CaptureFixture[str]) 
     assert main(["resolve", pack, "--task", "quantum teleportation", "--layers"]) in (0, 1)
     out = capsys.readouterr().out
     assert "-> gap" in out and "gaps (no file mentions them): quantum, teleportation" in out
+
+
+def test_index_keeps_token_counts_in_the_cache_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cache = tmp_path / "counts"
+    code, first = _json(capsys, ["index", str(EXAMPLES), "--cache-dir", str(cache), "--format", "json"])
+    assert code == 0 and (cache / INDEX_FILE).is_file()
+    code, exact = _json(capsys, ["index", str(EXAMPLES), "--exact-tokens", "--format", "json"])
+    assert first["tokens_estimated"] == exact["tokens_estimated"] == 0
+    assert [e["tokens"] for e in first["entries"]] == [e["tokens"] for e in exact["entries"]]

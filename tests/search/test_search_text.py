@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studio.core.resolver.rank import STOPWORDS, fold, raw_bag
 from studio.core.resolver.sections import heading_lines as resolver_heading_lines
 from studio.core.search.blocks import heading_lines, markdown_blocks, text_blocks
+from studio.core.search.keywords import Folds, file_terms
 from studio.core.search.snippets import make_snippet, safe_text
 from studio.core.search.textprep import (
     BOUNDARY,
@@ -134,3 +138,25 @@ def test_text_blocks_cover_every_line_once(text: str) -> None:
     assert "".join(text[b.start:b.end] for b in blocks) == text
     for before, after in zip(blocks, blocks[1:], strict=False):
         assert after.start_line == before.end_line + 1
+
+
+def _reference_terms(text: str) -> Counter[str]:
+    """Keyword candidates as the resolver's terms give them: every raw term, then the candidates kept."""
+    out: Counter[str] = Counter()
+    for term, tf in raw_bag(text).items():
+        word = term.decode("utf-8", "replace")
+        if re.fullmatch(r"[a-z]{3,}", word):
+            if word not in STOPWORDS:
+                out[fold(word)] += tf
+        elif len(word) == 2 and not word.isascii() and word.isalpha():
+            out[word] += tf
+    return out
+
+
+_WORDY = st.text(alphabet=st.sampled_from(list("abcdeABC 123_-—“”.\n品牌语气，・ーカナéÉİΣσſK\u0301")), max_size=120)
+
+
+@given(_WORDY | st.text(max_size=80))
+@settings(max_examples=400, deadline=None)
+def test_keyword_candidates_are_the_resolvers_terms(text: str) -> None:
+    assert file_terms(text, Folds()) == _reference_terms(text)

@@ -61,6 +61,22 @@ def heading_lines(text: str) -> list[tuple[int, int, str, int]]:
     return out
 
 
+def first_heading(text: str) -> str | None:
+    """The first non-empty title of an ATX heading outside code fences (``heading_lines``' scan, stopped there)."""
+    fence: tuple[str, int] | None = None
+    for m in _LINE_START.finditer("\n" + text):
+        marks, rest, _hashes, title = m.groups()
+        if marks is not None:
+            if fence is None:
+                if not (marks[0] == "`" and "`" in rest):
+                    fence = (marks[0], len(marks))
+            elif marks[0] == fence[0] and len(marks) >= fence[1] and not rest.strip():
+                fence = None
+        elif fence is None and (found := _title(title)):
+            return found
+    return None
+
+
 def _title(rest: str) -> str:
     """Heading text without its optional closing ``#`` run (string methods: linear on hostile input)."""
     content = rest.strip(" \t")

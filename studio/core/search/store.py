@@ -12,7 +12,8 @@ one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout)
 transactions, so no writer holds the others up for long. Checkpoints and merges are explicit (``Store.maintain``).
 
 Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
-(file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are
+(file, kind, heading, lines), ``token_counts`` (``token_counts``: whole-file token counts for the L0 index) and
+``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are
 merged on our schedule, not FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its
 1 MB default fills), automatic merging is off, a large refresh ends with one ``optimize``, and ``Store.maintain``
 merges a bounded number of pages after small updates. Measured on 300 packs: the build took half the time,
@@ -62,6 +63,10 @@ INDEX_IN_MEMORY = Code("search-index-in-memory", Severity.WARNING, "the cache fo
                        hint="Make the cache folder writable (or set XDG_CACHE_HOME).")
 CODES = (INDEX_REBUILT, INDEX_IN_MEMORY)
 
+_TOKEN_COUNTS = ("CREATE TABLE IF NOT EXISTS token_counts(key BLOB PRIMARY KEY, tokens INTEGER NOT NULL, "
+                 "used INTEGER NOT NULL) WITHOUT ROWID")
+"""Whole-file token counts by digest of the text (``token_counts``); added to indexes made before it existed."""
+
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE packs(id INTEGER PRIMARY KEY, root TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
@@ -73,6 +78,7 @@ CREATE TABLE sections(
     id INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, pack_id INTEGER NOT NULL,
     kind TEXT NOT NULL, heading TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL);
 CREATE INDEX sections_file ON sections(file_id);
+{_TOKEN_COUNTS};
 CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
     tokenize='unicode61 remove_diacritics 2', detail=full);
 INSERT INTO fts(fts, rank) VALUES ('hashsize', {HASH_BYTES});
@@ -163,6 +169,9 @@ class Store:
             raise NotOurs(f"tokenizer {row[0] if row else 'unknown'}, this studio uses {TOKENIZER}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'token_counts'").fetchone() is None:
+            with contextlib.suppress(sqlite3.OperationalError):  # busy or read-only: counts are only a cache
+                conn.execute(_TOKEN_COUNTS)
         # Checkpoints (copying the WAL back and syncing the file) are run by ``checkpoint``, between batches of
         # a refresh and after updates, not by whichever commit happens to cross the threshold: on a busy disk
         # the sync took 250 ms, inside the one-file update meant to take a few.
