@@ -2,7 +2,8 @@
 
 Ranking: FTS5's ``bm25`` with the heading column weighted ``HEADING_WEIGHT`` and the path ``PATH_WEIGHT``
 against the body's 1.0: curators name headings and files after what they hold. Scores are reported positive
-(FTS5's bm25 is negative, lower is better), rounded to three decimals.
+(FTS5's bm25 is negative, lower is better), rounded to three decimals. FTS5 scores every row a query matches,
+so an unfiltered search of a large index ranks its two halves at once (``SPLIT_MIN_ROWS``).
 
 ``mode="auto"`` asks for every term first and, when nothing has them all, for any of them (the result says
 which). Filters: pack roots, row kinds (``frontmatter``, ``guide``, ``compiled``, ``split``, ``document``,

@@ -9,20 +9,22 @@ damaged while in use) are reported the same way by the caller, which rebuilds.
 
 Sharing: several studios (and ``pack-studio search``) may use the file at once. WAL lets readers go on while
 one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout) and write in short
-transactions, so no writer holds the others up for long. Checkpoints and merges are explicit (``Store.maintain``).
+transactions, so no writer holds the others up for long, except a build from an empty index, which is one
+transaction (``indexer``). Checkpoints and merges are explicit (``Store.maintain``). A search may read on a
+second connection (``Store.side``) beside the first.
 
 Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
 (file, kind, heading, lines), ``token_counts`` (``token_counts``: whole-file token counts for the L0 index) and
-``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are
-merged on our schedule, not FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its
-1 MB default fills), automatic merging is off, a large refresh ends with one ``optimize``, and ``Store.maintain``
-merges a bounded number of pages after small updates. Measured on 300 packs: the build took half the time,
-queries were as fast, and a one-file update no longer paid now and then for a merge of large segments
-(0.5-1.1 s before, under 25 ms after). Contentless
-because the text is on disk already: the index stays a quarter of the size, and snippets are cut from the
-current file. A contentless FTS5 row cannot be deleted without its original text, so a changed file's old
-rows are left behind, unreachable (queries join ``sections``), and counted in ``meta.dead``; past a limit the
-index is rebuilt (``indexer.refresh``).
+``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are merged on our schedule, not
+FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its 1 MB default fills; 128 MB
+while an empty index is built, so that it is written as one segment), automatic merging is off, a large refresh
+ends with one ``optimize`` (a build from an empty index leaves it due, see ``meta.merge_due``), and
+``Store.maintain`` merges a bounded number of pages after small updates. Measured on 300 packs: the build took
+half the time, queries were as fast, and a one-file update no longer paid now and then for a merge of large
+segments (0.5-1.1 s before, under 25 ms after). Contentless because the text is on disk already: the index
+stays a quarter of the size, and snippets are cut from the current file. A contentless FTS5 row cannot be
+deleted without its original text, so a changed file's old rows are left behind, unreachable (queries join
+``sections``), and counted in ``meta.dead``; past a limit the index is rebuilt (``indexer.refresh``).
 """
 
 from __future__ import annotations
