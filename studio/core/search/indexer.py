@@ -27,7 +27,7 @@ from pathlib import Path
 
 from studio.core.search import pipeline
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
-from studio.core.search.store import FRESH_HASH_BYTES, MERGE_LATER, Store
+from studio.core.search.store import FRESH_HASH_BYTES, HASH_BYTES, MERGE_LATER, Store
 from studio.core.search.writes import Writer, drop_vanished, known_files, write
 
 BATCH_BYTES = 32 * 1024 * 1024
@@ -99,8 +99,10 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         works.close()  # stops the reading thread or the worker processes
     with store.write() as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'updated'", (str(time.time()),))
-        if fresh and report.indexed:
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', ?)", (MERGE_LATER,))
+        if fresh:
+            conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", (HASH_BYTES,))
+            if report.indexed:
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', ?)", (MERGE_LATER,))
     if fresh:
         store.checkpoint()  # the index is whole (one segment, or a few): its merge waits for the first update
     elif report.bytes_read >= OPTIMIZE_BYTES:
