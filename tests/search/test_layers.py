@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from search_packs import knowledge
 
 from studio.core.pack import load_pack
 from studio.core.search import SearchIndex
+from studio.core.search import store as store_module
 from studio.core.search.compressed import END, START, build_compressed_index, select_packs
-from studio.core.search.layers import simulate_layers
+from studio.core.search.layers import simulate_layers, simulate_with_cache
+from studio.core.search.store import INDEX_FILE
 from studio.core.tokens import get_tokenizer
 from studio.core.workspace import WorkspaceOptions, open_workspace
 
@@ -164,3 +168,21 @@ def test_layers_count_a_file_to_fetch_exactly(index: SearchIndex, kettle: Path) 
     result = simulate_layers("descale kettle citric", packs, index, compressed=estimated, with_resolver=False)
     exact = {(e.root, e.path): e.tokens for e in build_compressed_index(packs, count_budget=None).entries}
     assert result.l2 and all(f.tokens == exact[(f.root, f.path)] for f in result.l2)
+
+
+def test_layers_go_on_when_another_process_holds_the_index(kettle: Path, teahouse: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "busy"
+    first = simulate_with_cache("descale kettle citric", [load_pack(kettle)], cache_dir=str(cache))
+    assert not first.notes
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)
+    holder = sqlite3.connect(cache / INDEX_FILE, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # what a studio building the index from nothing does for seconds
+    try:
+        result = simulate_with_cache("descale kettle citric", [load_pack(kettle), load_pack(teahouse)],
+                                     cache_dir=str(cache))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert any("could not be brought up to date" in note for note in result.notes)
+    assert result.decision in ("direct", "search")  # what the index held still answers

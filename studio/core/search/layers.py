@@ -16,6 +16,7 @@ without common ones, CJK character pairs), so both sides read the task alike.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -262,6 +263,7 @@ def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = 4000,
     """``simulate_layers`` with the search index of the cache folder brought up to date for ``packs`` first
     (an in-memory index when the cache folder cannot be used, or would lie inside a pack)."""
     index = SearchIndex.open(cache_dir)
+    busy = ""
     try:
         roots = [p.root for p in packs if p.loads]
         try:
@@ -270,6 +272,12 @@ def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = 4000,
             index.close()
             index = SearchIndex.in_memory()
             index.refresh(roots)
-        return simulate_layers(task, packs, index, budget=budget, resolved=resolved)
+        except sqlite3.OperationalError as exc:  # another studio holds the index (building it from nothing)
+            busy = (f"The search index could not be brought up to date ({exc}); L1 searched what it holds, which "
+                    "may be incomplete.")
+        result = simulate_layers(task, packs, index, budget=budget, resolved=resolved)
+        if busy:
+            result.notes.append(busy)
+        return result
     finally:
         index.close()
