@@ -27,6 +27,7 @@ from pathlib import Path
 
 from studio.core.search import pipeline
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
+from studio.core.search.cpu import spare_core
 from studio.core.search.store import FRESH_HASH_BYTES, HASH_BYTES, MERGE_LATER, Store
 from studio.core.search.writes import Writer, drop_vanished, known_files, write
 
@@ -52,7 +53,8 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
 
     Raises ``IndexLocationError`` when the database would lie inside one of the packs. Packs in the index whose
     folder no longer exists are dropped. ``cancelled`` is checked between packs; what was written stays.
-    ``processes``: prepare packs in worker processes (None: when building many packs from an empty index).
+    ``processes``: prepare packs in worker processes (None: when building many packs from an empty index and a
+    core is free, ``cpu.spare_core``; otherwise the reading thread, which costs less CPU).
     """
     started = time.perf_counter()
     wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
@@ -67,7 +69,8 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     stop = cancelled or (lambda: False)
     fresh = _is_empty(store)
     if processes is None:
-        processes = fresh and threaded and len(wanted) >= PARALLEL_MIN_PACKS and pipeline.can_start_workers()
+        processes = (fresh and threaded and len(wanted) >= PARALLEL_MIN_PACKS and spare_core()
+                     and pipeline.can_start_workers())
     if fresh:
         store.set_hash_bytes(FRESH_HASH_BYTES)
     if processes:

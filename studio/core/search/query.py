@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.core.diagnostics import Diagnostic
+from studio.core.search.cpu import spare_core
 from studio.core.search.snippets import heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store, is_damage
 from studio.core.search.textprep import Query, fts_expression, highlight_pattern, parse_query
@@ -181,13 +182,16 @@ connections and two threads. FTS5 scores every row a query matches (bm25 looks u
 common word matches most rows: on the 1,000-pack corpus (49,000 rows) that is 30-35 ms of a search's 45-50.
 bm25's statistics (row count, document frequencies, average length) are the whole index's in either half, so
 the merged list is the one a single ranking gives; with a second core free the ranking takes 55-70% of the
-time, without one it costs a few milliseconds more (each half counts the terms' rows once)."""
+time, without one it costs more (each half counts the terms' rows once), so it is done only when a core is
+free (``cpu.spare_core``)."""
 
 _RANKER: list[ThreadPoolExecutor] = []
 
 
 def _halves(store: Store) -> tuple[sqlite3.Connection, int] | None:
     """The second connection and the row id splitting the index in two, or None when one ranking is better."""
+    if not spare_core():
+        return None
     side = store.side()
     if side is None:
         return None
