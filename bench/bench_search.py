@@ -117,7 +117,7 @@ def bench_queries(index: SearchIndex, queries: list[str]) -> dict[str, Any]:
         found = index.search(q)
         times.append((time.perf_counter() - started) * 1000)
         hits.append(len(found.hits))
-    return {"count": len(queries), "p50_ms": round(percentile(times, 0.5), 2),
+    return {"count": len(queries), "load": load(), "p50_ms": round(percentile(times, 0.5), 2),
             "p95_ms": round(percentile(times, 0.95), 2), "max_ms": round(max(times), 2),
             "zero_hit_queries": sum(1 for h in hits if h == 0),
             "slowest": sorted(zip(times, queries, strict=True), reverse=True)[:3]}
@@ -125,6 +125,7 @@ def bench_queries(index: SearchIndex, queries: list[str]) -> dict[str, Any]:
 
 def bench_update(index: SearchIndex, corpus_root: str, work: Path, rounds: int = 20) -> dict[str, Any]:
     """Copy one pack, add it to the index, then change one of its files ``rounds`` times."""
+    work.mkdir(parents=True, exist_ok=True)
     copy = work / "changed-pack"
     shutil.copytree(corpus_root, copy, symlinks=True)
     index.refresh([copy])
@@ -142,8 +143,8 @@ def bench_update(index: SearchIndex, corpus_root: str, work: Path, rounds: int =
         assert report.indexed == 1, report
         index.maintain()  # the app's housekeeping after an update, off the timed path as in the app
     assert index.search(f"freshword{rounds - 1}x").hits, "the change is not searchable"
-    return {"file_bytes": len(base.encode()), "rounds": rounds, "median_ms": round(statistics.median(times), 2),
-            "max_ms": round(max(times), 2)}
+    return {"file_bytes": len(base.encode()), "rounds": rounds, "load": load(),
+            "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
 
 
 def fts_floor(roots: list[str], work: Path) -> dict[str, float]:
@@ -269,11 +270,55 @@ def compare_tokenizers(roots: list[str], work: Path, queries: list[str]) -> list
     return out
 
 
+def load() -> float:
+    """The one-minute load average (0 where the system has none): every figure is reported with it."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return 0.0
+
+
+def bench_build(roots: list[str], folders: list[Path], work: Path, run: int, breakdown: bool) -> tuple[dict[str, Any],
+                                                                                                     SearchIndex]:
+    """One from-nothing build against the floor measured right before it (warm page cache for both)."""
+    read_floor(folders)
+    cpu = time.process_time()
+    load_before = load()
+    floor_s, floor_bytes = read_floor(folders)
+    floor_cpu = time.process_time() - cpu
+    index = SearchIndex.open(work / f"cache-{run}")
+    started, cpu = time.perf_counter(), time.process_time()
+    children = _children_cpu()
+    report = index.refresh(roots)
+    build_s = time.perf_counter() - started
+    build_cpu = time.process_time() - cpu + _children_cpu() - children
+    started = time.perf_counter()
+    index.refresh(roots)  # what re-opening the workspace costs once the index is built
+    reopen_s = time.perf_counter() - started
+    info = index.info()
+    figures = {"floor_s": round(floor_s, 3), "floor_cpu_s": round(floor_cpu, 3), "bytes": floor_bytes,
+               "seconds": round(build_s, 2), "cpu_s": round(build_cpu, 2),
+               "ratio_to_floor": round(build_s / floor_s, 1), "files": report.files,
+               "bytes_read": report.bytes_read, "skipped": dict(report.skipped),
+               "index_mb": round(info.bytes / 1e6, 1), "refresh_unchanged_s": round(reopen_s, 2),
+               "load": [load_before, load()]}
+    if breakdown:
+        figures["fts5_alone"] = fts_floor(roots, work)
+    return figures, index
+
+
+def _children_cpu() -> float:
+    """CPU seconds of finished child processes (the build's worker processes, when it uses them)."""
+    times = os.times()
+    return times.children_user + times.children_system
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--packs", type=int, default=None, help="use only the first N packs")
     parser.add_argument("--queries", type=int, default=50)
+    parser.add_argument("--runs", type=int, default=1, help="repeat build and queries N times (medians reported)")
     parser.add_argument("--no-gui", action="store_true", help="skip the GUI stall figure")
     parser.add_argument("--breakdown", action="store_true", help="also time FTS5 alone on the same text")
     parser.add_argument("--tokenizers", action="store_true", help="only compare tokenizers (first 200 packs)")
@@ -284,7 +329,7 @@ def main() -> int:
         return 2
     roots = pack_roots(args.corpus, args.packs)
     work = Path(tempfile.mkdtemp(prefix="bench-search-"))
-    figures: dict[str, Any] = {"packs": len(roots)}
+    figures: dict[str, Any] = {"packs": len(roots), "cores": os.cpu_count()}
     try:
         queries = sample_queries(roots, args.queries)
         if args.tokenizers:
@@ -293,27 +338,19 @@ def main() -> int:
             # The whole corpus, or the packs' folders when only some are used; read once first to warm the page
             # cache, so that the floor and the build both read warm files.
             folders = [Path(r) for r in roots] if args.packs else [args.corpus]
-            read_floor(folders)
-            floor_s, floor_bytes = read_floor(folders)
-            figures["floor"] = {"read_every_byte_s": round(floor_s, 3), "bytes": floor_bytes}
-            index = SearchIndex.open(work / "cache")
-            started, cpu = time.perf_counter(), time.process_time()
-            report = index.refresh(roots)
-            build_s = time.perf_counter() - started
-            started = time.perf_counter()
-            index.refresh(roots)  # what re-opening the workspace costs once the index is built
-            reopen_s = time.perf_counter() - started
-            info = index.info()
-            figures["build"] = {"seconds": round(build_s, 2), "cpu_s": round(time.process_time() - cpu, 2),
-                                "ratio_to_floor": round(build_s / floor_s, 1), "files": report.files,
-                                "bytes_read": report.bytes_read, "skipped": dict(report.skipped),
-                                "index_mb": round(info.bytes / 1e6, 1), "goal_ratio": 4,
-                                "refresh_unchanged_s": round(reopen_s, 2)}
-            if args.breakdown:
-                figures["build"]["fts5_alone"] = fts_floor(roots, work)
-            figures["query"] = bench_queries(index, queries) | {"goal_p95_ms": 50}
-            figures["update"] = bench_update(index, roots[0], work) | {"goal_ms": 100}
-            index.close()
+            builds, runs_q, updates = [], [], []
+            for run in range(max(1, args.runs)):
+                build, index = bench_build(roots, folders, work, run, args.breakdown and run == 0)
+                builds.append(build)
+                runs_q.append(bench_queries(index, queries))
+                updates.append(bench_update(index, roots[0], work / f"update-{run}"))
+                index.close()
+                shutil.rmtree(work / f"cache-{run}", ignore_errors=True)
+            figures["builds"], figures["queries"], figures["updates"] = builds, runs_q, updates
+            figures["build"] = _median_of(builds, ("floor_s", "floor_cpu_s", "seconds", "cpu_s", "ratio_to_floor",
+                                                   "refresh_unchanged_s")) | {"goal_ratio": 4}
+            figures["query"] = _median_of(runs_q, ("p50_ms", "p95_ms", "max_ms")) | {"goal_p95_ms": 50}
+            figures["update"] = _median_of(updates, ("median_ms", "max_ms")) | {"goal_ms": 100}
             if not args.no_gui:
                 figures["gui"] = bench_gui(roots, work) | {"goal_ms": 50}
     finally:
@@ -325,6 +362,15 @@ def main() -> int:
     return 0
 
 
+def _median_of(runs: list[dict[str, Any]], keys: tuple[str, ...]) -> dict[str, Any]:
+    """The first run's figures with ``keys`` replaced by their median over every run."""
+    out = dict(runs[0])
+    for key in keys:
+        out[key] = round(statistics.median(r[key] for r in runs), 3)
+    out["runs"] = len(runs)
+    return out
+
+
 def print_summary(f: dict[str, Any]) -> None:
     print(f"packs: {f['packs']}")
     if "tokenizers" in f:
@@ -334,15 +380,22 @@ def print_summary(f: dict[str, Any]) -> None:
                   f"{row['size_mb']:7.1f} MB  p95 {row['p95_ms']:6.2f} ms  Chinese queries without hits "
                   f"{row['chinese_queries_without_hits']}")
         return
-    floor, build = f["floor"], f["build"]
-    print(f"floor   read every byte: {floor['read_every_byte_s']:.2f} s ({floor['bytes'] / 1e6:.0f} MB)")
+    build = f["build"]
+    print(f"cores {f['cores']}; medians over {build['runs']} run(s); load averages in brackets")
+    for n, b in enumerate(f["builds"]):
+        print(f"run {n + 1}  floor {b['floor_s']:.2f} s (cpu {b['floor_cpu_s']:.2f}), build {b['seconds']:.2f} s "
+              f"(cpu {b['cpu_s']:.2f}, workers included) = {b['ratio_to_floor']}x  [{b['load'][0]} -> {b['load'][1]}]; "
+              f"query p95 {f['queries'][n]['p95_ms']} ms [{f['queries'][n]['load']}]; "
+              f"update {f['updates'][n]['median_ms']} ms")
+    print(f"floor   read every byte: {build['floor_s']:.2f} s, cpu {build['floor_cpu_s']:.2f} s "
+          f"({build['bytes'] / 1e6:.0f} MB)")
     print(f"build   {build['seconds']:.2f} s (cpu {build['cpu_s']:.2f} s) = {build['ratio_to_floor']}x the floor "
           f"(goal 4x); {build['files']} files, {build['bytes_read'] / 1e6:.0f} MB read, index {build['index_mb']} MB")
     print(f"        re-opening (nothing changed: stat every file, read none): {build['refresh_unchanged_s']:.2f} s")
-    if "fts5_alone" in build:
-        parts = build["fts5_alone"]
+    if "fts5_alone" in f["builds"][0]:
+        parts = f["builds"][0]["fts5_alone"]
         print(f"        of which FTS5 alone needs {parts['fts5_insert_s']:.2f} s "
-              f"({parts['fts5_insert_s'] / floor['read_every_byte_s']:.1f}x the floor); reading and cutting "
+              f"({parts['fts5_insert_s'] / f['builds'][0]['floor_s']:.1f}x the floor); reading and cutting "
               f"the text {parts['read_and_prepare_s']:.2f} s")
     q = f["query"]
     print(f"query   p50 {q['p50_ms']} ms, p95 {q['p95_ms']} ms (goal 50), max {q['max_ms']} ms over {q['count']} "

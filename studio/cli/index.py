@@ -4,18 +4,29 @@ One ``pack|path|kind|title|keywords|tokens`` line per runtime file, between ``<k
 ``</knowledge_index>``. ``text`` prints the index on stdout and its size, tokens and ratio to the full content
 on stderr (so the index can be piped on as it is); ``json`` prints ``{entries, bytes, tokens, content_bytes,
 ratio, warnings, ...}``. Past 10 KB there is a note and past 20 KB a warning; ``--scope``, ``--type``,
-``--pack`` and ``--kind`` narrow the index to bring it under budget. Exit status: 0, or 2 for usage errors.
+``--pack`` and ``--kind`` narrow the index to bring it under budget. Token counts are kept in the search
+index's database (``--cache-dir``, as ``pack-studio search``), so a file is counted once; a build counts at most
+about 24 million characters not counted before and gives the other files a lower bound, shown ``≥N``
+(``--exact-tokens`` counts every file). Exit status: 0, or 2 for usage errors.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.model import Scope
-from studio.core.search.compressed import ALL_KINDS, RUNTIME_KINDS, build_compressed_index, select_packs
+from studio.core.search import default_cache_dir
+from studio.core.search.compressed import (
+    ALL_KINDS,
+    COUNT_BUDGET_CHARS,
+    RUNTIME_KINDS,
+    build_compressed_index,
+    select_packs,
+)
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 from studio.core.workspace import open_workspace
 
@@ -36,6 +47,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                            "source adds sources/)")
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    p.add_argument("--exact-tokens", action="store_true",
+                   help="count every file's tokens now (a large workspace otherwise gets lower bounds, ≥N, for "
+                        "files past this run's counting budget)")
+    p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
+                   help="folder of the search index, where token counts are kept "
+                        "(default: $XDG_CACHE_HOME/knowledge-pack-studio)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.set_defaults(func=run)
 
@@ -47,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
     ws = open_workspace(options_from_args(args))
     packs = select_packs(ws.packs, scopes=args.scopes, types=args.types, names=args.pack)
     tokenizer = get_tokenizer(args.encoding)
-    index = build_compressed_index(packs, kinds=tuple(args.kind) or RUNTIME_KINDS, tokenizer=tokenizer)
+    index = build_compressed_index(packs, kinds=tuple(args.kind) or RUNTIME_KINDS, tokenizer=tokenizer,
+                                   cache_dir=args.cache_dir or default_cache_dir(),
+                                   count_budget=None if args.exact_tokens else COUNT_BUDGET_CHARS)
     if args.format == "json":
         data = index.to_json()
         data["encoding"] = tokenizer.name

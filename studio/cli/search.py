@@ -14,6 +14,7 @@ index: {path, files, bytes, updated}, ...}``). Exit status: 0 when something was
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +22,7 @@ from pathlib import Path
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.model import Scope
-from studio.core.search import IndexLocationError, SearchIndex, SearchResults
+from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
 from studio.core.search.files import KINDS
 from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
 from studio.core.workspace import open_workspace
@@ -70,6 +71,10 @@ def run(args: argparse.Namespace) -> int:
         except IndexLocationError as exc:
             sys.stderr.write(f"search: {exc}\n")
             return 2
+        except sqlite3.OperationalError as exc:  # another studio holds the index (building it from nothing)
+            sys.stderr.write(f"search: the index could not be brought up to date ({exc}); searching what it "
+                             "holds, which may be incomplete\n")
+            refreshed = RefreshReport(packs=len(roots))
         results = index.search(args.query, roots=chosen, kinds=args.kind or None, path_prefix=args.folder,
                                limit=args.limit, mode=args.mode)
         info = index.info()

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from studio.cli import main
+from studio.core.search import store as store_module
 from studio.core.search.store import INDEX_FILE
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
@@ -98,3 +100,34 @@ def test_resolve_layers_beside_the_resolver(capsys: pytest.CaptureFixture[str]) 
     assert main(["resolve", pack, "--task", "quantum teleportation", "--layers"]) in (0, 1)
     out = capsys.readouterr().out
     assert "-> gap" in out and "gaps (no file mentions them): quantum, teleportation" in out
+
+
+def test_index_keeps_token_counts_in_the_cache_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    cache = tmp_path / "counts"
+    code, first = _json(capsys, ["index", str(EXAMPLES), "--cache-dir", str(cache), "--format", "json"])
+    assert code == 0 and (cache / INDEX_FILE).is_file()
+    code, exact = _json(capsys, ["index", str(EXAMPLES), "--exact-tokens", "--format", "json"])
+    assert first["tokens_estimated"] == exact["tokens_estimated"] == 0
+    assert [e["tokens"] for e in first["entries"]] == [e["tokens"] for e in exact["entries"]]
+
+
+def test_search_while_another_process_holds_the_index(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "busy"
+    assert main(["search", "refund", str(EXAMPLES), "--cache-dir", str(cache)]) == 0
+    capsys.readouterr()
+    extra = tmp_path / "extra"
+    (extra / "wiki").mkdir(parents=True)
+    (extra / "KNOWLEDGE.md").write_text("---\nname: extra\ndescription: x\ntype: domain-reference\n"
+                                        "status: ready\n---\n# Extra\n\nMarmalade.\n", encoding="utf-8")
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)
+    holder = sqlite3.connect(cache / INDEX_FILE, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # what a studio building the index from nothing does for seconds
+    try:
+        code = main(["search", "refund", str(EXAMPLES), str(extra), "--cache-dir", str(cache)])
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    captured = capsys.readouterr()
+    assert code == 0 and "refund" in captured.out.lower()  # what the index held is still searched
+    assert "could not be brought up to date" in captured.err and "Traceback" not in captured.err

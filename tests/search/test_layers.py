@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from search_packs import knowledge
 
 from studio.core.pack import load_pack
 from studio.core.search import SearchIndex
+from studio.core.search import store as store_module
 from studio.core.search.compressed import END, START, build_compressed_index, select_packs
-from studio.core.search.layers import simulate_layers
+from studio.core.search.layers import simulate_layers, simulate_with_cache
+from studio.core.search.store import INDEX_FILE
+from studio.core.tokens import get_tokenizer
 from studio.core.workspace import WorkspaceOptions, open_workspace
 
 
@@ -104,3 +109,80 @@ def test_chinese_tasks_take_the_same_path(index: SearchIndex, teahouse: Path) ->
     result = _layers([teahouse], "故事素材", index)
     assert result.decision in ("direct", "search")
     assert any(f.path == "wiki/stories.md" and f.fetched for f in result.l2)
+
+
+class _Recording:
+    """The real tokenizer, noting which texts it was asked to count."""
+
+    def __init__(self) -> None:
+        self.inner = get_tokenizer()
+        self.name, self.available, self.unavailable_reason = self.inner.name, True, None
+        self.counted: list[str] = []
+
+    def count(self, text: str) -> int:
+        self.counted.append(text)
+        return self.inner.count(text)
+
+    def at_least(self, text: str) -> int:
+        return self.inner.at_least(text)
+
+    def encode(self, text: str) -> list[int]:
+        return self.inner.encode(text)
+
+
+def test_token_counts_are_kept_in_the_cache_folder(kettle: Path, teahouse: Path, tmp_path: Path) -> None:
+    packs = [load_pack(kettle), load_pack(teahouse)]
+    first = _Recording()
+    built = build_compressed_index(packs, tokenizer=first, cache_dir=tmp_path / "cache")
+    assert len(first.counted) == len(built.entries) + 1  # every file, and the index text itself
+    again = _Recording()
+    rebuilt = build_compressed_index(packs, tokenizer=again, cache_dir=tmp_path / "cache")
+    assert again.counted == [rebuilt.text]  # the files' counts came from the cache
+    assert [e.tokens for e in rebuilt.entries] == [e.tokens for e in built.entries]
+    assert rebuilt.text == built.text and not rebuilt.estimated
+
+
+def test_past_the_counting_budget_tokens_are_labelled_lower_bounds(kettle: Path, tmp_path: Path) -> None:
+    packs = [load_pack(kettle)]
+    exact = build_compressed_index(packs, count_budget=None)
+    cache = tmp_path / "cache"
+    budget = len(exact.entries[0].title) + 40  # room for the guide's body, if that, and nothing more
+    first = build_compressed_index(packs, cache_dir=cache, count_budget=budget)
+    assert first.estimated > 0
+    for entry, truth in zip(first.entries, exact.entries, strict=True):
+        assert entry.tokens is not None and truth.tokens is not None and entry.tokens <= truth.tokens
+        assert entry.line().endswith(f"|≥{entry.tokens}" if entry.estimated else f"|{entry.tokens}")
+    assert "lower bounds" in first.summary() and first.to_json()["tokens_estimated"] == first.estimated
+    estimated = [first.estimated]
+    while estimated[-1]:  # each build counts further, and keeps what it counted
+        estimated.append(build_compressed_index(packs, cache_dir=cache, count_budget=10**5).estimated)
+    assert estimated[-1] == 0 and len(estimated) <= 3
+    assert build_compressed_index(packs, cache_dir=cache, count_budget=0).text == exact.text
+
+
+def test_layers_count_a_file_to_fetch_exactly(index: SearchIndex, kettle: Path) -> None:
+    packs = [load_pack(kettle)]
+    index.refresh([kettle])
+    estimated = build_compressed_index(packs, count_budget=0)
+    assert estimated.estimated == len(estimated.entries)
+    result = simulate_layers("descale kettle citric", packs, index, compressed=estimated, with_resolver=False)
+    exact = {(e.root, e.path): e.tokens for e in build_compressed_index(packs, count_budget=None).entries}
+    assert result.l2 and all(f.tokens == exact[(f.root, f.path)] for f in result.l2)
+
+
+def test_layers_go_on_when_another_process_holds_the_index(kettle: Path, teahouse: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "busy"
+    first = simulate_with_cache("descale kettle citric", [load_pack(kettle)], cache_dir=str(cache))
+    assert not first.notes
+    monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)
+    holder = sqlite3.connect(cache / INDEX_FILE, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # what a studio building the index from nothing does for seconds
+    try:
+        result = simulate_with_cache("descale kettle citric", [load_pack(kettle), load_pack(teahouse)],
+                                     cache_dir=str(cache))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert any("could not be brought up to date" in note for note in result.notes)
+    assert result.decision in ("direct", "search")  # what the index held still answers

@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studio.core.resolver.rank import STOPWORDS, fold, raw_bag
 from studio.core.resolver.sections import heading_lines as resolver_heading_lines
 from studio.core.search.blocks import heading_lines, markdown_blocks, text_blocks
+from studio.core.search.keywords import Folds, file_terms
 from studio.core.search.snippets import make_snippet, safe_text
-from studio.core.search.textprep import BOUNDARY, Highlighter, fts_expression, index_text, parse_query
+from studio.core.search.textprep import (
+    BOUNDARY,
+    Highlighter,
+    _spread_array,
+    _spread_runs,
+    fts_expression,
+    index_text,
+    parse_query,
+)
 
 _FTS = sqlite3.connect(":memory:")
 _FTS.execute("CREATE VIRTUAL TABLE t USING fts5(body, content='', tokenize='unicode61 remove_diacritics 2')")
@@ -24,6 +36,16 @@ def test_cjk_characters_become_tokens_and_punctuation_a_boundary() -> None:
     assert index_text("品牌语气，好").split() == ["品", "牌", "语", "气", BOUNDARY, "好"]
     assert index_text("plain ascii") == "plain ascii"
     assert BOUNDARY in index_text(f"x{BOUNDARY}y")  # forged boundaries stay boundaries, nothing more
+
+
+_MIXED = st.text(alphabet=st.sampled_from(list("ab 品牌语气，。「」\ue000\n\t_é") + ["\ud800", "\U00020000", "ｆ"]),
+                 max_size=300)
+
+
+@given(_MIXED | st.text(max_size=200))
+@settings(max_examples=300, deadline=None)
+def test_long_and_short_text_are_spread_into_the_same_tokens(text: str) -> None:
+    assert _spread_array(text).split() == _spread_runs(text).split()
 
 
 @given(_TEXT)
@@ -64,6 +86,32 @@ def test_snippet_is_safe_and_keeps_highlight_offsets() -> None:
     assert safe_text("a\nb\tc") == "a b c"
 
 
+def test_the_snippet_line_has_the_most_distinct_terms_and_phrases_stay_within_a_line() -> None:
+    lines = ["# Refunds", "A refund is due.", "Tenant", "isolation matters; the Refund WINDOW is short.",
+             "the refund window, refund windows and tenant isolation"]
+    pattern = Highlighter(parse_query("refund window"))
+    assert make_snippet(lines, 1, 5, pattern).line == 5  # refund, window, windows: three distinct forms
+    assert make_snippet(lines, 1, 4, pattern).line == 4  # the first line with both words, whatever the case
+    phrase = Highlighter(parse_query('"tenant isolation"'))
+    assert make_snippet(lines, 1, 4, phrase).highlights == ()  # "Tenant" and "isolation" are on two lines
+    assert make_snippet(lines, 1, 5, phrase).line == 5
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from(list("ab AB,\u0130\u017f品牌")), max_size=30), max_size=6),
+       st.sampled_from(["ab", "a b", '"b a"', "品牌", "b*", "Ab"]))
+@settings(max_examples=200, deadline=None)
+def test_a_section_searched_at_once_finds_what_each_line_finds(lines: list[str], query: str) -> None:
+    pattern = Highlighter(parse_query(query))
+    per_line = [(n, span) for n, line in enumerate(lines) for span in pattern.spans(line)]
+    best = max((len({lines[n][a:b].lower() for m, (a, b) in per_line if m == n}), -n) for n, _ in per_line) \
+        if per_line else None
+    snip = make_snippet(lines, 1, len(lines), pattern)
+    if best is None:
+        assert snip.highlights == ()
+    else:
+        assert snip.line == 1 - best[1]
+
+
 def test_headings_inside_code_fences_are_not_headings() -> None:
     text = "intro\n# One\n```\n# not a heading\n```\n~~~~\n## nor this\n~~~\n~~~~\n## Two ##\ntext\n"
     assert [(n, level, title) for n, level, title, _ in heading_lines(text)] == [(1, 1, "One"), (9, 2, "Two")]
@@ -90,3 +138,25 @@ def test_text_blocks_cover_every_line_once(text: str) -> None:
     assert "".join(text[b.start:b.end] for b in blocks) == text
     for before, after in zip(blocks, blocks[1:], strict=False):
         assert after.start_line == before.end_line + 1
+
+
+def _reference_terms(text: str) -> Counter[str]:
+    """Keyword candidates as the resolver's terms give them: every raw term, then the candidates kept."""
+    out: Counter[str] = Counter()
+    for term, tf in raw_bag(text).items():
+        word = term.decode("utf-8", "replace")
+        if re.fullmatch(r"[a-z]{3,}", word):
+            if word not in STOPWORDS:
+                out[fold(word)] += tf
+        elif len(word) == 2 and not word.isascii() and word.isalpha():
+            out[word] += tf
+    return out
+
+
+_WORDY = st.text(alphabet=st.sampled_from(list("abcdeABC 123_-—“”.\n品牌语气，・ーカナéÉİΣσſK\u0301")), max_size=120)
+
+
+@given(_WORDY | st.text(max_size=80))
+@settings(max_examples=400, deadline=None)
+def test_keyword_candidates_are_the_resolvers_terms(text: str) -> None:
+    assert file_terms(text, Folds()) == _reference_terms(text)

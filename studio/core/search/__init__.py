@@ -2,10 +2,12 @@
 
 Bottom to top: ``textprep`` (how text is tokenised for FTS5, how user text becomes a query), ``blocks``
 (files cut into sections), ``files`` (which files of a pack are indexed: the resolver's), ``store`` (the SQLite
-file in the cache folder), ``changes`` (what changed, read off the writing thread), ``writes`` (storing it),
-``indexer`` (build and incremental updates), ``snippets`` and ``query`` (search),
-``index`` (``SearchIndex``, the object callers hold); ``compressed`` (the L0 index text) and ``layers`` (the
-L0 -> L1 -> L2 simulation beside the resolver). Qt-free; nothing here writes into a pack.
+file in the cache folder), ``changes`` (what changed, read off the writing thread), ``pipeline`` (the same in a
+worker process, for a build from nothing), ``writes`` (storing it), ``indexer`` (build and incremental
+updates), ``snippets`` and ``query`` (search), ``index`` (``SearchIndex``, the object callers hold);
+``keywords`` and ``token_counts`` (an L0 line's keywords and token count, counts kept in the database),
+``compressed`` (the L0 index text) and ``layers`` (the L0 -> L1 -> L2 simulation beside the resolver). Qt-free;
+nothing here writes into a pack.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ scan to ``resolver.sections.heading_lines`` on files both read alike.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 TEXT_BLOCK_LINES = 200
 """Lines per block of a plain-text file (a CSV, a transcript): a hit then points into a screenful, not a file."""
@@ -21,9 +21,11 @@ TEXT_BLOCK_LINES = 200
 _LINE_START = re.compile(r"\n {0,3}(?:(`{3,}|~{3,})([^\n]*)|(#{1,6})(?=[ \t\n]|$)([^\n]*))")
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A slice of a file: its heading (None before the first one), level, lines and character span."""
+class Block(NamedTuple):
+    """A slice of a file: its heading (None before the first one), level, lines and character span.
+
+    A named tuple rather than a frozen dataclass: a build makes one per heading of the workspace (hundreds of
+    thousands), and a frozen dataclass costs five times as much to make."""
 
     heading: str | None
     level: int
@@ -44,9 +46,10 @@ def heading_lines(text: str) -> list[tuple[int, int, str, int]]:
     line = -1
     last = 0
     for m in _LINE_START.finditer(padded):
-        line += padded.count("\n", last, m.start() + 1)
-        last = m.start() + 1
-        marks, rest = m.group(1), m.group(2)
+        start = m.start()
+        line += padded.count("\n", last, start + 1)
+        last = start + 1
+        marks, rest, hashes, title = m.groups()
         if marks is not None:
             if fence is None:
                 if not (marks[0] == "`" and "`" in rest):  # a backtick fence's info string has no backtick
@@ -54,8 +57,24 @@ def heading_lines(text: str) -> list[tuple[int, int, str, int]]:
             elif marks[0] == fence[0] and len(marks) >= fence[1] and not rest.strip():
                 fence = None
         elif fence is None:
-            out.append((line, len(m.group(3)), _title(m.group(4)), m.start()))
+            out.append((line, len(hashes), _title(title), start))
     return out
+
+
+def first_heading(text: str) -> str | None:
+    """The first non-empty title of an ATX heading outside code fences (``heading_lines``' scan, stopped there)."""
+    fence: tuple[str, int] | None = None
+    for m in _LINE_START.finditer("\n" + text):
+        marks, rest, _hashes, title = m.groups()
+        if marks is not None:
+            if fence is None:
+                if not (marks[0] == "`" and "`" in rest):
+                    fence = (marks[0], len(marks))
+            elif marks[0] == fence[0] and len(marks) >= fence[1] and not rest.strip():
+                fence = None
+        elif fence is None and (found := _title(title)):
+            return found
+    return None
 
 
 def _title(rest: str) -> str:

@@ -1,7 +1,9 @@
 """Working out what changed in a pack, off the writing thread: stamps compared, changed files read and cut.
 
 ``produce`` yields one ``PackWork`` per pack (files to index, files touched but unchanged, files gone);
-``produce_threaded`` runs it in a second thread a few packs ahead of the writer. Nothing here writes.
+``produce_threaded`` runs it in a second thread a few packs ahead of the writer (``pipeline`` runs it in worker
+processes). A file to index arrives ``Prepared``: its rows already hold the text FTS5 is given
+(``textprep.index_text``), so the writer only binds and inserts. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import os
 import queue
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of, list_pack_files, read_data, stamp_file
+from studio.core.search.textprep import index_text
 
 
 @dataclass(slots=True)
@@ -36,6 +39,15 @@ class RefreshReport:
     cancelled: bool = False
     compacted: bool = False
 
+    def add(self, other: RefreshReport) -> None:
+        """Count ``other``'s files and bytes in too (the part of a refresh a worker process did)."""
+        self.files += other.files
+        self.indexed += other.indexed
+        self.unchanged += other.unchanged
+        self.removed += other.removed
+        self.skipped.update(other.skipped)
+        self.bytes_read += other.bytes_read
+
     def to_json(self) -> dict[str, Any]:
         return {"packs": self.packs, "files": self.files, "indexed": self.indexed, "unchanged": self.unchanged,
                 "removed": self.removed, "skipped": dict(sorted(self.skipped.items())),
@@ -50,13 +62,41 @@ class Known:
     digest: bytes
 
 
+PreparedRow = tuple[str, str | None, int, int, str, str]
+"""kind, heading, first line, last line, then the heading and body text as FTS5 is given them."""
+
+
+class Prepared(NamedTuple):
+    """A file read, cut into rows and turned into FTS5's text: all the writer needs of it (a named tuple, like
+    ``FileStamp``, because it crosses from the worker process)."""
+
+    stamp: FileStamp
+    digest: bytes
+    title: str
+    path_text: str
+    """The file's path as FTS5 is given it."""
+    rows: list[PreparedRow]
+    chars: int
+    """Characters of FTS5 text in ``rows`` (what a write transaction is sized by)."""
+
+
+def prepare(read: ReadFile) -> Prepared:
+    rows: list[PreparedRow] = []
+    chars = 0
+    for row in read.rows:
+        body = index_text(row.text)
+        chars += len(body)
+        rows.append((row.kind, row.heading, row.start_line, row.end_line, index_text(row.headings), body))
+    return Prepared(read.stamp, read.digest, read.title, index_text(read.stamp.path), rows, chars)
+
+
 @dataclass(slots=True)
 class PackWork:
     """One pack's changes, prepared off the writing thread."""
 
     root: str
     name: str | None
-    files: list[tuple[ReadFile, int | None]] = field(default_factory=list)
+    files: list[tuple[Prepared, int | None]] = field(default_factory=list)
     """Files to (re)index, with the id of the row they replace."""
     touched: list[tuple[int, int]] = field(default_factory=list)
     """(file id, new mtime) of files whose content did not change."""
@@ -65,11 +105,11 @@ class PackWork:
 
     @property
     def text_bytes(self) -> int:
-        return sum(len(f.text) for f, _ in self.files)
+        return sum(f.chars for f, _ in self.files)
 
 
 def produce(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
-             stop: Callable[[], bool]) -> Iterator[PackWork | int]:
+             stop: Callable[[], bool]) -> Generator[PackWork | int, None, None]:
     listings = []
     for root in roots:
         listing = list_pack_files(root)
@@ -83,7 +123,7 @@ def produce(roots: list[str], known: dict[str, dict[str, Known]], report: Refres
 
 
 def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
-                      stop: Callable[[], bool]) -> Iterator[PackWork | int]:
+                      stop: Callable[[], bool]) -> Generator[PackWork | int, None, None]:
     """``produce`` in a second thread, a few packs ahead of the writer."""
     out: queue.Queue[PackWork | int | BaseException | None] = queue.Queue(maxsize=16)
     halt = threading.Event()
@@ -168,6 +208,6 @@ def read_into(root: str, stamp: FileStamp, old: Known | None, work: PackWork, re
         return
     if stamp.layer == "guide":
         work.name = read.pack_name or os.path.basename(root)
-    work.files.append((read, old.file_id if old is not None else None))
+    work.files.append((prepare(read), old.file_id if old is not None else None))
 
 

@@ -6,6 +6,16 @@ is gone, leave the index. Reading and cutting files (Python) runs in a second th
 (SQLite, which lets go of the interpreter lock), so the two overlap on a machine with two cores (``changes``
 works out and reads what changed, ``writes`` stores it). Writes go in
 transactions of at most ``BATCH_BYTES`` of text, so another studio sharing the file never waits long.
+
+A build from an empty index (the first one, or after a compaction) is the large case and is done differently:
+packs are prepared in worker processes (``pipeline``), and the text goes in transactions of up to
+``FRESH_BATCH_BYTES`` with FTS5's pending-terms buffer at ``store.FRESH_HASH_BYTES``, so that FTS5 writes the
+index as one segment (or a few), which is as fast to query as it gets. That segment sits at FTS5's level 0,
+though, where the small segments of later updates join it, and FTS5 would merge them all (rewriting the whole
+index) inside some one-file update. So the full merge a build used to end with is only deferred: the first
+update marks it needed and the next ``maintain`` (off the update's path) runs it; a workspace never edited never
+pays it. Measured on the 1,000-pack corpus (FTS5 alone, prepared text, WAL): 4.0 s of CPU to insert, 1.3 s more
+for the merge.
 """
 
 from __future__ import annotations
@@ -15,14 +25,21 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from studio.core.search import pipeline
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
-from studio.core.search.store import Store
-from studio.core.search.writes import drop_vanished, known_files, write
+from studio.core.search.cpu import spare_core
+from studio.core.search.store import FRESH_HASH_BYTES, HASH_BYTES, MERGE_LATER, Store
+from studio.core.search.writes import Writer, drop_vanished, known_files, write
 
 BATCH_BYTES = 32 * 1024 * 1024
 """Text per write transaction: large enough that FTS5 writes few segments, small enough to hold the lock ~1 s."""
 OPTIMIZE_BYTES = 16 * 1024 * 1024
 """A refresh that read this much ends by merging the index into one segment (fast queries, cheap updates)."""
+FRESH_BATCH_BYTES = 512 * 1024 * 1024
+"""Text per write transaction of a build from an empty index (nobody else's rows can be waiting on it)."""
+PARALLEL_MIN_PACKS = 16
+"""A build from an empty index prepares packs in worker processes from this many packs on (starting them costs
+a few tenths of a second)."""
 COMPACT_MIN_DEAD = 20_000
 """Rows left behind by changed files; past this and past the number of live rows, the index is rebuilt."""
 
@@ -30,11 +47,14 @@ Progress = Callable[[int, int], None]
 
 
 def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress | None = None,
-            cancelled: Callable[[], bool] | None = None, threaded: bool = True) -> RefreshReport:
+            cancelled: Callable[[], bool] | None = None, threaded: bool = True,
+            processes: bool | None = None) -> RefreshReport:
     """Index every indexable file of the packs at ``roots``; other packs already in the index stay.
 
     Raises ``IndexLocationError`` when the database would lie inside one of the packs. Packs in the index whose
     folder no longer exists are dropped. ``cancelled`` is checked between packs; what was written stays.
+    ``processes``: prepare packs in worker processes (None: when building many packs from an empty index and a
+    core is free, ``cpu.spare_core``; otherwise the reading thread, which costs less CPU).
     """
     started = time.perf_counter()
     wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
@@ -47,33 +67,48 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     drop_vanished(store, report)
     known = known_files(store, wanted)
     stop = cancelled or (lambda: False)
-    works = produce_threaded(wanted, known, report, stop) if threaded else produce(wanted, known, report, stop)
+    fresh = _is_empty(store)
+    if processes is None:
+        processes = (fresh and threaded and len(wanted) >= PARALLEL_MIN_PACKS and spare_core()
+                     and pipeline.can_start_workers())
+    if fresh:
+        store.set_hash_bytes(FRESH_HASH_BYTES)
+    if processes:
+        works = pipeline.produce_in_processes(wanted, known, report, stop)
+    elif threaded:
+        works = produce_threaded(wanted, known, report, stop)
+    else:
+        works = produce(wanted, known, report, stop)
     done = 0
     total = 0
-    batch: list[PackWork] = []
-    size = 0
-    for item in works:
-        if isinstance(item, int):
-            total = item
+    writer = Writer(store, report, FRESH_BATCH_BYTES if fresh else BATCH_BYTES)
+    try:
+        for item in works:
+            if isinstance(item, int):
+                total = item
+                if on_progress is not None:
+                    on_progress(0, total)
+                continue
+            writer.add(item)
+            done += item.seen
             if on_progress is not None:
-                on_progress(0, total)
-            continue
-        batch.append(item)
-        size += item.text_bytes
-        done += item.seen
-        if size >= BATCH_BYTES:
-            write(store, batch, report)
-            store.checkpoint()
-            batch, size = [], 0
-        if on_progress is not None:
-            on_progress(done, total)
-        if stop():
-            report.cancelled = True
-            break
-    write(store, batch, report)
+                on_progress(done, total)
+            if stop():
+                report.cancelled = True
+                break
+        writer.commit()
+    finally:
+        writer.abort()  # an error or an interruption: nothing half-written stays in an open transaction
+        works.close()  # stops the reading thread or the worker processes
     with store.write() as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'updated'", (str(time.time()),))
-    if report.bytes_read >= OPTIMIZE_BYTES:
+        if fresh:
+            conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", (HASH_BYTES,))
+            if report.indexed:
+                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', ?)", (MERGE_LATER,))
+    if fresh:
+        store.checkpoint()  # the index is whole (one segment, or a few): its merge waits for the first update
+    elif report.bytes_read >= OPTIMIZE_BYTES:
         store.optimize()
     else:
         store.maintain()
@@ -120,6 +155,11 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     write(store, works, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _is_empty(store: Store) -> bool:
+    with store.lock:
+        return store.conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is None
 
 
 def _should_compact(store: Store) -> bool:

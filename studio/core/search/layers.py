@@ -16,6 +16,7 @@ without common ones, CJK character pairs), so both sides read the task alike.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -23,10 +24,17 @@ from typing import Any, Literal
 from studio.core.model import Pack
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.rank import terms as task_terms
-from studio.core.search.compressed import RUNTIME_KINDS, CompressedIndex, IndexEntry, build_compressed_index
+from studio.core.search.compressed import (
+    RUNTIME_KINDS,
+    CompressedIndex,
+    IndexEntry,
+    build_compressed_index,
+    exact_tokens,
+)
 from studio.core.search.index import SearchIndex
 from studio.core.search.query import SearchHit, SearchResults
 from studio.core.search.store import IndexLocationError
+from studio.core.search.token_counts import TokenCounts
 from studio.core.tokens import Tokenizer, get_tokenizer
 
 DIRECT_MAX = 2
@@ -156,7 +164,8 @@ def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, bud
     else a plain resolve of the same task and budget. Never raises for bad pack content or odd task text."""
     tok = tokenizer if tokenizer is not None else get_tokenizer()
     loaded = [p for p in packs if p.loads]
-    compressed = compressed if compressed is not None else build_compressed_index(loaded, tokenizer=tok)
+    if compressed is None:
+        compressed = build_compressed_index(loaded, tokenizer=tok, counts=TokenCounts(index.store))
     words = tuple(dict.fromkeys(task_terms(task)))
     matches = [m for m in (_match(e, words) for e in compressed.entries) if m is not None]
     matches.sort(key=lambda m: (not m.exact, -len(m.matched), -len(m.fuzzy), m.entry.pack, m.entry.path))
@@ -173,7 +182,7 @@ def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, bud
         result.decision = "direct"
         result.reason = (f"{len(matches)} index line{'s' if len(matches) > 1 else ''} match every word of the task: "
                          "fetch the file whole (L2) without searching.")
-        _fetch(result, [(m.entry.pack, m.entry.root, m.entry.path) for m in matches], "exact-match")
+        _fetch(result, [(m.entry.pack, m.entry.root, m.entry.path) for m in matches], "exact-match", tok)
     else:
         result.decision = "search"
         partial = len(matches) - len(exact)
@@ -186,7 +195,7 @@ def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, bud
         result.l1_text = l1_listing(result.l1)
         result.l1_tokens = tok.count(result.l1_text) if tok.available and result.l1_text else 0
         files = list(dict.fromkeys((h.pack, h.root, h.path) for h in result.l1.hits))[:L2_FILES]
-        _fetch(result, files, "top-hit")
+        _fetch(result, files, "top-hit", tok)
     _find_gaps(result, index, roots, matches)
     if with_resolver:
         _resolver_side(result, loaded, budget, resolved)
@@ -211,7 +220,7 @@ def _match(entry: IndexEntry, words: tuple[str, ...]) -> L0Match | None:
     return L0Match(entry, matched, fuzzy, len(matched) == len(words))
 
 
-def _fetch(result: LayersResult, files: list[tuple[str, str, str]], reason: str) -> None:
+def _fetch(result: LayersResult, files: list[tuple[str, str, str]], reason: str, tok: Tokenizer) -> None:
     by_file = {(e.root, e.path): e for e in result.index.entries}
     left = result.budget - result.l0_tokens - result.l1_tokens
     for pack, root, path in files:
@@ -219,7 +228,7 @@ def _fetch(result: LayersResult, files: list[tuple[str, str, str]], reason: str)
         if entry is None:  # skipped by the index (unreadable since), so its size is unknown
             result.l2.append(L2File(pack, root, path, None, False, "not-in-the-index"))
             continue
-        tokens = entry.tokens
+        tokens = exact_tokens(entry, tok) if entry.estimated else entry.tokens  # a lower bound cannot decide
         fits = tokens is not None and tokens <= left
         if fits and tokens is not None:
             left -= tokens
@@ -254,6 +263,7 @@ def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = 4000,
     """``simulate_layers`` with the search index of the cache folder brought up to date for ``packs`` first
     (an in-memory index when the cache folder cannot be used, or would lie inside a pack)."""
     index = SearchIndex.open(cache_dir)
+    busy = ""
     try:
         roots = [p.root for p in packs if p.loads]
         try:
@@ -262,6 +272,12 @@ def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = 4000,
             index.close()
             index = SearchIndex.in_memory()
             index.refresh(roots)
-        return simulate_layers(task, packs, index, budget=budget, resolved=resolved)
+        except sqlite3.OperationalError as exc:  # another studio holds the index (building it from nothing)
+            busy = (f"The search index could not be brought up to date ({exc}); L1 searched what it holds, which "
+                    "may be incomplete.")
+        result = simulate_layers(task, packs, index, budget=budget, resolved=resolved)
+        if busy:
+            result.notes.append(busy)
+        return result
     finally:
         index.close()

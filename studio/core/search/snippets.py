@@ -83,18 +83,30 @@ def make_snippet(lines: list[str], start_line: int, end_line: int, pattern: High
 
 
 def _best_line(section: list[str], pattern: Highlighter) -> tuple[int, tuple[int, int]] | None:
+    """(index in ``section``, first match in that line) of the line with the most distinct matches, among the
+    first ``MAX_MATCHES`` matches. The section is searched as one string (no match spans a line break), not
+    line by line: a hit's section has dozens of lines, and a regex scan per line cost more than the ranking."""
+    text = "\n".join(section)
     best: tuple[int, int, tuple[int, int]] | None = None
-    seen = 0
-    for index, line in enumerate(section):
-        if seen >= MAX_MATCHES:
-            break
-        spans = pattern.spans(line, MAX_MATCHES - seen)
-        if not spans:
-            continue
-        seen += len(spans)
-        distinct = len({line[a:b].lower() for a, b in spans})
-        if best is None or distinct > best[0]:
-            best = (distinct, index, spans[0])
+    index = 0
+    line_start = 0
+    line_end = text.find("\n")
+    seen: set[str] = set()
+    first: tuple[int, int] | None = None
+    for a, b in pattern.spans(text, MAX_MATCHES):
+        if line_end != -1 and a > line_end:  # past the current line: settle it, move to the match's line
+            if first is not None and (best is None or len(seen) > best[0]):
+                best = (len(seen), index, first)
+            seen, first = set(), None
+            while line_end != -1 and a > line_end:
+                index += 1
+                line_start = line_end + 1
+                line_end = text.find("\n", line_start)
+        if first is None:
+            first = (a - line_start, b - line_start)
+        seen.add(text[a:b].lower())
+    if first is not None and (best is None or len(seen) > best[0]):
+        best = (len(seen), index, first)
     return (best[1], best[2]) if best is not None else None
 
 

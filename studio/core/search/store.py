@@ -9,19 +9,22 @@ damaged while in use) are reported the same way by the caller, which rebuilds.
 
 Sharing: several studios (and ``pack-studio search``) may use the file at once. WAL lets readers go on while
 one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout) and write in short
-transactions, so no writer holds the others up for long. Checkpoints and merges are explicit (``Store.maintain``).
+transactions, so no writer holds the others up for long, except a build from an empty index, which is one
+transaction (``indexer``). Checkpoints and merges are explicit (``Store.maintain``). A search may read on a
+second connection (``Store.side``) beside the first.
 
 Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
-(file, kind, heading, lines) and ``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are
-merged on our schedule, not FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its
-1 MB default fills), automatic merging is off, a large refresh ends with one ``optimize``, and ``Store.maintain``
-merges a bounded number of pages after small updates. Measured on 300 packs: the build took half the time,
-queries were as fast, and a one-file update no longer paid now and then for a merge of large segments
-(0.5-1.1 s before, under 25 ms after). Contentless
-because the text is on disk already: the index stays a quarter of the size, and snippets are cut from the
-current file. A contentless FTS5 row cannot be deleted without its original text, so a changed file's old
-rows are left behind, unreachable (queries join ``sections``), and counted in ``meta.dead``; past a limit the
-index is rebuilt (``indexer.refresh``).
+(file, kind, heading, lines), ``token_counts`` (``token_counts``: whole-file token counts for the L0 index) and
+``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are merged on our schedule, not
+FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its 1 MB default fills; 128 MB
+while an empty index is built, so that it is written as one segment), automatic merging is off, a large refresh
+ends with one ``optimize`` (a build from an empty index leaves it due, see ``meta.merge_due``), and
+``Store.maintain`` merges a bounded number of pages after small updates. Measured on 300 packs: the build took
+half the time, queries were as fast, and a one-file update no longer paid now and then for a merge of large
+segments (0.5-1.1 s before, under 25 ms after). Contentless because the text is on disk already: the index
+stays a quarter of the size, and snippets are cut from the current file. A contentless FTS5 row cannot be
+deleted without its original text, so a changed file's old rows are left behind, unreachable (queries join
+``sections``), and counted in ``meta.dead``; past a limit the index is rebuilt (``indexer.refresh``).
 """
 
 from __future__ import annotations
@@ -43,7 +46,16 @@ SCHEMA_VERSION = 1
 TOKENIZER = "unicode61-cjk-chars-1"
 """Bumped whenever ``textprep.index_text`` changes what the index holds: an index made otherwise is rebuilt."""
 BUSY_TIMEOUT_S = 10.0
+HASH_BYTES = 16 * 1024 * 1024
+FRESH_HASH_BYTES = 128 * 1024 * 1024
+"""FTS5's pending-terms buffer while an empty index is built (``indexer``): about the size of the finished
+index of the 1,000-pack corpus, so that it is written as one segment; memory held while building."""
 MERGE_PAGES = 200
+MERGE_LATER = "later"
+"""``meta.merge_due`` after a build from an empty index: its segment sits at FTS5's level 0, where the segments
+of later updates would be merged with it (the whole index rewritten inside a one-file update)."""
+MERGE_NEEDED = "needed"
+"""``meta.merge_due`` once an update has added a segment beside it: the next ``maintain`` merges everything."""
 
 INDEX_REBUILT = Code("search-index-rebuilt", Severity.INFO, "the search index in the cache folder was not "
                      "usable (damaged, not the studio's, or from another version); it was made again",
@@ -52,6 +64,10 @@ INDEX_IN_MEMORY = Code("search-index-in-memory", Severity.WARNING, "the cache fo
                        "index, so it is kept in memory and built again at each start", Behavior.LOAD,
                        hint="Make the cache folder writable (or set XDG_CACHE_HOME).")
 CODES = (INDEX_REBUILT, INDEX_IN_MEMORY)
+
+_TOKEN_COUNTS = ("CREATE TABLE IF NOT EXISTS token_counts(key BLOB PRIMARY KEY, tokens INTEGER NOT NULL, "
+                 "used INTEGER NOT NULL) WITHOUT ROWID")
+"""Whole-file token counts by digest of the text (``token_counts``); added to indexes made before it existed."""
 
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -64,9 +80,10 @@ CREATE TABLE sections(
     id INTEGER PRIMARY KEY AUTOINCREMENT, file_id INTEGER NOT NULL, pack_id INTEGER NOT NULL,
     kind TEXT NOT NULL, heading TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL);
 CREATE INDEX sections_file ON sections(file_id);
+{_TOKEN_COUNTS};
 CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
     tokenize='unicode61 remove_diacritics 2', detail=full);
-INSERT INTO fts(fts, rank) VALUES ('hashsize', 16777216);
+INSERT INTO fts(fts, rank) VALUES ('hashsize', {HASH_BYTES});
 INSERT INTO fts(fts, rank) VALUES ('automerge', 0);
 INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('dead', '0'), ('updated', '0');
 PRAGMA application_id = {APPLICATION_ID};
@@ -100,6 +117,8 @@ class Store:
         self.lock = threading.RLock()
         self._inode: tuple[int, int] | None = None
         self.conn = self._open()
+        self.side_lock = threading.Lock()
+        self._side: sqlite3.Connection | None = None
 
     # -- opening -----------------------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
@@ -152,15 +171,39 @@ class Store:
             raise NotOurs(f"tokenizer {row[0] if row else 'unknown'}, this studio uses {TOKENIZER}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'token_counts'").fetchone() is None:
+            with contextlib.suppress(sqlite3.OperationalError):  # busy or read-only: counts are only a cache
+                conn.execute(_TOKEN_COUNTS)
         # Checkpoints (copying the WAL back and syncing the file) are run by ``checkpoint``, between batches of
         # a refresh and after updates, not by whichever commit happens to cross the threshold: on a busy disk
         # the sync took 250 ms, inside the one-file update meant to take a few.
         conn.execute("PRAGMA wal_autocheckpoint = 0")
         conn.execute("PRAGMA journal_size_limit = 4194304")  # a reset WAL shrinks back (an optimize fills it)
 
+    def side(self) -> sqlite3.Connection | None:
+        """A second connection for reading beside ``conn`` on another thread (half of a large ranking, see
+        ``query``); None for an in-memory index, which a second connection cannot see. Use it under
+        ``side_lock``."""
+        if self.path is None:
+            return None
+        if self._side is None:
+            conn = self._connect(str(self.path))
+            conn.execute("PRAGMA cache_size = -32000")
+            conn.execute("PRAGMA temp_store = MEMORY")
+            self._side = conn
+        return self._side
+
+    def _close_side(self) -> None:
+        with self.side_lock:
+            if self._side is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._side.close()
+                self._side = None
+
     def reopen_if_replaced(self) -> None:
         """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one."""
         if self.path is not None and _inode(self.path) != self._inode:
+            self._close_side()
             with self.lock:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.close()
@@ -168,6 +211,7 @@ class Store:
 
     def reset(self, reason: str) -> None:
         """Delete the database and start an empty one (a damaged file found while in use)."""
+        self._close_side()
         with self.lock:
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
@@ -180,6 +224,7 @@ class Store:
             self.conn = self._open()
 
     def close(self) -> None:
+        self._close_side()
         with self.lock, contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
@@ -208,7 +253,11 @@ class Store:
 
     def maintain(self, merge_pages: int = MERGE_PAGES, min_wal_bytes: int = 4 * 1024 * 1024) -> None:
         """Housekeeping after updates: merge up to ``merge_pages`` pages of small segments, then checkpoint a
-        grown WAL. Bounded; call it off the path of the update itself."""
+        grown WAL. Bounded, but for the one full merge a build from an empty index leaves due (``merge_due``).
+        Call it off the path of the update itself."""
+        if self.meta("merge_due") == MERGE_NEEDED:
+            self.optimize()
+            return
         with contextlib.suppress(sqlite3.OperationalError), self.write() as conn:
             conn.execute("INSERT INTO fts(fts, rank) VALUES ('merge', ?)", (merge_pages,))
         self.checkpoint(min_wal_bytes)
@@ -218,6 +267,11 @@ class Store:
         with self.write() as conn:
             conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         self.checkpoint()
+        # The first write after a checkpoint starts the WAL over and cuts it back to ``journal_size_limit``: after
+        # a merge that is a file the index's size, 40-50 ms to cut on the 1,000-pack corpus. This write pays for
+        # it here rather than the next one-file update.
+        with self.write() as conn:
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', '')")
 
     def checkpoint(self, min_wal_bytes: int = 0) -> bool:
         """Copy the WAL back into the database when it holds at least ``min_wal_bytes`` (never waits for readers:
@@ -233,6 +287,12 @@ class Store:
         with self.lock, contextlib.suppress(sqlite3.OperationalError):
             self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         return True
+
+    def set_hash_bytes(self, size: int) -> None:
+        """FTS5's pending-terms buffer (stored in the index; a transaction's terms are written as a segment each
+        time it fills, and at commit)."""
+        with self.write() as conn:
+            conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", (size,))
 
     def meta(self, key: str, default: str = "") -> str:
         with self.lock:

@@ -2,53 +2,135 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
 from typing import Any
 
 from studio.core.search.changes import Known, PackWork, RefreshReport
-from studio.core.search.store import Store
-from studio.core.search.textprep import index_text
+from studio.core.search.store import MERGE_LATER, MERGE_NEEDED, Store
+
+
+class Writer:
+    """Stores ``PackWork`` as it comes, in transactions of up to ``limit`` characters of text.
+
+    Each pack is written as soon as it arrives, so that SQLite's work (which lets go of the interpreter lock)
+    overlaps with the preparing of the next packs; a transaction is committed once ``limit`` characters went
+    in (and at ``close``). The store's lock is held from the first write of a transaction to its commit.
+    """
+
+    def __init__(self, store: Store, report: RefreshReport, limit: int) -> None:
+        self.store = store
+        self.report = report
+        self.limit = limit
+        self._conn: sqlite3.Connection | None = None
+        self._size = 0
+        self._dead = 0
+        self._indexed = 0
+        self._next_id = 0
+        self._next_file = 0
+
+    def add(self, work: PackWork) -> None:
+        conn = self._conn if self._conn is not None else self._begin()
+        try:
+            self._write(conn, work)
+        except BaseException:
+            self.abort()
+            raise
+        self._size += work.text_bytes
+        if self._size >= self.limit:
+            self.commit()
+            self.store.checkpoint()  # between transactions, so the WAL does not grow past one of them
+
+    def commit(self) -> None:
+        """Commit what was written (nothing to do when no transaction is open)."""
+        conn = self._conn
+        if conn is None:
+            return
+        try:
+            if self._dead:
+                conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'dead'", (self._dead,))
+            if self._indexed:  # a segment now sits beside a fresh build's: the next maintenance merges them
+                conn.execute("UPDATE meta SET value = ? WHERE key = 'merge_due' AND value = ?",
+                             (MERGE_NEEDED, MERGE_LATER))
+            conn.execute("COMMIT")
+        except BaseException:
+            self.abort()
+            raise
+        self._end()
+
+    def abort(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("ROLLBACK")
+            self._end()
+
+    def _begin(self) -> sqlite3.Connection:
+        self.store.lock.acquire()
+        conn = self.store.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self.store.lock.release()
+            raise
+        self._conn = conn
+        self._size = self._dead = self._indexed = 0
+        row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'sections'").fetchone()
+        self._next_id = int(row[0] if row else 0) + 1
+        self._next_file = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
+        return conn
+
+    def _end(self) -> None:
+        self._conn = None
+        self.store.lock.release()
+
+    def _write(self, conn: sqlite3.Connection, work: PackWork) -> None:
+        report = self.report
+        pack_id = pack_row(conn, work)
+        for file_id in work.removed:
+            self._dead += drop_file(conn, file_id)
+            report.removed += 1
+        if work.touched:
+            conn.executemany("UPDATE files SET mtime_ns = ? WHERE id = ?", [(m, i) for i, m in work.touched])
+        if not work.files:
+            return
+        sections: list[tuple[Any, ...]] = []
+        fts: list[tuple[int, str, str, str]] = []
+        new_files: list[tuple[Any, ...]] = []
+        next_id = self._next_id
+        for read, old_id in work.files:
+            st = read.stamp
+            if old_id is None:
+                file_id = self._next_file
+                self._next_file += 1
+                new_files.append((file_id, pack_id, st.path, st.layer, st.size, st.mtime_ns, read.digest, read.title))
+            else:
+                file_id = old_id
+                self._dead += conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
+                conn.execute("UPDATE files SET size = ?, mtime_ns = ?, digest = ?, title = ? WHERE id = ?",
+                             (st.size, st.mtime_ns, read.digest, read.title, file_id))
+            path_text = read.path_text
+            for kind, heading, start, end, heading_text, body in read.rows:
+                sections.append((next_id, file_id, pack_id, kind, heading, start, end))
+                fts.append((next_id, heading_text, path_text, body))
+                next_id += 1
+            report.indexed += 1
+            self._indexed += 1
+        self._next_id = next_id
+        conn.executemany("INSERT INTO files(id, pack_id, path, layer, size, mtime_ns, digest, title) "
+                         "VALUES (?,?,?,?,?,?,?,?)", new_files)
+        conn.executemany("INSERT INTO sections(id, file_id, pack_id, kind, heading, start_line, end_line) "
+                         "VALUES (?,?,?,?,?,?,?)", sections)
+        conn.executemany("INSERT INTO fts(rowid, heading, path, body) VALUES (?,?,?,?)", fts)
 
 
 def write(store: Store, works: list[PackWork], report: RefreshReport) -> None:
-    if not works:
-        return
-    with store.write() as conn:
-        next_id = (conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'sections'").fetchone() or (0,))[0] + 1
-        dead = 0
-        for work in works:
-            pack_id = pack_row(conn, work)
-            for file_id in work.removed:
-                dead += drop_file(conn, file_id)
-                report.removed += 1
-            conn.executemany("UPDATE files SET mtime_ns = ? WHERE id = ?", [(m, i) for i, m in work.touched])
-            sections: list[tuple[Any, ...]] = []
-            fts: list[tuple[int, str, str, str]] = []
-            for read, old_id in work.files:
-                st = read.stamp
-                if old_id is None:
-                    cur = conn.execute(
-                        "INSERT INTO files(pack_id, path, layer, size, mtime_ns, digest, title) VALUES (?,?,?,?,?,?,?)",
-                        (pack_id, st.path, st.layer, st.size, st.mtime_ns, read.digest, read.title))
-                    file_id = int(cur.lastrowid or 0)
-                else:
-                    file_id = old_id
-                    dead += conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
-                    conn.execute("UPDATE files SET size = ?, mtime_ns = ?, digest = ?, title = ? WHERE id = ?",
-                                 (st.size, st.mtime_ns, read.digest, read.title, file_id))
-                path_text = index_text(st.path)
-                for row in read.rows:
-                    sections.append((next_id, file_id, pack_id, row.kind, row.heading, row.start_line, row.end_line))
-                    fts.append((next_id, index_text(row.headings), path_text, index_text(row.text)))
-                    next_id += 1
-                report.indexed += 1
-            conn.executemany("INSERT INTO sections(id, file_id, pack_id, kind, heading, start_line, end_line) "
-                             "VALUES (?,?,?,?,?,?,?)", sections)
-            conn.executemany("INSERT INTO fts(rowid, heading, path, body) VALUES (?,?,?,?)", fts)
-        if dead:
-            conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'dead'", (dead,))
+    """Store ``works`` in one transaction."""
+    writer = Writer(store, report, limit=1 << 62)
+    for work in works:
+        writer.add(work)
+    writer.commit()
 
 
 def pack_row(conn: sqlite3.Connection, work: PackWork) -> int:

@@ -1,0 +1,102 @@
+"""Building the index: worker processes or a reading thread give the same index; a fresh build's deferred merge;
+an interrupted build keeps whole packs only."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from search_packs import knowledge
+
+from studio.core.search import SearchIndex
+from studio.core.search import indexer as indexer_module
+from studio.core.search import query as query_module
+from studio.core.search.store import MERGE_LATER, MERGE_NEEDED
+
+QUERIES = ["warranty", "citric acid", "外公", "语气", "kettle*", '"two years"', "descale month", "section"]
+
+
+def _packs(make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path) -> list[Path]:
+    roots = [kettle, teahouse]
+    for n in range(6):
+        pages = {f"wiki/page-{k}.md": f"# Page {k} of {n}\n\nSection {k} talks about warranty terms {n * k}.\n\n"
+                                      f"## 品牌语气 {k}\n\n说话要具体，少用形容词。\n" for k in range(4)}
+        roots.append(make_pack(f"extra-{n}", knowledge(f"extra-{n}"), pages, parent=tmp_path / "packs"))
+    return roots
+
+
+def _answers(index: SearchIndex) -> list[list[tuple[str, str, int, float]]]:
+    return [[(h.pack, h.path, h.line, h.score) for h in index.search(q).hits] for q in QUERIES]
+
+
+@pytest.mark.slow
+def test_a_build_in_a_worker_process_gives_the_index_a_reading_thread_gives(
+        make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path) -> None:
+    roots = _packs(make_pack, tmp_path, kettle, teahouse)
+    built = {}
+    for processes in (True, False):
+        index = SearchIndex.open(tmp_path / f"cache-{processes}")
+        children = os.times().children_user + os.times().children_system
+        report = indexer_module.refresh(index.store, roots, processes=processes)
+        worked = os.times().children_user + os.times().children_system - children
+        assert (worked > 0) == processes  # the worker process did the reading (and was waited for)
+        built[processes] = (report.files, report.indexed, dict(report.skipped), index.info().sections,
+                            _answers(index))
+        index.close()
+    assert built[True] == built[False]
+    assert all(built[True][4][:3])  # English and Chinese queries found something
+
+
+def test_a_fresh_builds_merge_waits_for_the_first_update(index: SearchIndex, kettle: Path, teahouse: Path) -> None:
+    index.refresh([kettle, teahouse])
+    assert index.store.meta("merge_due") == MERGE_LATER
+    index.maintain()  # nothing changed yet: nothing to merge
+    assert index.store.meta("merge_due") == MERGE_LATER
+    page = kettle / "wiki" / "concepts" / "descaling.md"
+    page.write_text("# Descaling\n\nUse white vinegar.\n", encoding="utf-8")
+    st = page.stat()
+    os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+    index.update_paths([page])
+    assert index.store.meta("merge_due") == MERGE_NEEDED
+    assert index.search("vinegar").hits  # searchable before the merge
+    index.maintain()
+    assert index.store.meta("merge_due") == ""
+    assert index.search("vinegar").hits and index.search("外公").hits and not index.search("citric").hits
+
+
+def test_an_interrupted_build_keeps_whole_packs(index: SearchIndex, make_pack: Callable[..., Path],
+                                                tmp_path: Path, kettle: Path, teahouse: Path) -> None:
+    roots = _packs(make_pack, tmp_path, kettle, teahouse)
+    seen: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        seen.append(done)
+
+    report = index.refresh(roots, on_progress=progress, cancelled=lambda: len(seen) >= 3)
+    assert report.cancelled
+    info = index.info()
+    assert 0 < info.packs < len(roots)
+    with index.store.lock:
+        per_pack = dict(index.store.conn.execute("SELECT p.root, count(*) FROM files f JOIN packs p "
+                                                 "ON p.id = f.pack_id GROUP BY p.root").fetchall())
+    for root, files in per_pack.items():
+        assert files == len([p for p in Path(root).rglob("*.md") if "runs" not in p.parts]) + (
+            1 if (Path(root) / "sources" / "interview.txt").exists() else 0)
+    again = index.refresh(roots)  # the next refresh finishes the job
+    assert not again.cancelled and index.info().packs == len(roots)
+
+
+def test_a_ranking_split_in_two_halves_finds_what_one_ranking_finds(
+        index: SearchIndex, make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    index.refresh(_packs(make_pack, tmp_path, kettle, teahouse))
+    monkeypatch.setattr(query_module, "SPLIT_MIN_ROWS", 10**9)
+    whole = _answers(index)
+    monkeypatch.setattr(query_module, "SPLIT_MIN_ROWS", 4)
+    monkeypatch.setattr(query_module, "spare_core", lambda: True)  # a busy test machine would rank in one piece
+    assert query_module._halves(index.store) is not None
+    assert _answers(index) == whole
+    top = [answer[3] for answer in whole[QUERIES.index("section")]][:5]
+    assert [h.score for h in index.search("section", limit=5).hits] == top
