@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 from collections.abc import Callable
@@ -12,6 +13,17 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "resources" / "examples"
 DATA = Path(__file__).resolve().parent / "data"
+
+
+
+@pytest.fixture(autouse=True)
+def _collector_settings_restored():  # type: ignore[no-untyped-def]
+    """A command run in-process tunes the cycle collector for one batch (studio.core.batch_gc); a process
+    running one command then exits, but this one runs every test after it, so each test starts from the
+    thresholds the one before it found."""
+    threshold = gc.get_threshold()
+    yield
+    gc.set_threshold(*threshold)
 
 
 @pytest.fixture

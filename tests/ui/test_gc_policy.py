@@ -24,6 +24,10 @@ def test_the_app_collects_cycles_from_a_timer_on_the_gui_thread(qtbot) -> None: 
 
     owner = QObject()
     was_enabled = gc.isenabled()
+    # The app's own thresholds, whatever an earlier test in this process left (a command run in-process
+    # tunes the collector for a batch: a young collection only every 50,000 allocations).
+    was_threshold = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
     timer = collect_on_gui_thread(owner)
     try:
         assert not gc.isenabled()  # no automatic collection in whatever thread allocates
@@ -37,6 +41,7 @@ def test_the_app_collects_cycles_from_a_timer_on_the_gui_thread(qtbot) -> None: 
         assert set(freed_in) == {threading.main_thread().name}
     finally:
         timer.stop()
+        gc.set_threshold(*was_threshold)
         if was_enabled:
             gc.enable()
 
