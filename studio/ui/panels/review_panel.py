@@ -38,6 +38,7 @@ from studio.core.pack import load_pack
 from studio.core.review import ReviewError, ReviewPlan, commit_review, plan_review
 from studio.core.review_reasons import LastDecision, ReviewReason, gather_review_reasons, last_decision, review_queue
 from studio.core.runs import read_runs
+from studio.ui.fit import wrap_label
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
@@ -126,7 +127,6 @@ class ReviewPanel(ModePanel):
     Signals:
         reasons_loaded(): the reasons of the selected pack are on screen.
         review_recorded(Path, object): the record written and the edited ``KNOWLEDGE.md`` (or None).
-        status_message(str): what was just written, for the window's status bar.
         decisions_loaded(): the queue's Last decision column is filled in.
     """
 
@@ -136,7 +136,6 @@ class ReviewPanel(ModePanel):
 
     reasons_loaded = Signal()
     review_recorded = Signal(Path, object)
-    status_message = Signal(str)
     decisions_loaded = Signal()
 
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
@@ -160,7 +159,6 @@ class ReviewPanel(ModePanel):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
-        self.table.setMinimumWidth(420)  # room for the pack names; the splitter sizes from size hints
         header = self.table.horizontalHeader()
         header.resizeSection(0, 160)
         for column in (1, 2):  # status and trust are short words: no more room than they need
@@ -168,7 +166,7 @@ class ReviewPanel(ModePanel):
         header.setSectionResizeMode(LAST_DECISION_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # labels differ at their ends
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.queue_label = QLabel()
+        self.queue_label = wrap_label(QLabel())
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -176,7 +174,7 @@ class ReviewPanel(ModePanel):
         left_layout.addWidget(self.include_stale)
         left_layout.addWidget(self.table, 1)
 
-        self.heading = QLabel("Select a pack to review.")
+        self.heading = wrap_label(QLabel("Select a pack to review."))
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
@@ -216,6 +214,7 @@ class ReviewPanel(ModePanel):
         split.addWidget(right)
         split.setStretchFactor(0, 6)
         split.setStretchFactor(1, 5)
+        split.setSizes([420, 380])  # the queue's pack labels first; the splitter keeps what the user drags
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self.set_packs(packs or [])
@@ -290,8 +289,13 @@ class ReviewPanel(ModePanel):
             self._pending = 0
             self.heading.setText("Select a pack to review.")
             return
-        self.heading.setText(f"{pack.name}: {pack.status}, trust {pack.trust or '(none)'}  -  reading reasons ...")
+        self.heading.setText(f"{self._label(pack)}: {pack.status}, trust {pack.trust or '(none)'}  -  "
+                             "reading reasons ...")
         self._pending = submit(_reasons_for, pack, on_done=self._reasons_done, on_error=self._reasons_failed)
+
+    def _label(self, pack: Pack) -> str:
+        label = self.queue.labels.get(pack.root)
+        return label.text if label is not None else self.pack_label(pack)
 
     def _reasons_done(self, request_id: int, reasons: object) -> None:
         if request_id != self._pending or self.pack is None or not isinstance(reasons, list):
@@ -303,7 +307,7 @@ class ReviewPanel(ModePanel):
             item.setData(Qt.ItemDataRole.UserRole, reason)
             self.reason_list.addItem(item)
         pack = self.pack
-        self.heading.setText(f"{pack.name}: {pack.status}, trust {pack.trust or '(none)'}  -  "
+        self.heading.setText(f"{self._label(pack)}: {pack.status}, trust {pack.trust or '(none)'}  -  "
                              f"{len(reasons)} reason(s)")
         self.reasons_loaded.emit()
 
