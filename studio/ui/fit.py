@@ -13,7 +13,8 @@ is shown, so a mode switch could resize it. The remedies, used across the window
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
     QLabel,
@@ -44,18 +45,55 @@ class PageStack(QStackedWidget):
         return page.minimumSizeHint().expandedTo(page.minimumSize())
 
 
-def scroll_page(page: QWidget) -> QScrollArea:
-    """``page`` inside a frameless scroll area: below its minimum size it scrolls instead of growing the window.
+class ScrollPage(QScrollArea):
+    """A page that fills its place exactly, and scrolls only once its place is smaller than its minimum size.
 
-    Above its minimum the page is resized to the area exactly (no scroll bars), so it looks as it did.
+    ``QScrollArea.setWidgetResizable`` would do the same, except for a page whose layout has a height-for-width
+    (wrapping labels, a ``FlowLayout``): it then takes the layout's *preferred* height for that width as the
+    least it accepts, and scrolls long before the page's tables have shrunk to their minimum.
     """
-    area = QScrollArea()
-    area.setObjectName(f"scroll-{page.objectName() or type(page).__name__}")
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setWidget(page)
-    area.setFocusProxy(page)
-    return area
+
+    def __init__(self, page: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"scroll-{page.objectName() or type(page).__name__}")
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setWidgetResizable(False)
+        self.setWidget(page)
+        self.setFocusProxy(page)
+        page.installEventFilter(self)
+
+    def fit(self) -> None:
+        page = self.widget()
+        if page is None:
+            return
+        least = page.minimumSizeHint().expandedTo(page.minimumSize())
+        room = self.viewport().size()
+        size = QSize(max(room.width(), least.width()), max(room.height(), least.height()))
+        if page.size() != size:
+            page.resize(size)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit()
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:  # a scroll bar came or went
+            self.fit()
+        return super().viewportEvent(event)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
+            self.fit()  # the page's minimum may have changed (a wrapped label, a row shown)
+        return super().eventFilter(watched, event)
+
+    def sizeHint(self) -> QSize:
+        page = self.widget()
+        return page.sizeHint() if page is not None else super().sizeHint()
+
+
+def scroll_page(page: QWidget) -> ScrollPage:
+    """``page`` in a ``ScrollPage``: below its minimum size it scrolls instead of growing the window."""
+    return ScrollPage(page)
 
 
 def wrap_label(label: QLabel) -> QLabel:

@@ -39,6 +39,7 @@ from studio.ui.mode_layouts import ModeLayouts
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
+from studio.ui.pack_copies import PackCopies
 from studio.ui.panels.visibility_view import VisibilityView
 from studio.ui.panes import PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
@@ -48,12 +49,10 @@ from studio.ui.status_line import StatusLine
 from studio.ui.theme import apply_choice, theme_choice, theme_signals
 from studio.ui.turns import next_turn
 from studio.ui.warm_up import warm_up_editor
-from studio.ui.widgets.collision_view import CollisionDialog
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.find_in_workspace import FindInWorkspacePanel
 from studio.ui.widgets.inspector import Inspector
-from studio.ui.widgets.new_pack_dialog import NewPackDialog
 from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.widgets.problems_panel import ProblemsPanel
@@ -61,6 +60,7 @@ from studio.ui.widgets.quick_open import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 from studio.ui.window_actions import install_actions, window_panes
+from studio.ui.window_authoring import WindowAuthoring
 from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
 from studio.ui.workspace_views import WorkspaceViews
@@ -70,7 +70,7 @@ TOOLBAR_WORDS_MIN = 900
 """Below this window width the toolbar shows icons only (the mode buttons, which have none, keep their words)."""
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowAuthoring, QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = StudioSettings(settings if settings is not None else default_settings())
@@ -83,7 +83,6 @@ class MainWindow(QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
-        self.collision_dialog: CollisionDialog | None = None
         self._open_on_arrival: dict[Path, Path] = {}
         """Files to open once their pack joins the workspace (a pack just made with New pack)."""
 
@@ -135,6 +134,8 @@ class MainWindow(QMainWindow):
         self.views = WorkspaceViews(self.session, self.workspace_panel, self.tree_model, self.diag_model,
                                     self.status, self.watch, self.quick_open, self.modes, self)
         self.panes = PaneFocus(self, window_panes(self))
+        self.copies = PackCopies(self.session, self.settings, self,
+                                 lambda text: self.statusBar().showMessage(text, 8000))
         if self.settings.theme() != theme_choice():
             apply_choice(self.settings.theme())
         theme_signals().changed.connect(lambda _dark: self.panes.frame.recolour())
@@ -176,7 +177,7 @@ class MainWindow(QMainWindow):
         self.docks["problems"].setWindowTitle(self.problems.title())
         self.problems.step_note.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
         self.modes.status_message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
-        self.inspector.compare_copies_requested.connect(self.compare_copies)
+        self.inspector.compare_copies_requested.connect(self.copies.compare)
         self.modes.switch_requested.connect(self.switch_mode)
         self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
         self.find_panel.open_location.connect(lambda path, line: self._open_from_panel(path, line))
@@ -269,73 +270,6 @@ class MainWindow(QMainWindow):
         if total and done < total:
             self.statusBar().showMessage(f"Indexing for search: {done:,} of {total:,} packs", 2000)
 
-    # -- authoring ----------------------------------------------------------------------------------
-    def new_pack(self) -> None:
-        """File ▸ New pack…: the wizard writes the pack; it then joins the workspace and its guide opens."""
-        dialog = NewPackDialog(self._new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
-                               parent=self)
-        dialog.pack_created.connect(self._pack_created)
-        dialog.open()
-
-    def _new_pack_folder(self) -> Path:
-        """Where a new pack goes by default: the project scope, else the first folder of packs opened."""
-        request = self.session.request
-        if request.project is not None:
-            return request.project / ".agents" / "knowledge"
-        folders = [p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists()]
-        return folders[0] if folders else Path.cwd() / ".agents" / "knowledge"
-
-    def _pack_created(self, root: Path) -> None:
-        root = Path(root).resolve()
-        self._open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
-        if self.session.workspace is None:  # nothing open yet: open the new pack's folder
-            self.open_paths([root.parent])
-        else:
-            self.session.add_pack(root)
-        self.statusBar().showMessage(f"Created {root}", 8000)
-
-    def _packs_arrived(self, packs: list[Pack]) -> None:
-        for pack in packs:
-            target = self._open_on_arrival.pop(pack.root, None)
-            if target is not None:
-                self.open_file(target)
-
-    def _file_created(self, path: object) -> None:
-        pack = self.session.pack_for_path(Path(str(path)))
-        if pack is not None:
-            self.session.reload_pack(pack.root)
-            self.open_file(Path(str(path)))
-
-    def _file_renamed(self, old: Path, new: Path, is_pack: bool) -> None:
-        self.editors.follow_rename(old, new, pack_root=is_pack)
-        if is_pack:
-            self._pack_moved(old, new)
-            return
-        pack = self.session.pack_for_path(new)
-        if pack is not None:
-            self.session.reload_pack(pack.root)
-
-    def _pack_moved(self, old: Path, new: Path) -> None:
-        self.session.remove_pack(old)
-        self.session.add_pack(new)
-
-    def _file_deleted(self, path: Path) -> None:
-        for tab in self.editors.tabs_under(path):
-            self.recovery.forget(tab)
-            self.editors.remove(tab)
-        if path in self.session.packs:
-            self.session.remove_pack(path)
-            return
-        pack = self.session.pack_for_path(path)
-        if pack is not None:
-            self.session.reload_pack(pack.root)
-
-    def _quick_fix_for(self, diag: Diagnostic) -> None:
-        self.open_diagnostic(diag)
-        tab = self.editors.tab_for(Path(diag.pack) / diag.file) if diag.pack else None
-        if tab is not None:
-            tab.show_quick_fixes(diag.line)
-
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of packs")
         if folder:
@@ -377,8 +311,7 @@ class MainWindow(QMainWindow):
                 tab.show_pack_diagnostics(fresh)
         if self.current_pack is not None and self.current_pack.root == fresh.root:
             self._show_pack(fresh)
-        if self.collision_dialog is not None and self.collision_dialog.view.name == fresh.name:
-            self._refresh_copies()
+        self.copies.refresh(fresh.name)
 
     def _pack_removed(self, gone: Pack) -> None:
         """The current pack left the workspace: the active editor's pack (if any) is current now."""
@@ -473,35 +406,6 @@ class MainWindow(QMainWindow):
         elif not shown and self.previews_shown():
             self.splitter.setSizes([total, 0])
         self.actions.toggle_previews.setChecked(self.previews_shown())
-
-    # -- same-name packs: which copy wins --------------------------------------------------------------
-    def compare_copies(self, name: str) -> None:
-        """The collision view for ``name``: every copy, which one wins and why, and "Make this copy win"."""
-        if self.collision_dialog is None:
-            self.collision_dialog = CollisionDialog([], None, self)
-            self.collision_dialog.view.pin_requested.connect(self.pin_copy)
-            self.collision_dialog.finished.connect(lambda _result: setattr(self, "collision_dialog", None))
-        self.collision_dialog.view.name = name
-        self._refresh_copies()
-        self.collision_dialog.show()
-        self.collision_dialog.raise_()
-
-    def _refresh_copies(self) -> None:
-        dialog, workspace = self.collision_dialog, self.session.workspace
-        if dialog is None or workspace is None:
-            return
-        name = dialog.view.name
-        dialog.setWindowTitle(f"Copies of {name}")
-        dialog.view.set_copies(workspace.copies(name), workspace.options.pins.get(name))
-
-    def pin_copy(self, name: str, root: Path | None) -> None:
-        """Make the copy at ``root`` win ``name`` (None: remove the pin), remember it for this workspace, and let
-        every view show the new winner."""
-        self.settings.set_pin(self.session.request.to_settings(), name, root)
-        self.session.set_pin(name, root)
-        self._refresh_copies()
-        pinned = "removed the pin" if root is None else f"pinned {root}"
-        self.statusBar().showMessage(f"{name}: {pinned}; the pin is kept for this workspace", 8000)
 
     # -- files --------------------------------------------------------------------------------------
     def open_file(self, path: Path, line: int | None = None, column: int = 1) -> EditorTab | None:

@@ -86,13 +86,14 @@ class ModeLayouts:
             self.default_sizes()
 
     def default_sizes(self) -> None:
-        """Side docks about a fifth of the window each (200-320 px), Problems about a quarter of its height."""
+        """The Workspace about a fifth of the window (220-360 px), the Inspector a little less (200-320 px),
+        Problems about a quarter of its height."""
         width, height = self.window.width(), self.window.height()
-        side = max(SIDE_FLOOR + 30, min(320, width // 5))
         horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-        docks = [d for key in ("workspace", "inspector") if (d := self.docks[key]).isVisible()]
+        sizes = {"workspace": max(220, min(360, width * 11 // 50)), "inspector": max(200, min(320, width * 9 // 50))}
+        docks = [d for key in sizes if (d := self.docks[key]).isVisible()]
         if docks:
-            self.window.resizeDocks(docks, [side] * len(docks), horizontal)
+            self.window.resizeDocks(docks, [sizes[key] for key in sizes if self.docks[key].isVisible()], horizontal)
         if self.docks["problems"].isVisible():
             self.window.resizeDocks([self.docks["problems"]], [max(140, min(240, height // 4))], vertical)
 

@@ -71,7 +71,7 @@ def _pick_pack(window: MainWindow) -> None:
     if chosen is None:
         return
     for rel in filter(None, os.environ.get("STUDIO_SCREENSHOT_OPEN", "").split(";")):
-        window.open_file(chosen.root / rel, 1)
+        window.open_file((chosen.root / rel).resolve(), 1)
     window.workspace_panel.select_pack(chosen.root)
     if chosen.knowledge_path.is_file():
         window.open_file(chosen.knowledge_path, 1)

@@ -58,8 +58,9 @@ class Role(IntEnum):
     GROUP = Qt.ItemDataRole.UserRole + 7
     """A group row's key (``explicit``, ``shadowed`` ...)."""
     WHERE = Qt.ItemDataRole.UserRole + 8
-    """On a pack row whose name another pack shares: what tells it apart (``explicit, v0.4.0/``), drawn muted
-    after the name (``studio.core.labels``). Unset for a unique name."""
+    """On a pack row whose name another pack shares: what tells it apart, drawn muted after the name
+    (``studio.core.labels``): the telling path (``v0.4.0/``), or the scope when the scope alone tells it
+    (``user``); the whole label is in the tooltip. Empty for a unique name."""
 
 
 # The roles as plain ints: building rows converts no enums (a thousand rows, six roles each).
@@ -186,7 +187,8 @@ class PackTreeModel(QStandardItemModel):
 
     def _pack_roles(self, pack: Pack, row: PackRow) -> dict[int, Any]:
         label = self._pack_labels.get(pack.root)
-        where, text = (label.where, label.text) if label is not None else ("", "")
+        # In the tree the group already says the scope (for packs that load): the path is what tells copies apart.
+        where, text = (label.path or label.scope, label.text) if label is not None else ("", "")
         return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root, text), _PACK: pack, _ROW_PACK: pack,
                 _REASON: row.reason, _FILTER_TEXT: row.filter_text(where), _WHERE: where}
 

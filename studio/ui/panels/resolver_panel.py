@@ -138,7 +138,7 @@ class ResolverPanel(ModePanel):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        for column, width in enumerate((60, 120, 0, 110, 56, 56, 48, 140)):
+        for column, width in enumerate((64, 110, 0, 90, 48, 52, 44, 120)):
             if width:
                 header.resizeSection(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)

@@ -30,6 +30,8 @@ TEXT_CACHE_LIMIT = 5000
 NAME_MIN = 150
 """Pixels a pack name keeps before the profile tag and then the trust glyph make room for it: the name is
 how a curator finds a pack; both tags are in the tooltip and the Inspector."""
+DOT = 10
+"""Width of the status chip when it shrinks to a dot."""
 PROFILE_SHORT = {"document-first": "doc-first", "wiki-first": "wiki-first", "hybrid": "hybrid"}
 
 
@@ -166,11 +168,18 @@ class PackRowDelegate(QStyledItemDelegate):
         # A shared name's suffix (``explicit, v0.4.0/``) is what tells the copies apart: it keeps room beside the
         # name, muted, and elides in the middle so that both the scope and the telling folder stay readable.
         where = index.data(_WHERE)
-        where_width = self._text(where, fm)[1] + 8 if where else 0
+        where_width = self._text(where, fm)[1] + 12 if where else 0  # elidedText measures a little wider
         wanted = min(name_width, NAME_MIN) + min(where_width, NAME_MIN)
         del tags[tags_that_fit(right - x, wanted, chip_width, [w for _s, w in tags]):]
         room = right - x - 10 - chip_width - 8 - sum(w + 10 for _s, w in tags)
-        where_room = min(where_width, max(room - name_width, room // 2)) if where else 0
+        # In a narrow dock the status chip shrinks to a coloured dot (the word is in the tooltip and the
+        # Inspector) before the name gives up its first characters.
+        compact = room < wanted
+        if compact:
+            room += chip_width - DOT
+            chip_width = DOT
+        # Copies share the name: the suffix is what tells them apart, so it may take most of a narrow row.
+        where_room = min(where_width, max(room - name_width, room * 3 // 5)) if where else 0
         name, width = self._text(self._elide(look.name, max(room - where_room, NAME_MIN // 2), fm), fm)
         painter.drawStaticText(QPoint(x, top), name)
         x += width
@@ -183,9 +192,12 @@ class PackRowDelegate(QStyledItemDelegate):
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(look.chip.background)
-        painter.drawRoundedRect(QRect(x, rect.top() + 3, chip_width, rect.height() - 6), 6, 6)
-        painter.setPen(look.chip.foreground)
-        painter.drawStaticText(QPoint(x + 6, top), status)
+        if compact:
+            painter.drawEllipse(QRect(x, rect.center().y() - DOT // 2 + 1, DOT, DOT))
+        else:
+            painter.drawRoundedRect(QRect(x, rect.top() + 3, chip_width, rect.height() - 6), 6, 6)
+            painter.setPen(look.chip.foreground)
+            painter.drawStaticText(QPoint(x + 6, top), status)
         x += chip_width + 8
         painter.setPen(opt.palette.placeholderText().color() if not selected else text_color)
         for badge, width in tags:
