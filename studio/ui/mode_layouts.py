@@ -27,6 +27,10 @@ CENTRE_ROOM = 600
 beside the previews at their narrowest)."""
 SIDE_FLOOR = 170
 """A side dock never shrinks below this to make room for the centre (the user may still drag it narrower)."""
+CENTRE_HEIGHT = 400
+"""Pixels of height the centre keeps before the bottom docks (Problems, Find in Workspace) get lower."""
+BOTTOM_FLOOR = 110
+"""A bottom dock never gets lower than this to make room for the centre."""
 
 
 class ModeLayouts:
@@ -98,26 +102,36 @@ class ModeLayouts:
             self.window.resizeDocks([self.docks["problems"]], [max(140, min(240, height // 4))], vertical)
 
     def keep_centre_room(self) -> None:
-        """Narrow the side docks (down to ``SIDE_FLOOR``) until the centre has ``CENTRE_ROOM`` pixels, if it can."""
+        """Narrow the side docks (down to ``SIDE_FLOOR``) until the centre is ``CENTRE_ROOM`` pixels wide, and lower
+        the bottom docks (down to ``BOTTOM_FLOOR``) until it is ``CENTRE_HEIGHT`` high, as far as they can."""
         centre = self.window.centralWidget()
         if centre is None:
             return
-        deficit = CENTRE_ROOM - centre.width()
+        left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self._give_way(CENTRE_ROOM - centre.width(), (left, right), SIDE_FLOOR, Qt.Orientation.Horizontal)
+        self._give_way(CENTRE_HEIGHT - centre.height(), (Qt.DockWidgetArea.BottomDockWidgetArea,), BOTTOM_FLOOR,
+                       Qt.Orientation.Vertical)
+
+    def _give_way(self, deficit: int, areas: tuple[Qt.DockWidgetArea, ...], floor: int,
+                  orientation: Qt.Orientation) -> None:
         if deficit <= 0:
             return
-        sides: list[QDockWidget] = []
-        for area in (Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea):
-            # One dock per area is enough: the docks of an area (tabbed or stacked) share its width.
+
+        def extent(dock: QDockWidget) -> int:
+            return dock.width() if orientation == Qt.Orientation.Horizontal else dock.height()
+
+        docks: list[QDockWidget] = []
+        for area in areas:
+            # One dock per area is enough: the docks of an area (tabbed or side by side) share its extent.
             dock = next((d for d in self.docks.values() if d.isVisible() and not d.isFloating()
                          and self.window.dockWidgetArea(d) == area), None)
-            if dock is not None and dock.width() > SIDE_FLOOR:
-                sides.append(dock)
-        spare = sum(d.width() - SIDE_FLOOR for d in sides)
-        if not sides or spare <= 0:
+            if dock is not None and extent(dock) > floor:
+                docks.append(dock)
+        spare = sum(extent(d) - floor for d in docks)
+        if not docks or spare <= 0:
             return
         take = min(deficit, spare)
-        widths = [d.width() - take * (d.width() - SIDE_FLOOR) // spare for d in sides]
-        self.window.resizeDocks(sides, widths, Qt.Orientation.Horizontal)
+        self.window.resizeDocks(docks, [extent(d) - take * (extent(d) - floor) // spare for d in docks], orientation)
 
     def save(self) -> None:
         """Write every mode's docks and splitters to the settings (the window is closing)."""

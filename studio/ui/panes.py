@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QObject, QRect, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget
 
 FRAME = 2
@@ -76,7 +76,7 @@ class FocusFrame(QObject):
         """Take the palette's highlight colour (after a theme change)."""
         for strip in self.strips:
             palette = QPalette(strip.palette())
-            palette.setColor(QPalette.ColorRole.Window, self.window.palette().color(QPalette.ColorRole.Highlight))
+            palette.setColor(QPalette.ColorRole.Window, QGuiApplication.palette().color(QPalette.ColorRole.Highlight))
             strip.setPalette(palette)
 
     def follow(self, target: QWidget | None) -> None:
