@@ -46,7 +46,7 @@ from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.search_service import SearchService
 from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
 from studio.ui.status_line import StatusLine
-from studio.ui.theme import apply_choice, theme_choice, theme_signals
+from studio.ui.theme import apply_choice, theme_choice
 from studio.ui.turns import next_turn
 from studio.ui.warm_up import warm_up_editor
 from studio.ui.widgets.editor_area import EditorArea
@@ -138,7 +138,6 @@ class MainWindow(WindowAuthoring, QMainWindow):
                                  lambda text: self.statusBar().showMessage(text, 8000))
         if self.settings.theme() != theme_choice():
             apply_choice(self.settings.theme())
-        theme_signals().changed.connect(lambda _dark: self.panes.frame.recolour())
         self.actions = install_actions(self)
         self._fill_recent_menu()
         self._connect()

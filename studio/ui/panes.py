@@ -17,6 +17,8 @@ from PySide6.QtCore import QEvent, QObject, QRect, Qt
 from PySide6.QtGui import QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QWidget
 
+from studio.ui.theme import theme_signals
+
 FRAME = 2
 """Width of the focus frame in pixels."""
 
@@ -71,8 +73,9 @@ class FocusFrame(QObject):
             strip.hide()
         self.target: QWidget | None = None
         self.recolour()
+        theme_signals().changed.connect(self.recolour)  # a bound method: dropped with the frame
 
-    def recolour(self) -> None:
+    def recolour(self, _dark: bool = False) -> None:
         """Take the palette's highlight colour (after a theme change)."""
         for strip in self.strips:
             palette = QPalette(strip.palette())

@@ -81,6 +81,9 @@ def _pick_pack(window: MainWindow) -> None:
     mode = MODES.get(os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower())
     if mode is not None and mode != window.modes.current:
         QTimer.singleShot(300, lambda: window.switch_mode(mode))
+    # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
+    window.activateWindow()
+    QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
 
 
 def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:

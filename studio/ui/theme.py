@@ -107,6 +107,37 @@ def dark_palette() -> QPalette:
     return p
 
 
+def _dark_fusion() -> Any:
+    """Fusion with check boxes and radio buttons that can be seen on a dark palette.
+
+    Fusion draws an indicator's border a shade darker than the window colour: on a dark palette that is the
+    colour of the lists' background, and an unticked box disappears. This style draws the border again in the
+    placeholder-text grey. Used only while the theme is dark (a Python style is asked for every primitive drawn).
+    """
+    from PySide6.QtWidgets import QProxyStyle, QStyle
+
+    boxes = (QStyle.PrimitiveElement.PE_IndicatorCheckBox, QStyle.PrimitiveElement.PE_IndicatorItemViewItemCheck)
+
+    class DarkFusion(QProxyStyle):
+        def drawPrimitive(self, element: Any, option: Any, painter: Any, widget: Any = None) -> None:
+            super().drawPrimitive(element, option, painter, widget)
+            if element in boxes or element == QStyle.PrimitiveElement.PE_IndicatorRadioButton:
+                painter.save()
+                painter.setRenderHint(painter.RenderHint.Antialiasing)
+                painter.setPen(option.palette.color(QPalette.ColorRole.PlaceholderText))
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                rect = option.rect.adjusted(1, 1, -1, -1)
+                if element in boxes:
+                    painter.drawRect(rect)
+                else:
+                    painter.drawEllipse(rect)
+                painter.restore()
+
+    style = DarkFusion("Fusion")
+    style.setObjectName("studio-dark-fusion")
+    return style
+
+
 def apply_theme(app: QGuiApplication, dark: bool | None = None) -> bool:
     """Use Fusion with a palette matching the system scheme and a font that renders Chinese; returns dark."""
     from PySide6.QtWidgets import QApplication
@@ -114,7 +145,11 @@ def apply_theme(app: QGuiApplication, dark: bool | None = None) -> bool:
     system_is_dark()  # remember the system's own palette before replacing it
     dark = system_is_dark() if dark is None else dark
     if isinstance(app, QApplication):
-        app.setStyle("Fusion")
+        current = app.style().objectName()
+        if dark and current != "studio-dark-fusion":
+            app.setStyle(_dark_fusion())
+        elif not dark and current.lower() != "fusion":
+            app.setStyle("Fusion")
     app.setPalette(dark_palette() if dark else QApplication.style().standardPalette()
                    if isinstance(app, QApplication) else QPalette())
     family = cjk_family()

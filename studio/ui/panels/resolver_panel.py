@@ -286,6 +286,8 @@ class ResolverPanel(ModePanel):
         self.result = result
         self.error = ""
         self.model.set_result(result)
+        # With one pack activated its name on every row only takes room from the paths (the header names it).
+        self.table.setColumnHidden(1, len(result.packs) <= 1)
         segments = [Segment(p.name, sum(d.tokens or 0 for d in p.selected), pack_color(i))
                     for i, p in enumerate(result.packs)]
         self.bar.set_usage(result.budget, result.tokens_used, segments)

@@ -93,8 +93,7 @@ class Inspector(QWidget):
         self.label = ""
         self.copies = 1
         self.show_pack(None)
-        # The status chip's colours follow the theme.
-        theme_signals().changed.connect(lambda _dark: self.show_pack(self.pack, self.label, self.copies))
+        theme_signals().changed.connect(self._theme_changed)  # a bound method: dropped with the Inspector
 
     def show_pack(self, pack: Pack | None, label: str = "", copies: int = 1) -> None:
         """Show ``pack``; ``label`` is its distinguishing label and ``copies`` how many packs carry its name."""
@@ -143,6 +142,9 @@ class Inspector(QWidget):
             item.setToolTip(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else ""))
             item.setData(Qt.ItemDataRole.UserRole, d)
             self.findings.addItem(item)
+
+    def _theme_changed(self, _dark: bool) -> None:
+        self.show_pack(self.pack, self.label, self.copies)  # the status chip's colours
 
     def _show_copies(self, pack: Pack | None, label: str, copies: int) -> None:
         self.copies_box.setVisible(pack is not None and copies > 1)
