@@ -176,6 +176,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.docks["problems"].setWindowTitle(self.problems.title())
         self.problems.step_note.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
         self.modes.status_message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.modes.pack_chosen.connect(self.workspace_panel.select_pack)
         self.inspector.compare_copies_requested.connect(self.copies.compare)
         self.modes.switch_requested.connect(self.switch_mode)
         self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
@@ -277,8 +278,12 @@ class MainWindow(WindowAuthoring, QMainWindow):
     def choose_root(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Add a folder of packs to the workspace")
         if folder:
+            before = self.session.request.to_settings()
             self.session.add_root(Path(folder))
-            self.settings.add_recent(self.session.request.to_settings())
+            after = self.session.request.to_settings()
+            for name, root in self.settings.pins(before).items():  # pins are kept per workspace: carry them over
+                self.settings.set_pin(after, name, root)
+            self.settings.add_recent(after)
             self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
 
     def _scan_started(self) -> None:

@@ -52,6 +52,8 @@ class ModePanel(QWidget):
         runs_written(Path): the panel wrote records into this pack's runs/ (other panels may show them).
         handoff(str, object): open the named mode and give its panel this request (``accept``).
         status_message(str): what the panel just did, for the window's status bar ("Recorded ... in runs/...").
+        pack_chosen(Path): the user picked this pack in the panel (a queue row): it becomes the window's current
+            pack, so the tree, the Inspector and the other modes show it too.
     """
 
     open_file_requested = Signal(Path, int)
@@ -59,6 +61,7 @@ class ModePanel(QWidget):
     runs_written = Signal(Path)
     handoff = Signal(str, object)
     status_message = Signal(str)
+    pack_chosen = Signal(Path)
 
     mode_title: ClassVar[str] = ""
     """The mode's name on its toolbar button and in the View menu."""
@@ -99,12 +102,14 @@ class JobModes(QObject):
         pack_changed(Path): a panel edited a pack's KNOWLEDGE.md; reload that pack.
         switch_requested(str): a panel handed a request to another mode; the window switches to it.
         status_message(str): a panel's message for the status bar.
+        pack_chosen(Path): the user picked a pack in a panel; the window makes it the current pack.
     """
 
     open_file_requested = Signal(Path, int)
     pack_changed = Signal(Path)
     switch_requested = Signal(str)
     status_message = Signal(str)
+    pack_chosen = Signal(Path)
 
     def __init__(self, stack: QStackedWidget, author_page: QWidget, parent: QObject | None = None,
                  panels: Sequence[Callable[[], ModePanel]] | None = None,
@@ -125,6 +130,7 @@ class JobModes(QObject):
             panel.runs_written.connect(self._runs_written)
             panel.handoff.connect(self._handoff)
             panel.status_message.connect(self.status_message)
+            panel.pack_chosen.connect(self.pack_chosen)
             panel.labeler = labeler
         self.current = AUTHOR
         self._packs: list[Pack] = []

@@ -172,3 +172,23 @@ def test_a_filter_that_hides_the_current_pack_does_not_select_another(
     window.workspace_panel.filter.setText("")
     qtbot.waitUntil(lambda: _tree_pack(window) == three["gamma"], timeout=3000)
     assert window.inspector.pack is not None and window.inspector.pack.root == three["gamma"]
+
+
+def test_the_review_queue_and_the_tree_select_the_same_pack(qtbot, open_and_wait, window: MainWindow,
+                                                            three: dict[str, Path]) -> None:
+    _open(qtbot, open_and_wait, window, three)
+    review = window.modes.panel("Review")
+    window.switch_mode("Review")
+    # The current pack (gamma) waits for nothing: the queue shows its first pack, the tree stays on gamma.
+    assert _tree_pack(window) == three["gamma"]
+    # A click on a queued pack makes it the current pack everywhere.
+    row = next(r for r, p in enumerate(review.queue.items) if p.root == three["beta"])  # type: ignore[attr-defined]
+    table = review.table  # type: ignore[attr-defined]
+    QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(table.model().index(row, 0))
+                     .center())
+    qtbot.waitUntil(lambda: _tree_pack(window) == three["beta"], timeout=5000)
+    qtbot.waitUntil(lambda: window.inspector.pack is not None and window.inspector.pack.root == three["beta"],
+                    timeout=5000)
+    # Picking another queued pack in the tree selects it in the queue.
+    window.workspace_panel.select_pack(three["alpha"])
+    qtbot.waitUntil(lambda: review.pack is not None and review.pack.root == three["alpha"], timeout=5000)

@@ -132,7 +132,7 @@ class ReviewPanel(ModePanel):
 
     mode_title = "Review"
     mode_tip = "Review: disputed and needs-review packs, their reasons, and a recorded decision"
-    follows = Follows.WORKSPACE | Follows.EVERY_PACK
+    follows = Follows.WORKSPACE | Follows.EVERY_PACK | Follows.SELECTION
 
     reasons_loaded = Signal()
     review_recorded = Signal(Path, object)
@@ -150,6 +150,9 @@ class ReviewPanel(ModePanel):
         self._decisions_all = False
         """Whether the latest read covers every queued pack (then older answers are stale)."""
         self._last_record: Path | None = None
+        self._followed: Sequence[Pack] | None = None
+        self._selecting = False
+        """True while the panel selects a row itself (not the user): no ``pack_chosen`` then."""
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
@@ -221,7 +224,12 @@ class ReviewPanel(ModePanel):
 
     # -- queue -------------------------------------------------------------------------------------
     def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
-        self.set_packs(list(packs))
+        """The queue of the workspace's packs, with the window's current pack selected when it waits for review."""
+        if packs is not self._followed:  # the same list: only the selection changed (nothing to read again)
+            self._followed = packs
+            self.set_packs(list(packs))
+        if selected is not None:
+            self._select_root(selected.root)
 
     def set_packs(self, packs: list[Pack]) -> None:
         """All packs of the workspace; the queue shows those waiting for review."""
@@ -240,7 +248,7 @@ class ReviewPanel(ModePanel):
             self._decisions_pending = submit(_decisions_for, unread, on_done=self._decisions_done)
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
-            self.table.selectRow(rows[0])  # the kept pack, else the first waiting one: reasons show at once
+            self._select_row(rows[0])  # the kept pack, else the first waiting one: reasons show at once
         else:
             self._show_pack(None)
 
@@ -266,14 +274,30 @@ class ReviewPanel(ModePanel):
     def select_pack(self, name: str) -> bool:
         for row, pack in enumerate(self.queue.items):
             if pack.name == name:
-                self.table.selectRow(row)
+                self._select_row(row)
                 return True
         return False
+
+    def _select_root(self, root: Path) -> bool:
+        for row, pack in enumerate(self.queue.items):
+            if Path(pack.root) == Path(root):
+                self._select_row(row)
+                return True
+        return False
+
+    def _select_row(self, row: int) -> None:
+        self._selecting = True
+        try:
+            self.table.selectRow(row)
+        finally:
+            self._selecting = False
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()
         pack = indexes[0].data(PACK_ROLE) if indexes else None
         self._show_pack(pack if isinstance(pack, Pack) else None)
+        if isinstance(pack, Pack) and not self._selecting:
+            self.pack_chosen.emit(Path(pack.root))  # the user's pick: the whole window follows
 
     def _show_pack(self, pack: Pack | None) -> None:
         if pack is not None and self.pack is not None and pack.root == self.pack.root and self.reasons:
