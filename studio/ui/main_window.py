@@ -147,6 +147,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
             self.restoreGeometry(geometry)
         self.layouts = ModeLayouts(self, self.docks, self.modes.pages, self.settings)
         self.layouts.enter(AUTHOR)
+        self.splitter.splitterMoved.connect(lambda *_: self.actions.toggle_previews.setChecked(self.previews_shown()))
         self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
 
     # -- layout ---------------------------------------------------------------------------------
@@ -542,6 +543,8 @@ class MainWindow(WindowAuthoring, QMainWindow):
     def _fit(self) -> None:
         self._fit_pending = False
         self.layouts.keep_centre_room()
+        if self.modes.current == AUTHOR:  # the previews may have come back collapsed from the last session
+            self.actions.toggle_previews.setChecked(self.previews_shown())
         style = (Qt.ToolButtonStyle.ToolButtonIconOnly if self.width() < TOOLBAR_WORDS_MIN
                  else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.actions.toolbar.setToolButtonStyle(style)

@@ -105,13 +105,28 @@ def test_problems_is_hidden_outside_author_until_shown_and_each_mode_remembers_i
         again.close()
 
 
-def test_the_previews_collapse_and_come_back(qtbot, open_and_wait, window: MainWindow, examples_copy: Path) -> None:
-    open_and_wait(window, [examples_copy])
-    editor_before = window.editors.width()
-    window.actions.toggle_previews.trigger()
-    qtbot.wait(20)
-    assert not window.previews_shown() and not window.actions.toggle_previews.isChecked()
-    assert window.editors.width() > editor_before
-    window.switch_mode("Resolve")
-    window.actions.toggle_previews.trigger()  # bringing the previews back shows Author
-    assert window.modes.current == "Author" and window.previews_shown()
+def test_the_previews_collapse_come_back_and_are_remembered(qtbot, open_and_wait, settings: QSettings,
+                                                           examples_copy: Path) -> None:
+    window = MainWindow(settings)
+    window.show()
+    try:
+        open_and_wait(window, [examples_copy])
+        editor_before = window.editors.width()
+        window.actions.toggle_previews.trigger()
+        qtbot.wait(20)
+        assert not window.previews_shown() and not window.actions.toggle_previews.isChecked()
+        assert window.editors.width() > editor_before
+        window.switch_mode("Resolve")
+        window.actions.toggle_previews.trigger()  # bringing the previews back shows Author
+        assert window.modes.current == "Author" and window.previews_shown()
+        window.actions.toggle_previews.trigger()
+    finally:
+        window.session.cancel()
+        window.close()
+    again = MainWindow(settings)
+    again.show()
+    try:
+        qtbot.waitUntil(lambda: not again.actions.toggle_previews.isChecked(), timeout=3000)
+        assert not again.previews_shown()
+    finally:
+        again.close()
