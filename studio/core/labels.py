@@ -168,6 +168,74 @@ def _scope_text(scope: object) -> str:
     return str(value) if value else ""
 
 
+class LabelIndex:
+    """The labels of a workspace that changes pack by pack, kept up to date one name group at a time.
+
+    A label depends only on the packs of its name, so a pack added, replaced or removed relabels its namesakes
+    and nothing else: ``update`` and ``remove`` return the roots whose label changed, for the views to redraw.
+    (``pack_labels``' last resort, whole paths for two label texts that still coincide across names, is left out:
+    it would need every label of the workspace at each change.)
+    """
+
+    def __init__(self) -> None:
+        self._inputs: dict[PurePath, LabelInput] = {}
+        self._named: dict[str, set[PurePath]] = {}
+        self._labels: dict[PurePath, PackLabel] = {}
+
+    def label(self, root: PurePath) -> PackLabel | None:
+        """The label of the pack at ``root`` (None for a root never added)."""
+        return self._labels.get(root)
+
+    def namesakes(self, name: str) -> int:
+        """How many packs carry ``name``."""
+        return len(self._named.get(name, ()))
+
+    def clear(self) -> None:
+        self._inputs.clear()
+        self._named.clear()
+        self._labels.clear()
+
+    def update(self, packs: Iterable[object]) -> list[PurePath]:
+        """Add or replace packs (``Pack`` or ``LabelInput``); returns the roots whose label changed."""
+        names: set[str] = set()
+        for pack in packs:
+            item = _as_input(pack)
+            old = self._inputs.get(item.root)
+            if old == item:
+                continue
+            if old is not None and old.name != item.name:
+                self._named.get(old.name, set()).discard(item.root)
+                names.add(old.name)
+            self._inputs[item.root] = item
+            self._named.setdefault(item.name, set()).add(item.root)
+            names.add(item.name)
+        return self._relabel(names)
+
+    def remove(self, roots: Iterable[PurePath]) -> list[PurePath]:
+        """Drop packs; returns the roots of the others whose label changed (a namesake may lose its suffix)."""
+        names: set[str] = set()
+        for root in roots:
+            item = self._inputs.pop(root, None)
+            if item is not None:
+                self._named.get(item.name, set()).discard(root)
+                self._labels.pop(root, None)
+                names.add(item.name)
+        return self._relabel(names)
+
+    def _relabel(self, names: set[str]) -> list[PurePath]:
+        changed: list[PurePath] = []
+        for name in names:
+            roots = self._named.get(name)
+            if not roots:
+                self._named.pop(name, None)
+                continue
+            for root, label in group_labels([self._inputs[r] for r in sorted(roots, key=str)]).items():
+                if self._labels.get(root) != label:
+                    self._labels[root] = label
+                    changed.append(root)
+        return changed
+
+
 def tab_titles(paths: Sequence[_P], knowledge_name: str = "KNOWLEDGE.md") -> dict[_P, str]:
     """Editor tab titles: the file name, plus the shortest parent path that tells same-named files apart.
 
@@ -189,4 +257,7 @@ def tab_titles(paths: Sequence[_P], knowledge_name: str = "KNOWLEDGE.md") -> dic
     return out
 
 
-__all__ = ["SEPARATOR", "LabelInput", "PackLabel", "group_labels", "pack_labels", "tab_titles", "telling_suffixes"]
+__all__ = [
+    "SEPARATOR", "LabelIndex", "LabelInput", "PackLabel", "group_labels", "pack_labels", "tab_titles",
+    "telling_suffixes",
+]

@@ -57,14 +57,18 @@ def run_gui(paths: list[Path], project: Path | None = None, home: Path | None = 
             settings: QSettings | None = None) -> int:
     """Show the window and run the event loop; returns the exit code."""
     app = make_app()
-    window = MainWindow(settings)
+    shot = os.environ.get("STUDIO_SCREENSHOT")
+    if shot:  # README screenshots: fresh settings, the size and theme asked for (studio.ui.screenshot)
+        from studio.ui import screenshot
+
+        window = MainWindow(settings if settings is not None else screenshot.screenshot_settings())
+        screenshot.prepare(window)
+    else:
+        window = MainWindow(settings)
     window.show()
     request = initial_request(window, paths, project, home)
     if request is not None:
         window.open_request(request)
-    shot = os.environ.get("STUDIO_SCREENSHOT")
     if shot:
-        from studio.ui.screenshot import take_when_ready
-
-        take_when_ready(window, Path(shot))
+        screenshot.take_when_ready(window, Path(shot))
     return app.exec()

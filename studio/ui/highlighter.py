@@ -22,6 +22,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from studio.ui import workers
+from studio.ui.theme import theme_signals
 from studio.ui.turns import next_turn
 
 Span = tuple[int, int, Any]
@@ -137,7 +138,17 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._timer.setInterval(150)
         self._timer.timeout.connect(self.relex)
         document.contentsChange.connect(self._edited)
+        theme_signals().changed.connect(self.set_dark)  # View ▸ Theme applies at once
         self.relex()
+
+    def set_dark(self, dark: bool) -> None:
+        """Colour the text for a dark (or light) background: every line again, a slice per turn."""
+        style = style_name(dark)
+        if style == self.style:
+            return
+        self.style = style
+        self._pending = list(range(len(self.lines)))
+        next_turn(self, self._apply_some)
 
     def _edited(self, _pos: int, removed: int, added: int) -> None:
         if removed or added:

@@ -2,8 +2,13 @@
 
 It holds no domain logic. Its commands and menus are built by ``window_actions``; every workspace-wide view
 (tree, Problems, status, Quick open, job modes) follows the session through ``workspace_views``; the modes are
-``ModePanel``s registered in ``modes``. What is left here: the layout, the selected pack (Inspector, previews,
-job panels, editor tabs all follow one pack), files and tabs, preferences and closing.
+``ModePanel``s registered in ``modes``, each with its own docks (``mode_layouts``). What is left here: the layout,
+the current pack, files and tabs, preferences and closing.
+
+The current pack is the window's: one pack that the tree's selection, the Inspector, the previews, the job panels
+and the active editor tab all show. The user picks it in the tree, or by bringing a file to the front (a tab, a
+problem, F8, Quick open, a panel's "open"); every other view then follows it by its root, never by a row, so a pack
+that moves to another group of the tree after a fix stays selected (``_show_pack``, ``_follow_editor``).
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -19,7 +24,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
-    QStackedWidget,
     QWidget,
 )
 
@@ -28,38 +32,45 @@ from studio.core.model import Pack
 from studio.core.recovery import RecoveryStore
 from studio.ui import child_pool
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
+from studio.ui.fit import PageStack
 from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
+from studio.ui.mode_layouts import ModeLayouts
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
+from studio.ui.pack_copies import PackCopies
 from studio.ui.panels.visibility_view import VisibilityView
+from studio.ui.panes import PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.search_service import SearchService
 from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
 from studio.ui.status_line import StatusLine
+from studio.ui.theme import apply_choice, theme_choice
 from studio.ui.turns import next_turn
 from studio.ui.warm_up import warm_up_editor
 from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.find_in_workspace import FindInWorkspacePanel
 from studio.ui.widgets.inspector import Inspector
-from studio.ui.widgets.new_pack_dialog import NewPackDialog
 from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.widgets.problems_panel import ProblemsPanel
 from studio.ui.widgets.quick_open import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
-from studio.ui.window_actions import install_actions
+from studio.ui.window_actions import install_actions, window_panes
+from studio.ui.window_authoring import WindowAuthoring
 from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
 from studio.ui.workspace_views import WorkspaceViews
 
 APP_TITLE = "Knowledge Pack Studio"
+TOOLBAR_WORDS_MIN = 900
+"""Below this window width the toolbar shows icons only (the mode buttons, which have none, keep their words)."""
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowAuthoring, QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = StudioSettings(settings if settings is not None else default_settings())
@@ -84,11 +95,13 @@ class MainWindow(QMainWindow):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.editors)
         self.splitter.addWidget(self.previews)
-        self.splitter.setSizes([560, 440])
-        self.center = QStackedWidget()
+        self.splitter.setSizes([600, 400])  # the editor first; the previews collapse when dragged to the edge
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.center = PageStack()
         self.center.addWidget(self.welcome)
         self.center.addWidget(self.splitter)
-        self.modes = JobModes(self.center, self.splitter, self)
+        self.modes = JobModes(self.center, self.splitter, self, labeler=lambda pack: self.views.label_text(pack))
         self.setCentralWidget(self.center)
         self.visibility = VisibilityView()
         # Workspace search: the index lives in the cache folder and is built the first time it is asked for.
@@ -108,8 +121,8 @@ class MainWindow(QMainWindow):
         # Who sees the pack: a tab behind the Inspector, computed only while it is in front.
         self.tabifyDockWidget(self.docks["inspector"], self.docks["visibility"])
         self.docks["inspector"].raise_()
-        self._sized = False
         self._warmed = False
+        self._fit_pending = False
         self.status = StatusLine(self.statusBar())
         self.status.cancel_requested.connect(self.session.cancel)
         # Copies of unsaved buffers live outside every pack: the app's data folder, or beside a
@@ -120,15 +133,21 @@ class MainWindow(QMainWindow):
         self.quick_open = QuickOpen(self)
         self.views = WorkspaceViews(self.session, self.workspace_panel, self.tree_model, self.diag_model,
                                     self.status, self.watch, self.quick_open, self.modes, self)
+        self.panes = PaneFocus(self, window_panes(self))
+        self.copies = PackCopies(self.session, self.settings, self,
+                                 lambda text: self.statusBar().showMessage(text, 8000))
+        if self.settings.theme() != theme_choice():
+            apply_choice(self.settings.theme())
         self.actions = install_actions(self)
         self._fill_recent_menu()
         self._connect()
         self.welcome.set_recent(self.settings.recent_workspaces())
-        geometry, state = self.settings.geometry(), self.settings.window_state()
+        geometry = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        self.layouts = ModeLayouts(self, self.docks, self.modes.pages, self.settings)
+        self.layouts.enter(AUTHOR)
+        self.splitter.splitterMoved.connect(lambda *_: self.actions.toggle_previews.setChecked(self.previews_shown()))
         self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
 
     # -- layout ---------------------------------------------------------------------------------
@@ -153,7 +172,13 @@ class MainWindow(QMainWindow):
         s.finished.connect(self._scan_finished)
         s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, f"The scan failed:\n{text}"))
         self.views.pack_replaced.connect(self._pack_replaced)
-        self.views.counts_changed.connect(lambda text: self.docks["problems"].setWindowTitle(f"Problems ({text})"))
+        self.views.pack_removed.connect(self._pack_removed)
+        self.problems.title_changed.connect(self.docks["problems"].setWindowTitle)
+        self.docks["problems"].setWindowTitle(self.problems.title())
+        self.problems.step_note.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
+        self.modes.status_message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
+        self.modes.pack_chosen.connect(self.workspace_panel.select_pack)
+        self.inspector.compare_copies_requested.connect(self.copies.compare)
         self.modes.switch_requested.connect(self.switch_mode)
         self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
         self.find_panel.open_location.connect(lambda path, line: self._open_from_panel(path, line))
@@ -177,7 +202,7 @@ class MainWindow(QMainWindow):
         self.problems.quick_fix_requested.connect(self._quick_fix_for)
         s.packs_added.connect(self._packs_arrived)
         self.quick_open.file_chosen.connect(self._quick_open_file)
-        self.quick_open.pack_chosen.connect(self.workspace_panel.select_pack)
+        self.quick_open.pack_chosen.connect(self._quick_open_pack)
         self.watch.pack_changed.connect(self.session.reload_pack)
         self.watch.file_changed.connect(self._file_changed_on_disk)
         self.workspace_panel.file_activated.connect(self.open_file)
@@ -203,8 +228,10 @@ class MainWindow(QMainWindow):
         self.open_request(WorkspaceRequest(builtin=True))
 
     def open_request(self, request: WorkspaceRequest) -> None:
-        # Org roots, client folders and scan limits come from the preferences, whoever asked to open.
+        # Org roots, client folders and scan limits come from the preferences, whoever asked to open; the pins
+        # (which same-scope copy wins) are remembered per workspace.
         self.settings.preferences().apply_discovery(request)
+        request.pins = self.settings.pins(request.to_settings())
         self.session.open(request)
         self.settings.add_recent(request.to_settings())
         self._fill_recent_menu()
@@ -244,73 +271,6 @@ class MainWindow(QMainWindow):
         if total and done < total:
             self.statusBar().showMessage(f"Indexing for search: {done:,} of {total:,} packs", 2000)
 
-    # -- authoring ----------------------------------------------------------------------------------
-    def new_pack(self) -> None:
-        """File ▸ New pack…: the wizard writes the pack; it then joins the workspace and its guide opens."""
-        dialog = NewPackDialog(self._new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
-                               parent=self)
-        dialog.pack_created.connect(self._pack_created)
-        dialog.open()
-
-    def _new_pack_folder(self) -> Path:
-        """Where a new pack goes by default: the project scope, else the first folder of packs opened."""
-        request = self.session.request
-        if request.project is not None:
-            return request.project / ".agents" / "knowledge"
-        folders = [p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists()]
-        return folders[0] if folders else Path.cwd() / ".agents" / "knowledge"
-
-    def _pack_created(self, root: Path) -> None:
-        root = Path(root).resolve()
-        self._open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
-        if self.session.workspace is None:  # nothing open yet: open the new pack's folder
-            self.open_paths([root.parent])
-        else:
-            self.session.add_pack(root)
-        self.statusBar().showMessage(f"Created {root}", 8000)
-
-    def _packs_arrived(self, packs: list[Pack]) -> None:
-        for pack in packs:
-            target = self._open_on_arrival.pop(pack.root, None)
-            if target is not None:
-                self.open_file(target)
-
-    def _file_created(self, path: object) -> None:
-        pack = self.session.pack_for_path(Path(str(path)))
-        if pack is not None:
-            self.session.reload_pack(pack.root)
-            self.open_file(Path(str(path)))
-
-    def _file_renamed(self, old: Path, new: Path, is_pack: bool) -> None:
-        self.editors.follow_rename(old, new, pack_root=is_pack)
-        if is_pack:
-            self._pack_moved(old, new)
-            return
-        pack = self.session.pack_for_path(new)
-        if pack is not None:
-            self.session.reload_pack(pack.root)
-
-    def _pack_moved(self, old: Path, new: Path) -> None:
-        self.session.remove_pack(old)
-        self.session.add_pack(new)
-
-    def _file_deleted(self, path: Path) -> None:
-        for tab in self.editors.tabs_under(path):
-            self.recovery.forget(tab)
-            self.editors.remove(tab)
-        if path in self.session.packs:
-            self.session.remove_pack(path)
-            return
-        pack = self.session.pack_for_path(path)
-        if pack is not None:
-            self.session.reload_pack(pack.root)
-
-    def _quick_fix_for(self, diag: Diagnostic) -> None:
-        self.open_diagnostic(diag)
-        tab = self.editors.tab_for(Path(diag.pack) / diag.file) if diag.pack else None
-        if tab is not None:
-            tab.show_quick_fixes(diag.line)
-
     def choose_folder(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Open a folder of packs")
         if folder:
@@ -319,8 +279,12 @@ class MainWindow(QMainWindow):
     def choose_root(self) -> None:
         folder = QFileDialog.getExistingDirectory(self, "Add a folder of packs to the workspace")
         if folder:
+            before = self.session.request.to_settings()
             self.session.add_root(Path(folder))
-            self.settings.add_recent(self.session.request.to_settings())
+            after = self.session.request.to_settings()
+            for name, root in self.settings.pins(before).items():  # pins are kept per workspace: carry them over
+                self.settings.set_pin(after, name, root)
+            self.settings.add_recent(after)
             self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
 
     def _scan_started(self) -> None:
@@ -352,13 +316,31 @@ class MainWindow(QMainWindow):
                 tab.show_pack_diagnostics(fresh)
         if self.current_pack is not None and self.current_pack.root == fresh.root:
             self._show_pack(fresh)
+        self.copies.refresh(fresh.name)
+
+    def _pack_removed(self, gone: Pack) -> None:
+        """The current pack left the workspace: the active editor's pack (if any) is current now."""
+        if self.current_pack is not None and self.current_pack.root == gone.root:
+            self.current_pack = None
+            self._follow_editor()
 
     # -- current pack -------------------------------------------------------------------------------
     def _pack_selected(self, pack: Pack | None) -> None:
+        """The user picked a row of the tree (a pack, or a file or folder inside one)."""
         if pack is not None:
             self._show_pack(self.session.packs.get(pack.root, pack))
 
+    def _follow_editor(self) -> None:
+        """The active editor tab's pack becomes the current one (after a tab switch, or a file brought to the front
+        from Problems, F8, Quick open or a panel)."""
+        tab = self.editors.current_tab()
+        pack = self.session.packs.get(tab.document_state.pack_root) if tab is not None else None
+        if pack is not None and (self.current_pack is None or self.current_pack.root != pack.root):
+            self._show_pack(pack)
+
     def _show_pack(self, pack: Pack) -> None:
+        """Make ``pack`` the current one: the tree selects it now, the other views on the next turns."""
+        self.workspace_panel.follow_pack(pack.root)
         self.current_pack = pack
         # The Inspector, previews and job panels follow on the next turn of the event loop: the click (or
         # the tab it opens) is painted first, and running through packs with the arrow keys renders only
@@ -369,12 +351,10 @@ class MainWindow(QMainWindow):
 
     def _show_pack_views(self) -> None:
         self._pack_views_pending = False
-        self._open_on_arrival: dict[Path, Path] = {}
-        """Files to open once their pack joins the workspace (a pack just made with New pack)."""
         pack = self.current_pack
         if pack is None:
             return
-        self.inspector.show_pack(pack)
+        self.inspector.show_pack(pack, self.views.label_text(pack), self.views.labels.namesakes(pack.name))
         self._show_visibility()
         # The previews and job panels follow one turn later still, so that the Inspector's layout and
         # paint and theirs each fit in a turn of their own instead of adding up to one long stall.
@@ -388,24 +368,49 @@ class MainWindow(QMainWindow):
         self.session.inspect_pack(pack.root)  # once per pack: its content findings join the Problems panel
 
     def _tab_changed(self, _index: int) -> None:
-        tab = self.editors.current_tab()
-        if tab is None:
-            return
-        pack = self.session.packs.get(tab.document_state.pack_root)
-        if pack is not None and (self.current_pack is None or self.current_pack.root != pack.root):
-            self._show_pack(pack)
+        self._follow_editor()
 
     # -- modes --------------------------------------------------------------------------------------
     def switch_mode(self, name: str) -> None:
         """Show one mode (Author, Resolve, Runs, ...) in the centre; the docks stay."""
         self.actions.modes[name].setChecked(True)
+        # Each mode shows its own docks (by default the Inspector and Problems in Author only); the window
+        # keeps its size.
+        self.layouts.enter(name)
         self.modes.show(name)
-        # The Inspector describes the pack being edited; the job panels need its width for their tables.
-        self.docks["inspector"].setVisible(name == AUTHOR)
 
     def _open_from_panel(self, path: Path, line: int) -> None:
         self.switch_mode(AUTHOR)
         self.open_file(path, max(line, 1))
+
+    def rerun_resolver(self) -> None:
+        """View ▸ Re-run the resolver (F5): in Resolve mode, from wherever the focus is."""
+        if self.modes.current != "Resolve":
+            self.switch_mode("Resolve")  # showing the panel brings it up to date, which runs it
+        self.modes.panel("Resolve").run_now()  # type: ignore[attr-defined]
+
+    # -- view ---------------------------------------------------------------------------------------
+    def set_theme(self, choice: str) -> None:
+        """View ▸ Theme: ``system``, ``light`` or ``dark``, applied at once and remembered."""
+        apply_choice(choice)
+        self.settings.set_theme(choice)
+        action = self.actions.themes.get(choice) if hasattr(self, "actions") else None
+        if action is not None:
+            action.setChecked(True)
+
+    def previews_shown(self) -> bool:
+        return self.splitter.sizes()[1] > 0
+
+    def show_previews(self, shown: bool) -> None:
+        """Collapse the previews to give the editor the whole centre, or bring them back (View ▸ Previews)."""
+        if shown and self.modes.current != AUTHOR:
+            self.switch_mode(AUTHOR)
+        total = sum(self.splitter.sizes())
+        if shown and not self.previews_shown():
+            self.splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
+        elif not shown and self.previews_shown():
+            self.splitter.setSizes([total, 0])
+        self.actions.toggle_previews.setChecked(self.previews_shown())
 
     # -- files --------------------------------------------------------------------------------------
     def open_file(self, path: Path, line: int | None = None, column: int = 1) -> EditorTab | None:
@@ -426,16 +431,23 @@ class MainWindow(QMainWindow):
             self.watch.watch_file(path)
             self.recovery.track(tab)  # asks first when an earlier session left unsaved text for this file
         self.editors.setCurrentWidget(tab)
+        self._follow_editor()  # the file's pack is the current one, also when its tab was in front already
         if line is not None:
             tab.editor.go_to(line, column)
         return tab
 
     def _quick_open_file(self, path: Path) -> None:
         self.switch_mode(AUTHOR)
-        tab = self.open_file(path)
-        if tab is not None:  # show where the file lives, once the tab has painted
-            root = tab.document_state.pack_root
-            next_turn(self, lambda: self.workspace_panel.select_pack(root))
+        self.open_file(path)
+
+    def _quick_open_pack(self, root: Path) -> None:
+        """A pack chosen in Quick open: it becomes the current one, and in Author mode its guide opens."""
+        pack = self.session.packs.get(Path(root))
+        if pack is None:
+            return
+        self.workspace_panel.select_pack(pack.root)
+        if self.modes.current == AUTHOR and pack.knowledge_path.is_file():
+            self.open_file(pack.knowledge_path)
 
     def open_diagnostic(self, diag: Diagnostic) -> None:
         base = Path(diag.pack) if diag.pack else None
@@ -518,15 +530,24 @@ class MainWindow(QMainWindow):
         if not self._warmed:
             self._warmed = True
             warm_up_editor(self)  # the first file opened then paints as fast as every later one
-        if not self._sized and self.settings.window_state() is None:
-            # Dock sizes only stick once the window has its real size: set the defaults on first show.
-            self._sized = True
-            QTimer.singleShot(0, self, self._default_dock_sizes)
+        # Dock sizes only stick once the window has its real size: a first-time layout is sized now.
+        QTimer.singleShot(0, self, self.layouts.shown)
 
-    def _default_dock_sizes(self) -> None:
-        self.resizeDocks([self.docks["workspace"]], [400], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["inspector"]], [320], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["problems"]], [220], Qt.Orientation.Vertical)
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        # Narrower: the side docks give up room before the editor does, and the toolbar drops its words.
+        if not self._fit_pending:
+            self._fit_pending = True
+            QTimer.singleShot(0, self, self._fit)
+
+    def _fit(self) -> None:
+        self._fit_pending = False
+        self.layouts.keep_centre_room()
+        if self.modes.current == AUTHOR:  # the previews may have come back collapsed from the last session
+            self.actions.toggle_previews.setChecked(self.previews_shown())
+        style = (Qt.ToolButtonStyle.ToolButtonIconOnly if self.width() < TOOLBAR_WORDS_MIN
+                 else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.actions.toolbar.setToolButtonStyle(style)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         for tab in self.editors.tabs():
@@ -540,5 +561,6 @@ class MainWindow(QMainWindow):
         self.search.close()
         self.modes.shutdown()
         child_pool.shutdown()
+        self.layouts.save()
         self.settings.save_window(self.saveGeometry(), self.saveState())
         event.accept()

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from studio.core.model import Pack
+from studio.ui.fit import scroll_page
 
 AUTHOR = "Author"
 AUTHOR_TIP = "Author: edit packs with live validation and previews"
@@ -50,18 +51,29 @@ class ModePanel(QWidget):
         pack_changed(Path): the panel changed a pack's KNOWLEDGE.md; the workspace reloads that pack.
         runs_written(Path): the panel wrote records into this pack's runs/ (other panels may show them).
         handoff(str, object): open the named mode and give its panel this request (``accept``).
+        status_message(str): what the panel just did, for the window's status bar ("Recorded ... in runs/...").
+        pack_chosen(Path): the user picked this pack in the panel (a queue row): it becomes the window's current
+            pack, so the tree, the Inspector and the other modes show it too.
     """
 
     open_file_requested = Signal(Path, int)
     pack_changed = Signal(Path)
     runs_written = Signal(Path)
     handoff = Signal(str, object)
+    status_message = Signal(str)
+    pack_chosen = Signal(Path)
 
     mode_title: ClassVar[str] = ""
     """The mode's name on its toolbar button and in the View menu."""
     mode_tip: ClassVar[str] = ""
     """One line: what the mode is for (tooltip and status tip)."""
     follows: ClassVar[Follows] = Follows.NOTHING
+    labeler: Callable[[Pack], str] | None = None
+    """Set by ``JobModes``: the distinguishing label of a pack (``acme — explicit, v0.4.0/``)."""
+
+    def pack_label(self, pack: Pack) -> str:
+        """How a header names ``pack``: its name, plus scope and telling path when another pack shares the name."""
+        return self.labeler(pack) if self.labeler is not None else pack.name
 
     def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
         """Bring the panel up to date with the workspace's ``packs`` and the ``selected`` pack (on screen only)."""
@@ -89,14 +101,19 @@ class JobModes(QObject):
         open_file_requested(Path, int): a panel asked to open a file at a 1-based line.
         pack_changed(Path): a panel edited a pack's KNOWLEDGE.md; reload that pack.
         switch_requested(str): a panel handed a request to another mode; the window switches to it.
+        status_message(str): a panel's message for the status bar.
+        pack_chosen(Path): the user picked a pack in a panel; the window makes it the current pack.
     """
 
     open_file_requested = Signal(Path, int)
     pack_changed = Signal(Path)
     switch_requested = Signal(str)
+    status_message = Signal(str)
+    pack_chosen = Signal(Path)
 
     def __init__(self, stack: QStackedWidget, author_page: QWidget, parent: QObject | None = None,
-                 panels: Sequence[Callable[[], ModePanel]] | None = None) -> None:
+                 panels: Sequence[Callable[[], ModePanel]] | None = None,
+                 labeler: Callable[[Pack], str] | None = None) -> None:
         super().__init__(parent)
         self.stack = stack
         self.panels: dict[str, ModePanel] = {}
@@ -104,12 +121,17 @@ class JobModes(QObject):
         for make in (panels if panels is not None else mode_panels()):
             panel = make()
             self.panels[panel.mode_title] = panel
-            self.pages[panel.mode_title] = panel
-            stack.addWidget(panel)
+            # Below its minimum size a panel scrolls in its place: no mode can make the window grow.
+            page = scroll_page(panel)
+            self.pages[panel.mode_title] = page
+            stack.addWidget(page)
             panel.open_file_requested.connect(self.open_file_requested)
             panel.pack_changed.connect(self.pack_changed)
             panel.runs_written.connect(self._runs_written)
             panel.handoff.connect(self._handoff)
+            panel.status_message.connect(self.status_message)
+            panel.pack_chosen.connect(self.pack_chosen)
+            panel.labeler = labeler
         self.current = AUTHOR
         self._packs: list[Pack] = []
         self._selected: Pack | None = None

@@ -1,38 +1,99 @@
 """``STUDIO_SCREENSHOT=path`` support: once the workspace is loaded, show a pack, grab the window, quit.
 
-Used to produce the README screenshots under Xvfb; never active in normal use.
+Used to produce the README screenshots under Xvfb; never active in normal use. The settings are a fresh file
+in a temporary folder, so a screenshot never depends on (or changes) the user's remembered layout. Options,
+all environment variables:
+
+- ``STUDIO_SCREENSHOT_MODE``: ``author`` (default), ``resolve``, ``runs``, ``review`` or ``evals``;
+- ``STUDIO_SCREENSHOT_SIZE``: the window size, ``1280x720`` (default: the screen's available size);
+- ``STUDIO_SCREENSHOT_THEME``: ``light``, ``dark`` or ``system`` (default);
+- ``STUDIO_SCREENSHOT_PACK``: the name of the pack to show (default: the first with findings), and
+  ``STUDIO_SCREENSHOT_PACK_INDEX``: which of several packs of that name (0, 1, ...; in tree order);
+- ``STUDIO_SCREENSHOT_OPEN``: more files to open in tabs, paths relative to the shown pack, ``;``-separated;
+- ``STUDIO_SCREENSHOT_TAB``: the index of the preview tab to bring to the front, or ``STUDIO_SCREENSHOT_PREVIEWS=0``
+  to collapse the previews (View ▸ Previews beside the editor).
+
+    STUDIO_SCREENSHOT=docs/screenshots/mode-resolve.png STUDIO_SCREENSHOT_MODE=resolve \\
+        xvfb-run -s "-screen 0 1280x720x24" pack-studio open resources/examples
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from studio.ui.main_window import MainWindow
+
+MODES = {"author": "Author", "resolve": "Resolve", "runs": "Runs", "review": "Review", "evals": "Evals"}
+
+
+def screenshot_settings() -> QSettings:
+    """A fresh settings file in a temporary folder (left for the system to clean up)."""
+    folder = tempfile.mkdtemp(prefix="studio-screenshot-")
+    return QSettings(str(Path(folder) / "studio.ini"), QSettings.Format.IniFormat)
+
+
+def wanted_size() -> tuple[int, int] | None:
+    """``STUDIO_SCREENSHOT_SIZE`` as (width, height), else the primary screen's available size."""
+    raw = os.environ.get("STUDIO_SCREENSHOT_SIZE", "")
+    width, _, height = raw.lower().partition("x")
+    if width.isdigit() and height.isdigit():
+        return int(width), int(height)
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return None
+    area = screen.availableGeometry()
+    return area.width(), area.height()
+
+
+def prepare(window: MainWindow) -> None:
+    """Before the workspace opens: the theme and the window's size."""
+    theme = os.environ.get("STUDIO_SCREENSHOT_THEME", "")
+    if theme in ("light", "dark", "system"):
+        window.set_theme(theme)
+    size = wanted_size()
+    if size is not None:
+        window.resize(*size)
 
 
 def _pick_pack(window: MainWindow) -> None:
     wanted = os.environ.get("STUDIO_SCREENSHOT_PACK")
     packs = sorted(window.session.packs.values(), key=lambda p: (p.counts.warnings + p.counts.errors == 0, p.name))
-    chosen = next((p for p in packs if p.name == wanted), packs[0] if packs else None)
+    if wanted:
+        named = sorted((p for p in packs if p.name == wanted), key=lambda p: str(p.root))
+        index = os.environ.get("STUDIO_SCREENSHOT_PACK_INDEX", "0")
+        packs = named[int(index):] + named if index.isdigit() else named
+    chosen = packs[0] if packs else None
     if chosen is None:
         return
+    for rel in filter(None, os.environ.get("STUDIO_SCREENSHOT_OPEN", "").split(";")):
+        window.open_file((chosen.root / rel).resolve(), 1)
     window.workspace_panel.select_pack(chosen.root)
     if chosen.knowledge_path.is_file():
         window.open_file(chosen.knowledge_path, 1)
     tab = os.environ.get("STUDIO_SCREENSHOT_TAB")
     if tab and tab.isdigit():
         window.previews.setCurrentIndex(int(tab))
+    if os.environ.get("STUDIO_SCREENSHOT_PREVIEWS") == "0":
+        QTimer.singleShot(200, lambda: window.show_previews(False))
+    mode = MODES.get(os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower())
+    if mode is not None and mode != window.modes.current:
+        QTimer.singleShot(300, lambda: window.switch_mode(mode))
+    # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
+    window.activateWindow()
+    QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
 
 
-def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 2500) -> None:
+def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:
     def grab() -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         window.grab().save(str(target))
-        print(f"screenshot saved to {target}")
+        print(f"screenshot saved to {target} ({window.width()}x{window.height()}, {window.modes.current} mode)")
         QApplication.quit()
 
     def loaded(_cancelled: bool) -> None:

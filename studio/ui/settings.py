@@ -143,6 +143,42 @@ class StudioSettings:
         self.store.setValue("window/state", state)
         self.store.sync()
 
+    # -- per-mode layout: which docks each mode shows, their sizes, and its splitters' positions --------
+    @staticmethod
+    def _mode_key(mode: str) -> str:
+        return "layout/" + "".join(c if c.isalnum() else "-" for c in mode.lower())
+
+    def mode_state(self, mode: str) -> QByteArray | None:
+        """The docks as the user left them in ``mode`` (``QMainWindow.saveState``), or None before the first time."""
+        value = self.store.value(f"{self._mode_key(mode)}/docks")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def splitter_states(self, mode: str) -> list[QByteArray]:
+        """The positions of ``mode``'s splitters, in the order the page creates them (empty when none stored)."""
+        key = self._mode_key(mode)
+        count = _as_int(self.store.value(f"{key}/splitters", 0)) or 0
+        states = [self.store.value(f"{key}/splitter-{i}") for i in range(min(max(count, 0), 64))]
+        return [s if isinstance(s, QByteArray) else QByteArray() for s in states]
+
+    def save_mode_layout(self, mode: str, docks: QByteArray | None, splitters: list[QByteArray]) -> None:
+        key = self._mode_key(mode)
+        if docks is not None:
+            self.store.setValue(f"{key}/docks", docks)
+        self.store.setValue(f"{key}/splitters", len(splitters))
+        for i, state in enumerate(splitters):
+            self.store.setValue(f"{key}/splitter-{i}", state)
+        self.store.sync()
+
+    # -- theme ----------------------------------------------------------------------------------------
+    def theme(self) -> str:
+        """``system``, ``light`` or ``dark`` (View ▸ Theme); anything else reads as ``system``."""
+        raw = self.store.value("view/theme", "system")
+        return raw if raw in ("system", "light", "dark") else "system"
+
+    def set_theme(self, choice: str) -> None:
+        self.store.setValue("view/theme", choice)
+        self.store.sync()
+
     # -- pins: which same-scope copy of a name wins, per workspace (see studio.core.pins) -------------
     @staticmethod
     def _pins_key(workspace: list[str]) -> str:

@@ -295,6 +295,23 @@ class WorkspaceSession(QObject):
         self.pack_removed.emit(gone)
         self._announce(changed)
 
+    def set_pin(self, name: str, root: Path | None) -> list[Path]:
+        """Make the copy at ``root`` win ``name`` within its scope (None removes the pin) and settle that name again.
+
+        The pin holds for later rescans of this session (``request.pins``); remembering it between sessions is the
+        caller's (``StudioSettings.set_pin``). Returns the roots whose settled pack changed (each announced with
+        ``pack_replaced``). Does nothing while a scan runs: the workspace is settled when it ends.
+        """
+        if root is None:
+            self.request.pins.pop(name, None)
+        else:
+            self.request.pins[name] = Path(root)
+        if self._core is None:
+            return []
+        changed = self._core.set_pin(name, root)
+        self._announce(changed)
+        return changed
+
     def _announce(self, roots: list[Path]) -> None:
         """Tell the views about packs whose settled copy the core just changed."""
         if self._core is None:

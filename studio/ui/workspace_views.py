@@ -5,14 +5,19 @@ announces packs as loaded, their findings a few times a second, then the packs t
 replacements; this object hands each announcement to the views that show the whole workspace (the tree, the
 Problems table, the status counts, the file watcher, Quick open, the job modes). The window only handles the
 pack in view (Inspector, previews, editor tabs), through ``pack_replaced``.
+
+Same-name packs are told apart by their labels (``studio.core.labels``): ``labels`` is kept up to date one name
+group at a time, and the tree and the mode headers read it; the Problems table labels its rows itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
+from studio.core.labels import LabelIndex
 from studio.core.model import Pack
 from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
@@ -34,11 +39,11 @@ class WorkspaceViews(QObject):
     Signals:
         pack_replaced(object): a pack's settled copy changed (after a reload or a new verdict); the window
             refreshes the pack in view and its editor tabs.
-        counts_changed(str): the findings tally changed; the text is the short summary ("3 errors, 2 warnings").
+        pack_removed(object): the Pack that left the workspace.
     """
 
     pack_replaced = Signal(object)
-    counts_changed = Signal(str)
+    pack_removed = Signal(object)
 
     def __init__(self, session: WorkspaceSession, workspace_panel: WorkspacePanel, tree_model: PackTreeModel,
                  diag_model: DiagnosticsTableModel, status: StatusLine, watch: LiveWatch, quick_open: QuickOpen,
@@ -53,6 +58,8 @@ class WorkspaceViews(QObject):
         self.quick_open = quick_open
         self.modes = modes
         self.tally = PackTally()
+        self.labels = LabelIndex()
+        """Every pack's distinguishing label (scope and telling path for a shared name)."""
         session.started.connect(self._started)
         session.packs_added.connect(self._packs_added)
         session.findings_added.connect(self._findings_added)
@@ -65,13 +72,26 @@ class WorkspaceViews(QObject):
 
     def _started(self) -> None:
         self.tree_model.clear()
+        self.labels.clear()
         self.diag_model.clear()
         self.watch.clear()
         self.status.set_workspace(self.session.request.label())
         self.tally.clear()
         self.refresh_counts()
 
+    def _relabel(self, packs: list[Pack]) -> None:
+        """Work out the labels of ``packs``' name groups; the tree redraws the rows whose label changed."""
+        changed = self.labels.update(packs)
+        if changed:
+            self.tree_model.set_labels({Path(r): label for r in changed if (label := self.labels.label(r))})
+
+    def label_text(self, pack: Pack) -> str:
+        """``acme — explicit, v0.4.0/`` when another pack is named ``acme``, else ``acme``."""
+        label = self.labels.label(pack.root)
+        return label.text if label is not None else pack.name
+
     def _packs_added(self, packs: list[Pack]) -> None:
+        self._relabel(packs)
         self.tree_model.add_packs(packs)
         self.watch.watch_packs([p.root for p in packs])
         self.tally.update(packs)
@@ -81,7 +101,7 @@ class WorkspaceViews(QObject):
         self.refresh_counts()
 
     def _findings_added(self, packs: list[Pack]) -> None:
-        self.diag_model.set_packs([(str(p.root), p.name, p.findings) for p in packs])
+        self.diag_model.show_packs(packs)
         self.refresh_counts()
 
     def _settled(self, changed: list[Pack]) -> None:
@@ -100,6 +120,7 @@ class WorkspaceViews(QObject):
         for pack in changed:
             (movers if self.tree_model.changes_group(pack) else staying).append(pack)
         now, later = movers[:SETTLE_SLICE], movers[SETTLE_SLICE:] + staying
+        self._relabel(now)
         for pack in now:
             self.tree_model.replace_pack(pack)
         self.tally.update(now)
@@ -121,17 +142,18 @@ class WorkspaceViews(QObject):
             self.tree_model.replace_pack(pack)
         self.tally.update(head)
         shown.extend(head)
+        self._relabel(head)
         if rest:
             self._next(lambda: self._settle_slice(rest, generation, shown))
             return
         current = [p for p in shown if self.session.packs.get(p.root) is p]
-        self.diag_model.set_packs([("", "(workspace)", self.session.diagnostics)]
-                                  + [(str(p.root), p.name, p.findings) for p in current])
+        self.diag_model.show_packs(current, workspace=self.session.diagnostics)
         self.refresh_counts()
 
     def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
+        self._relabel([fresh])
         self.tree_model.replace_pack(fresh)
-        self.diag_model.set_pack(str(fresh.root), fresh.name, fresh.findings)
+        self.diag_model.show_packs([fresh])
         self.modes.pack_replaced(fresh)
         self.quick_open.update_pack(fresh)
         self.tally.update([fresh])
@@ -140,11 +162,14 @@ class WorkspaceViews(QObject):
 
     def _pack_removed(self, gone: Pack) -> None:
         self.tree_model.remove_pack(gone.root)
+        changed = self.labels.remove([gone.root])
+        self.tree_model.set_labels({Path(r): label for r in changed if (label := self.labels.label(r))})
         self.diag_model.set_pack(str(gone.root), gone.name, ())
         self.modes.set_packs(list(self.session.packs.values()))
         self.quick_open.set_packs(self.session.packs.values())
         self.tally.retain(set(self.session.packs))
         self.refresh_counts()
+        self.pack_removed.emit(gone)
 
     def _finished(self, cancelled: bool) -> None:
         self.workspace_panel.scan_finished()
@@ -154,7 +179,6 @@ class WorkspaceViews(QObject):
     def refresh_counts(self) -> None:
         self.status.set_counts(self.diag_model.counts(), len(self.session.packs),
                                self.tally.quarantined, self.tally.shadowed)
-        self.counts_changed.emit(self.status.counts_label.text())
 
     def _next(self, step: Callable[[], None]) -> None:
         next_turn(self, step)

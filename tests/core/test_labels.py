@@ -7,7 +7,15 @@ from pathlib import Path, PurePosixPath
 from hypothesis import given
 from hypothesis import strategies as st
 
-from studio.core.labels import LabelInput, pack_labels, tab_titles, telling_suffixes
+from studio.core.labels import (
+    LabelIndex,
+    LabelInput,
+    PackLabel,
+    group_labels,
+    pack_labels,
+    tab_titles,
+    telling_suffixes,
+)
 from studio.core.model import Scope
 from studio.core.pack import load_pack
 
@@ -122,3 +130,32 @@ def test_thousands_of_copies_of_one_name_are_labelled_in_linear_time() -> None:
     labels = pack_labels(items)
     assert time.perf_counter() - started < 5  # quadratic comparison took minutes here
     assert len({label.text for label in labels.values()}) == 3000
+
+
+@given(packs(), packs(), st.lists(st.integers(0, 15), max_size=6))
+def test_the_label_index_agrees_with_pack_labels_after_any_changes(first: list[LabelInput], second: list[LabelInput],
+                                                                    removals: list[int]) -> None:
+    """Packs added, replaced (a new name or scope at the same root) and removed one batch at a time: the index's
+    labels are those ``pack_labels`` gives for the packs present, and it reports every label that changed."""
+    index = LabelIndex()
+    present: dict[PurePosixPath, LabelInput] = {}
+    before: dict[PurePosixPath, str] = {}
+    for step in (first, second):
+        changed = set(index.update(step))
+        present.update((p.root, p) for p in step)
+        gone = [list(present)[i % len(present)] for i in removals] if present and step is second else []
+        changed |= set(index.remove(gone))
+        for root in gone:
+            present.pop(root, None)
+        # Name group by name group, as the index works (``pack_labels`` adds a whole-path fallback for two label
+        # texts that coincide across names, which the index leaves out).
+        expected: dict[PurePosixPath, PackLabel] = {}
+        for name in {p.name for p in present.values()}:
+            expected.update(group_labels([p for p in present.values() if p.name == name]))  # type: ignore[arg-type]
+        assert {root: index.label(root) for root in present} == expected
+        assert {r for r in present if before.get(r) != expected[r].text} <= changed
+        if len({label.text for label in expected.values()}) == len(expected):
+            assert expected == pack_labels(present.values())
+        before = {root: label.text for root, label in expected.items()}
+        for root in present:
+            assert index.namesakes(present[root].name) == sum(p.name == present[root].name for p in present.values())

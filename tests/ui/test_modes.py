@@ -29,14 +29,16 @@ def test_resolve_mode_simulates_the_selected_pack(qtbot, open_and_wait, window: 
     _select(window, "northwind-espresso")
     with qtbot.waitSignal(window.modes.panel("Resolve").result_shown, timeout=20_000) as shown:
         window.actions.modes["Resolve"].trigger()
-    assert window.center.currentWidget() is window.modes.panel("Resolve")
-    assert window.docks["workspace"].isVisible() and window.docks["problems"].isVisible()
-    assert not window.docks["inspector"].isVisible()  # the tables need the width
+    assert window.center.currentWidget() is window.modes.pages["Resolve"]
+    assert window.docks["workspace"].isVisible()
+    # By default a job mode shows the Workspace only: its tables need the width and the height.
+    assert not window.docks["inspector"].isVisible() and not window.docks["problems"].isVisible()
     result = shown.args[0]
     assert [p.name for p in result.packs] == ["northwind-espresso"]
     assert result.tokens_used <= result.budget
     window.actions.modes["Author"].trigger()
     assert window.center.currentWidget() is window.splitter and window.docks["inspector"].isVisible()
+    assert window.docks["problems"].isVisible()
 
 
 def test_a_panel_row_opens_the_file_in_author_mode(qtbot, open_and_wait, window: MainWindow,
@@ -86,7 +88,7 @@ def test_running_through_packs_renders_only_the_one_the_user_stops_at(
     open_and_wait(window, [examples_copy])
     shown: list[str] = []
     real = window.inspector.show_pack
-    monkeypatch.setattr(window.inspector, "show_pack", lambda pack: (shown.append(pack.name), real(pack)))
+    monkeypatch.setattr(window.inspector, "show_pack", lambda pack, *rest: (shown.append(pack.name), real(pack, *rest)))
     names = sorted(p.name for p in window.session.packs.values())
     for name in names:  # as fast as arrow keys: all within one turn of the event loop
         window.workspace_panel.select_pack(next(p.root for p in window.session.packs.values() if p.name == name))
@@ -101,14 +103,14 @@ def test_evals_mode_runs_the_selected_packs_suite_and_opens_a_case_in_resolve(
     evals = window.modes.panel("Evals")
     with qtbot.waitSignal(evals.finished, timeout=30_000):
         window.actions.modes["Evals"].trigger()
-    assert window.center.currentWidget() is evals
+    assert window.center.currentWidget() is window.modes.pages["Evals"]
     assert evals.pack is not None and evals.pack.name == "northwind-espresso"
     assert evals.model.rowCount() > 0
     # A case opens in Resolve mode with its task and budget (a handoff between mode panels).
     case = evals.model.index(0, 0).data(CASE_ROLE)
     evals.table.selectRow(0)
     evals.open_selected_in_resolve()
-    assert window.center.currentWidget() is window.modes.panel("Resolve")
+    assert window.center.currentWidget() is window.modes.pages["Resolve"]
     assert window.actions.modes["Resolve"].isChecked()
     inputs = window.modes.panel("Resolve").inputs
     assert inputs.task.toPlainText() == case.prompt

@@ -38,5 +38,5 @@ def test_the_layers_tab_runs_only_when_shown(qtbot, open_and_wait, window: MainW
         window.switch_mode("Resolve")
     assert resolver.layers.result is None  # type: ignore[attr-defined]
     with qtbot.waitSignal(resolver.layers.result_shown, timeout=60_000) as shown:  # type: ignore[attr-defined]
-        resolver.tabs.setCurrentWidget(resolver.layers)  # type: ignore[attr-defined]
+        resolver.tabs.setCurrentWidget(resolver.layers_page)  # type: ignore[attr-defined]
     assert shown.args[0].decision in ("gap", "direct", "search")

@@ -6,6 +6,7 @@ import threading
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt, QThreadPool
+from PySide6.QtTest import QTest
 
 from studio.core.model import Pack, Verdict
 from studio.core.pack import load_pack
@@ -110,8 +111,9 @@ def test_expanding_a_pack_lists_its_files_and_a_file_can_be_opened(qtbot, make_p
     with qtbot.waitSignal(panel.file_activated) as opened:
         panel.tree.activated.emit(knowledge)
     assert opened.args == [pack.root / "KNOWLEDGE.md"]
-    with qtbot.waitSignal(panel.pack_selected) as selected:
-        panel.tree.setCurrentIndex(knowledge)
+    with qtbot.waitSignal(panel.pack_selected) as selected:  # a click on a file row selects its pack
+        QTest.mouseClick(panel.tree.viewport(), Qt.MouseButton.LeftButton,
+                         pos=panel.tree.visualRect(knowledge).center())
     assert selected.args == [pack]
 
 

@@ -120,9 +120,11 @@ class DiagnosticsTableModel(QAbstractTableModel):
         """Replace the rows of one pack (or workspace-level findings with ``pack_root=""``)."""
         self.set_packs([(pack_root, pack_name, diagnostics, scope)])
 
-    def show_packs(self, packs: Iterable[Pack]) -> None:
-        """``set_packs`` for settled packs: each pack's findings, labelled with its scope."""
-        self.set_packs([(str(p.root), p.name, p.findings, p.scope.value) for p in packs])
+    def show_packs(self, packs: Iterable[Pack], workspace: Sequence[Diagnostic] | None = None) -> None:
+        """``set_packs`` for settled packs: each pack's findings, labelled with its scope; with ``workspace``, the
+        workspace-level findings too (in the same update: each update re-sorts the whole table)."""
+        items: list[PackItem] = [("", "(workspace)", workspace, "")] if workspace is not None else []
+        self.set_packs(items + [(str(p.root), p.name, p.findings, p.scope.value) for p in packs])
 
     def set_packs(self, items: Sequence[PackItem]) -> None:
         """Add or replace the rows of several packs; unchanged packs are left alone.

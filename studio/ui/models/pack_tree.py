@@ -22,6 +22,7 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QThreadPool
 from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
 
+from studio.core.labels import PackLabel
 from studio.core.model import Pack, Scope
 from studio.ui import workers
 from studio.ui.icons import icon
@@ -56,10 +57,14 @@ class Role(IntEnum):
     """The Pack when the row is a pack itself, else None (the delegate's one question per row)."""
     GROUP = Qt.ItemDataRole.UserRole + 7
     """A group row's key (``explicit``, ``shadowed`` ...)."""
+    WHERE = Qt.ItemDataRole.UserRole + 8
+    """On a pack row whose name another pack shares: what tells it apart, drawn muted after the name
+    (``studio.core.labels``): the telling path (``v0.4.0/``), or the scope when the scope alone tells it
+    (``user``); the whole label is in the tooltip. Empty for a unique name."""
 
 
 # The roles as plain ints: building rows converts no enums (a thousand rows, six roles each).
-_KIND, _PACK, _PATH, _REASON, _FILTER_TEXT, _ROW_PACK, _GROUP = (int(r) for r in Role)
+_KIND, _PACK, _PATH, _REASON, _FILTER_TEXT, _ROW_PACK, _GROUP, _WHERE = (int(r) for r in Role)
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _DECORATION = int(Qt.ItemDataRole.DecorationRole)
@@ -114,8 +119,8 @@ class PackRow:
         return cls(pack.name, pack.status, pack.trust, pack.type, pack.description, profile,
                    (counts.errors, counts.warnings, counts.infos), exclusion_reason(pack), group)
 
-    def tooltip(self, root: Path) -> str:
-        lines = [self.name, str(root),
+    def tooltip(self, root: Path, label: str = "") -> str:
+        lines = [label or self.name, str(root),
                  f"status: {self.status or 'none'} · trust: {self.trust or 'none'} · profile: {self.profile}"]
         if self.description:
             lines.append(self.description)
@@ -123,8 +128,9 @@ class PackRow:
             lines.append(f"Reason: {self.reason}")
         return "\n".join(lines)
 
-    def filter_text(self) -> str:
-        return " ".join(x for x in (self.name, self.status, self.type, self.trust, self.description) if x).lower()
+    def filter_text(self, where: str = "") -> str:
+        parts = (self.name, where, self.status, self.type, self.trust, self.description)
+        return " ".join(x for x in parts if x).lower()
 
 
 def list_directory(path: Path) -> list[tuple[str, bool]]:
@@ -168,6 +174,8 @@ class PackTreeModel(QStandardItemModel):
         self._listing_pool.setMaxThreadCount(1)
         self._visible: dict[str, int] | None = None
         """Packs per group the Workspace filter shows, while a filter is typed."""
+        self._pack_labels: dict[Path, PackLabel] = {}
+        """Labels of the packs whose name another pack shares (``set_labels``); unique names are not kept."""
 
     # -- rows -------------------------------------------------------------------------------------
     def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
@@ -177,10 +185,12 @@ class PackTreeModel(QStandardItemModel):
             item.setData(value, role)
         return item
 
-    @staticmethod
-    def _pack_roles(pack: Pack, row: PackRow) -> dict[int, Any]:
-        return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root), _PACK: pack, _ROW_PACK: pack,
-                _REASON: row.reason, _FILTER_TEXT: row.filter_text()}
+    def _pack_roles(self, pack: Pack, row: PackRow) -> dict[int, Any]:
+        label = self._pack_labels.get(pack.root)
+        # In the tree the group already says the scope (for packs that load): the path is what tells copies apart.
+        where, text = (label.path or label.scope, label.text) if label is not None else ("", "")
+        return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root, text), _PACK: pack, _ROW_PACK: pack,
+                _REASON: row.reason, _FILTER_TEXT: row.filter_text(where), _WHERE: where}
 
     def _pack_row(self, pack: Pack, row: PackRow) -> QStandardItem:
         roles = self._pack_roles(pack, row)
@@ -215,6 +225,7 @@ class PackTreeModel(QStandardItemModel):
         self._count_groups(set(self.groups))
         self.pack_items.clear()
         self._shown.clear()
+        self._pack_labels.clear()
         self._listed.clear()
         self._pending.clear()
 
@@ -249,6 +260,22 @@ class PackTreeModel(QStandardItemModel):
             moved = self.groups[old.group].takeRow(item.row())
             self.groups[row.group].appendRow(moved)
             self._count_groups({old.group, row.group})
+
+    def set_labels(self, labels: dict[Path, PackLabel]) -> None:
+        """Show these labels (only packs whose label changed: ``LabelIndex.update`` says which)."""
+        for root, label in labels.items():
+            if label.where:
+                self._pack_labels[root] = label
+            elif self._pack_labels.pop(root, None) is None:
+                continue  # unique before and after: the row shows no suffix and needs no change
+            item = self.pack_items.get(root)
+            shown = self._shown.get(root)
+            if item is not None and shown is not None:
+                self.setItemData(item.index(), self._pack_roles(*shown))
+
+    def label(self, root: Path) -> PackLabel | None:
+        """The label the row of ``root`` shows, when its name is shared (None for a unique name)."""
+        return self._pack_labels.get(root)
 
     def changes_group(self, pack: Pack) -> bool:
         """Whether ``replace_pack(pack)`` would move its row to another group (or add it)."""

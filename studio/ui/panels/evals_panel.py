@@ -40,6 +40,7 @@ from studio.core.evals.suites import pack_suites
 from studio.core.model import PROFILES, Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
@@ -63,10 +64,15 @@ class ConfigBox(QGroupBox):
         self.ranking = QComboBox()
         for r in RANKINGS:
             self.ranking.addItem(r, r)
-        row = QHBoxLayout(self)
+        row = FlowLayout(self)
+        row.setContentsMargins(6, 6, 6, 6)
         for label, widget in (("Budget", self.budget), ("Profile", self.profile), ("Ranking", self.ranking)):
-            row.addWidget(QLabel(label))
-            row.addWidget(widget)
+            pair = QWidget()
+            pair_layout = QHBoxLayout(pair)
+            pair_layout.setContentsMargins(0, 0, 0, 0)
+            pair_layout.addWidget(QLabel(label))
+            pair_layout.addWidget(widget)
+            row.add(pair)
 
     def config(self, encoding: str) -> EvalConfig:
         return EvalConfig(self.budget.value(), self.profile.currentData(), encoding, self.ranking.currentData())
@@ -115,9 +121,10 @@ class EvalsPanel(ModePanel):
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.run)
 
-        self.title = QLabel("No pack selected.")
+        self.title = wrap_label(QLabel("No pack selected."))
         self.suite_combo = QComboBox()
-        self.suite_combo.setMinimumContentsLength(28)
+        self.suite_combo.setMinimumContentsLength(22)
+        self.suite_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.run_button = QPushButton("Run")
         self.run_button.setToolTip("Run the suite again (after editing a split, a description or the budget)")
         self.run_button.clicked.connect(self.run)
@@ -246,7 +253,7 @@ class EvalsPanel(ModePanel):
             self._latest = 0
             self._show(None)
             self.title.setText("No pack selected." if pack is None else
-                               f"{pack.name}: no suites under evals/ (add a case from Resolve mode)")
+                               f"{self.pack_label(pack)}: no suites under evals/ (add a case from Resolve mode)")
             return
         self.run()
 
@@ -285,7 +292,7 @@ class EvalsPanel(ModePanel):
         mode = self.compare_mode.currentData()
         b: EvalConfig | str | None = (self.config_b.config(self.encoding) if mode == "config" else
                                       LAST_RECORDED if mode == "last" else None)
-        self.title.setText(f"{self.pack.name}: running {rel} ...")
+        self.title.setText(f"{self.pack_label(self.pack)}: running {rel} ...")
         self._latest = submit(evaluate_pair, self.pack, self.pack.root / rel, self.config_a.config(self.encoding), b,
                               self.workspace, self.session, on_done=self._done, on_error=self._failed, pool=self.pool)
         return self._latest
@@ -316,7 +323,7 @@ class EvalsPanel(ModePanel):
         self.model.labels = ("recorded", "now") if recorded else ("A", "B")
         self.model.set_cases(cases, result.comparison is not None)
         self.summary.setText(self._summary_html(result))
-        pack_name = self.pack.name if self.pack else result.a.pack
+        pack_name = self.pack_label(self.pack) if self.pack else result.a.pack
         problems = len(result.suite.findings)
         self.title.setText(f"{pack_name}: {result.a.kind} suite, {len(cases)} case(s)"
                            + (f", {problems} finding(s) in the suite" if problems else ""))

@@ -27,6 +27,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.evidence import ClaimEvidence, Excerpt, SourceReader, parse_anchor
 from studio.core.evidence.anchors import split_ref
 from studio.core.sourcemap import SOURCE_MAP
+from studio.ui.fit import wrap_label
 from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, is_broken
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
@@ -110,7 +111,7 @@ class EvidencePanel(QWidget):
     def _build_provenance(self) -> QGroupBox:
         box = QGroupBox("Builder Skill provenance (data only)")
         layout = QVBoxLayout(box)
-        statement = QLabel(NEVER_RUNS)
+        statement = wrap_label(QLabel(NEVER_RUNS))
         font = statement.font()
         font.setBold(True)
         statement.setFont(font)
@@ -124,7 +125,7 @@ class EvidencePanel(QWidget):
         self.provenance_diagnostics = DiagnosticsList()
         self.provenance_diagnostics.setMaximumHeight(70)
         self.provenance_diagnostics.diagnostic_activated.connect(self._open_diagnostic)
-        self.consistency = QLabel()
+        self.consistency = wrap_label(QLabel())
         layout.addWidget(statement)
         layout.addWidget(self.builders)
         layout.addWidget(self.consistency)

@@ -30,6 +30,7 @@ from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
+from studio.ui.fit import FlowLayout
 
 SLIDER_STEPS = 1000
 """The slider is logarithmic: equal moves multiply the budget by equal factors, so 100-2,000 is usable."""
@@ -86,7 +87,8 @@ class ResolverInputs(QWidget):
         for name in known_encodings():
             self.encoding.addItem(name, name)
         self.encoding.setCurrentIndex(max(0, self.encoding.findData(DEFAULT_ENCODING)))
-        self.reference = QCheckBox("Reference mode (the reference CLI's dry run, side by side)")
+        self.reference = QCheckBox("Reference mode")
+        self.reference.setToolTip("Show the reference CLI's dry run side by side with the studio's resolver")
         self.use_feedback = QCheckBox("Use feedback")
         self.use_feedback.setToolTip("Rank with the helpful / harmful feedback recorded in runs/ (each item then says "
                                      "how feedback moved it). Off: the standard's simulation.")
@@ -106,12 +108,16 @@ class ResolverInputs(QWidget):
                        self.reference.toggled, self.use_feedback.toggled):
             signal.connect(self.changed)
 
-        overrides = QHBoxLayout()
+        # Each label stays with its combo box; the pairs wrap onto a second line in a narrow window.
+        overrides = FlowLayout()
         for label, combo in (("Profile", self.profile), ("Runtime mode", self.mode),
                              ("Grounding", self.grounding), ("Encoding", self.encoding)):
-            overrides.addWidget(QLabel(label))
-            overrides.addWidget(combo)
-        overrides.addStretch(1)
+            pair = QWidget()
+            pair_layout = QHBoxLayout(pair)
+            pair_layout.setContentsMargins(0, 0, 0, 0)
+            pair_layout.addWidget(QLabel(label))
+            pair_layout.addWidget(combo)
+            overrides.add(pair)
         budget = QHBoxLayout()
         budget.addWidget(self.slider, 1)
         budget.addWidget(self.spin)
@@ -120,10 +126,9 @@ class ResolverInputs(QWidget):
         form.addRow("Packs", self.pack_list)
         form.addRow("Overrides", overrides)
         form.addRow("Budget", budget)
-        switches = QHBoxLayout()
-        switches.addWidget(self.reference)
-        switches.addWidget(self.use_feedback)
-        switches.addStretch(1)
+        switches = FlowLayout()
+        switches.add(self.reference)
+        switches.add(self.use_feedback)
         form.addRow("", switches)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

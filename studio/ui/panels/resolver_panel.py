@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
-from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -35,6 +34,7 @@ from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
+from studio.ui.fit import scroll_page, wrap_label
 from studio.ui.models.candidates import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
@@ -95,9 +95,12 @@ class ResolverPanel(ModePanel):
         self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
         self._debounce.timeout.connect(self.run_now)
 
+        self.header = wrap_label(QLabel())
+        """Which pack the simulation starts from, by its distinguishing label (and why it is not offered)."""
+        self.header.hide()
         self.inputs = ResolverInputs()
         self.inputs.changed.connect(self._debounce.start)
-        self.status = QLabel()
+        self.status = wrap_label(QLabel())
         self.pin_button = QPushButton("Pin")
         self.pin_button.setToolTip("Keep this result and compare every later run with it")
         self.pin_button.clicked.connect(self.pin)
@@ -135,7 +138,7 @@ class ResolverPanel(ModePanel):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         header = self.table.horizontalHeader()
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        for column, width in enumerate((60, 120, 0, 110, 56, 56, 48, 140)):
+        for column, width in enumerate((64, 110, 0, 90, 48, 52, 44, 120)):
             if width:
                 header.resizeSection(column, width)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -174,7 +177,8 @@ class ResolverPanel(ModePanel):
         # The L0 -> L1 -> L2 simulation of the same task: run only while its tab is in front.
         self.layers = LayersView()
         self.layers.open_location.connect(self.open_file_requested)
-        self.tabs.addTab(self.layers, "Layers")
+        self.layers_page = scroll_page(self.layers)  # its three lists need more height than a laptop has
+        self.tabs.addTab(self.layers_page, "Layers")
         self.tabs.currentChanged.connect(lambda _i: self._simulate_layers())
         self.result_shown.connect(lambda _result: self._simulate_layers())
         self._layers_for: object = None
@@ -186,12 +190,12 @@ class ResolverPanel(ModePanel):
         split.setSizes([700, 350])
 
         layout = QVBoxLayout(self)
+        layout.addWidget(self.header)
         layout.addWidget(self.inputs)
         layout.addLayout(buttons)
         layout.addWidget(self.bar)
         layout.addWidget(split, 1)
-        rerun = QShortcut(QKeySequence(Qt.Key.Key_F5), self, activated=self.run_now)
-        rerun.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)  # only while the simulator has focus
+        # F5 (re-run) is the window's View ▸ Re-run the resolver, so Help ▸ Keyboard Shortcuts lists it.
         self._update_buttons()
         if packs is not None:
             self.set_packs(packs)
@@ -205,7 +209,20 @@ class ResolverPanel(ModePanel):
         """
         usable = [p for p in packs if p.loads]
         first = selected if selected is not None else next(iter(usable), None)
+        self.show_pack_in_view(selected)
         self.set_packs(usable, {first.name} if first is not None else set())
+
+    def show_pack_in_view(self, pack: Pack | None) -> None:
+        """Name the pack the simulation starts from (by its label: another pack may share its name)."""
+        self.header.setVisible(pack is not None)
+        if pack is None:
+            return
+        text = f"Pack in view: {self.pack_label(pack)}"
+        if pack.shadowed_by is not None:
+            text += f". This copy does not load (shadowed by {pack.shadowed_by}); the copy that wins its name is used."
+        elif not pack.loads:
+            text += ". It does not load (quarantined or skipped), so it is not offered below."
+        self.header.setText(text)
 
     def set_packs(self, packs: list[Pack], checked: set[str] | None = None) -> None:
         """Offer ``packs`` for activation (a re-run follows)."""
@@ -269,6 +286,8 @@ class ResolverPanel(ModePanel):
         self.result = result
         self.error = ""
         self.model.set_result(result)
+        # With one pack activated its name on every row only takes room from the paths (the header names it).
+        self.table.setColumnHidden(1, len(result.packs) <= 1)
         segments = [Segment(p.name, sum(d.tokens or 0 for d in p.selected), pack_color(i))
                     for i, p in enumerate(result.packs)]
         self.bar.set_usage(result.budget, result.tokens_used, segments)
@@ -355,7 +374,8 @@ class ResolverPanel(ModePanel):
         self.layers.cache_dir = cache_dir
 
     def _simulate_layers(self) -> None:
-        if self.tabs.currentWidget() is self.layers and self.result is not None and self.result is not self._layers_for:
+        if (self.tabs.currentWidget() is self.layers_page and self.result is not None
+                and self.result is not self._layers_for):
             self._layers_for = self.result
             self.layers.simulate_for(self.result)
 

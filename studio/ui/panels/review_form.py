@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.model import STATUSES, TRUST_LEVELS
+from studio.ui.fit import FlowLayout
 from studio.ui.panels.record_view import monospace_font
 
 DECISION_LABELS = (("confirm", "Confirm"), ("reject", "Reject"), ("needs-review", "Keep needs-review"))
@@ -45,21 +45,22 @@ class ReviewForm(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.decisions = QButtonGroup(self)
-        row = QHBoxLayout()
+        row = FlowLayout()
         self.buttons: dict[str, QRadioButton] = {}
         for value, label in DECISION_LABELS:
             button = QRadioButton(label)
             button.setProperty("decision", value)
             self.decisions.addButton(button)
             self.buttons[value] = button
-            row.addWidget(button)
-        row.addStretch(1)
+            row.add(button)
         self.buttons["confirm"].setChecked(True)
         self.reason = QPlainTextEdit()
         self.reason.setPlaceholderText("Why? (required: the reason is stored in the review record)")
         self.reason.setMaximumHeight(70)
         self.reviewer = QLineEdit(placeholderText="your name (defaults to the login name)")
-        self.update_knowledge = QCheckBox("Also update KNOWLEDGE.md (status / trust; the diff is shown first)")
+        self.update_knowledge = QCheckBox("Also update KNOWLEDGE.md")
+        self.update_knowledge.setToolTip("Also edit status / trust in KNOWLEDGE.md; the diff is shown before "
+                                         "anything is written")
         self.new_status = QComboBox()
         self.new_trust = QComboBox()
         for combo, values in ((self.new_status, STATUSES), (self.new_trust, TRUST_LEVELS)):
@@ -72,12 +73,9 @@ class ReviewForm(QWidget):
         self.update_knowledge.toggled.connect(self._update_enabled)
         self.decisions.buttonToggled.connect(lambda *_: self._suggest())
 
-        edits = QHBoxLayout()
-        edits.addWidget(QLabel("status"))
-        edits.addWidget(self.new_status)
-        edits.addWidget(QLabel("trust"))
-        edits.addWidget(self.new_trust)
-        edits.addStretch(1)
+        edits = FlowLayout()
+        for widget in (QLabel("status"), self.new_status, QLabel("trust"), self.new_trust):
+            edits.add(widget)
         form = QFormLayout(self)
         form.addRow("Decision", row)
         form.addRow("Reason", self.reason)

@@ -38,6 +38,7 @@ from studio.core.pack import load_pack
 from studio.core.review import ReviewError, ReviewPlan, commit_review, plan_review
 from studio.core.review_reasons import LastDecision, ReviewReason, gather_review_reasons, last_decision, review_queue
 from studio.core.runs import read_runs
+from studio.ui.fit import wrap_label
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
@@ -126,17 +127,15 @@ class ReviewPanel(ModePanel):
     Signals:
         reasons_loaded(): the reasons of the selected pack are on screen.
         review_recorded(Path, object): the record written and the edited ``KNOWLEDGE.md`` (or None).
-        status_message(str): what was just written, for the window's status bar.
         decisions_loaded(): the queue's Last decision column is filled in.
     """
 
     mode_title = "Review"
     mode_tip = "Review: disputed and needs-review packs, their reasons, and a recorded decision"
-    follows = Follows.WORKSPACE | Follows.EVERY_PACK
+    follows = Follows.WORKSPACE | Follows.EVERY_PACK | Follows.SELECTION
 
     reasons_loaded = Signal()
     review_recorded = Signal(Path, object)
-    status_message = Signal(str)
     decisions_loaded = Signal()
 
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
@@ -151,6 +150,9 @@ class ReviewPanel(ModePanel):
         self._decisions_all = False
         """Whether the latest read covers every queued pack (then older answers are stale)."""
         self._last_record: Path | None = None
+        self._followed: Sequence[Pack] | None = None
+        self._selecting = False
+        """True while the panel selects a row itself (not the user): no ``pack_chosen`` then."""
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
@@ -160,7 +162,6 @@ class ReviewPanel(ModePanel):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
         self.table.setWordWrap(False)
-        self.table.setMinimumWidth(420)  # room for the pack names; the splitter sizes from size hints
         header = self.table.horizontalHeader()
         header.resizeSection(0, 160)
         for column in (1, 2):  # status and trust are short words: no more room than they need
@@ -168,7 +169,7 @@ class ReviewPanel(ModePanel):
         header.setSectionResizeMode(LAST_DECISION_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # labels differ at their ends
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.queue_label = QLabel()
+        self.queue_label = wrap_label(QLabel())
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -176,7 +177,7 @@ class ReviewPanel(ModePanel):
         left_layout.addWidget(self.include_stale)
         left_layout.addWidget(self.table, 1)
 
-        self.heading = QLabel("Select a pack to review.")
+        self.heading = wrap_label(QLabel("Select a pack to review."))
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
@@ -216,13 +217,19 @@ class ReviewPanel(ModePanel):
         split.addWidget(right)
         split.setStretchFactor(0, 6)
         split.setStretchFactor(1, 5)
+        split.setSizes([420, 380])  # the queue's pack labels first; the splitter keeps what the user drags
         layout = QVBoxLayout(self)
         layout.addWidget(split)
         self.set_packs(packs or [])
 
     # -- queue -------------------------------------------------------------------------------------
     def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
-        self.set_packs(list(packs))
+        """The queue of the workspace's packs, with the window's current pack selected when it waits for review."""
+        if packs is not self._followed:  # the same list: only the selection changed (nothing to read again)
+            self._followed = packs
+            self.set_packs(list(packs))
+        if selected is not None:
+            self._select_root(selected.root)
 
     def set_packs(self, packs: list[Pack]) -> None:
         """All packs of the workspace; the queue shows those waiting for review."""
@@ -241,7 +248,7 @@ class ReviewPanel(ModePanel):
             self._decisions_pending = submit(_decisions_for, unread, on_done=self._decisions_done)
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
-            self.table.selectRow(rows[0])  # the kept pack, else the first waiting one: reasons show at once
+            self._select_row(rows[0])  # the kept pack, else the first waiting one: reasons show at once
         else:
             self._show_pack(None)
 
@@ -267,14 +274,30 @@ class ReviewPanel(ModePanel):
     def select_pack(self, name: str) -> bool:
         for row, pack in enumerate(self.queue.items):
             if pack.name == name:
-                self.table.selectRow(row)
+                self._select_row(row)
                 return True
         return False
+
+    def _select_root(self, root: Path) -> bool:
+        for row, pack in enumerate(self.queue.items):
+            if Path(pack.root) == Path(root):
+                self._select_row(row)
+                return True
+        return False
+
+    def _select_row(self, row: int) -> None:
+        self._selecting = True
+        try:
+            self.table.selectRow(row)
+        finally:
+            self._selecting = False
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()
         pack = indexes[0].data(PACK_ROLE) if indexes else None
         self._show_pack(pack if isinstance(pack, Pack) else None)
+        if isinstance(pack, Pack) and not self._selecting:
+            self.pack_chosen.emit(Path(pack.root))  # the user's pick: the whole window follows
 
     def _show_pack(self, pack: Pack | None) -> None:
         if pack is not None and self.pack is not None and pack.root == self.pack.root and self.reasons:
@@ -290,8 +313,13 @@ class ReviewPanel(ModePanel):
             self._pending = 0
             self.heading.setText("Select a pack to review.")
             return
-        self.heading.setText(f"{pack.name}: {pack.status}, trust {pack.trust or '(none)'}  -  reading reasons ...")
+        self.heading.setText(f"{self._label(pack)}: {pack.status}, trust {pack.trust or '(none)'}  -  "
+                             "reading reasons ...")
         self._pending = submit(_reasons_for, pack, on_done=self._reasons_done, on_error=self._reasons_failed)
+
+    def _label(self, pack: Pack) -> str:
+        label = self.queue.labels.get(pack.root)
+        return label.text if label is not None else self.pack_label(pack)
 
     def _reasons_done(self, request_id: int, reasons: object) -> None:
         if request_id != self._pending or self.pack is None or not isinstance(reasons, list):
@@ -303,7 +331,7 @@ class ReviewPanel(ModePanel):
             item.setData(Qt.ItemDataRole.UserRole, reason)
             self.reason_list.addItem(item)
         pack = self.pack
-        self.heading.setText(f"{pack.name}: {pack.status}, trust {pack.trust or '(none)'}  -  "
+        self.heading.setText(f"{self._label(pack)}: {pack.status}, trust {pack.trust or '(none)'}  -  "
                              f"{len(reasons)} reason(s)")
         self.reasons_loaded.emit()
 

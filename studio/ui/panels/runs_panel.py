@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.runs import RunRecord
+from studio.ui.fit import scroll_page, wrap_label
 from studio.ui.models.runs import ALL, RECORD_ROLE, RunsFilterProxy, RunsTableModel
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._audit import PackAudit, read_pack_audit
@@ -54,7 +55,7 @@ class RunsPanel(ModePanel):
         self.audit: PackAudit | None = None
         self._pending = 0
         self.error = ""
-        self.title = QLabel("No pack selected.")
+        self.title = wrap_label(QLabel("No pack selected."))
         self.kind_filter = QComboBox()
         self.status_filter = QComboBox()
         self.kind_filter.currentIndexChanged.connect(self._filter_changed)
@@ -100,7 +101,7 @@ class RunsPanel(ModePanel):
         self.tabs.addTab(timeline, "Timeline")
         self.tabs.addTab(self.stats_view, "Statistics")
         self.tabs.addTab(self.feedback_view, "Feedback")
-        self.tabs.addTab(self.evidence, "Provenance && evidence")
+        self.tabs.addTab(scroll_page(self.evidence), "Provenance && evidence")  # taller than a laptop's room
         layout = QVBoxLayout(self)
         layout.addLayout(head)
         layout.addWidget(self.tabs, 1)
@@ -117,7 +118,7 @@ class RunsPanel(ModePanel):
             self._pending = 0
             self._show(None)
             return
-        self.title.setText(f"{pack.name}: reading runs/ ...")
+        self.title.setText(f"{self.pack_label(pack)}: reading runs/ ...")
         self._pending = submit(read_pack_audit, pack, on_done=self._done, on_error=self._failed)
 
     def reload(self) -> None:
@@ -150,7 +151,7 @@ class RunsPanel(ModePanel):
             self.title.setText("No pack selected.")
         else:
             problems = sum(1 for r in records if r.validity.is_problem)
-            self.title.setText(f"{audit.pack.name}: {len(records)} run records"
+            self.title.setText(f"{self.pack_label(audit.pack)}: {len(records)} run records"
                                + (f", {problems} with problems" if problems else ""))
         self.table.resizeColumnsToContents()
         if self.proxy.rowCount() > 0:  # show the newest record rather than an empty detail pane

@@ -15,7 +15,6 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QRadioButton,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
 from studio.core.workspace import Workspace
+from studio.ui.fit import FlowLayout, wrap_label
 
 CHANGED_COLOR = QColor(217, 119, 6, 60)
 WARNING_COLOR = QColor("#b45309")
@@ -79,8 +79,8 @@ class VisibilityView(QWidget):
         bold.setBold(True)
         self.title.setFont(bold)
         self.buttons = QButtonGroup(self)
-        policy_row = QHBoxLayout()
-        policy_row.addWidget(QLabel("Precedence:"))
+        policy_row = FlowLayout()
+        policy_row.add(QLabel("Precedence:"))
         self.radios: dict[Policy, QRadioButton] = {}
         for policy in Policy:
             radio = QRadioButton(POLICY_LABELS[policy])
@@ -89,10 +89,9 @@ class VisibilityView(QWidget):
             radio.toggled.connect(lambda on, p=policy: on and self.set_policy(p))
             self.buttons.addButton(radio)
             self.radios[policy] = radio
-            policy_row.addWidget(radio)
-        self.order = QLabel(self.policy.describe)
+            policy_row.add(radio)
+        self.order = wrap_label(QLabel(self.policy.describe))
         self.order.setStyleSheet("color: gray")
-        policy_row.addWidget(self.order, 1)
 
         self.roots = QTreeWidget()
         self.roots.setHeaderLabels(["Scope root / copy", "Scope", "Status", "Trust", "Version"])
@@ -111,6 +110,7 @@ class VisibilityView(QWidget):
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
         layout.addLayout(policy_row)
+        layout.addWidget(self.order)
         layout.addWidget(split, 1)
 
     # -- input --------------------------------------------------------------------------------------------

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QTimer, Signal
-from PySide6.QtWidgets import QButtonGroup, QComboBox, QHBoxLayout, QLineEdit, QRadioButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QButtonGroup, QComboBox, QLineEdit, QRadioButton, QVBoxLayout, QWidget
 
 from studio.core.model import Pack, Scope
 from studio.core.search.compressed import build_compressed_index, preview_text, select_packs
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
+from studio.ui.fit import FlowLayout
 from studio.ui.previews import Preview
 from studio.ui.widgets.text_preview import TextPreview
 
@@ -62,16 +63,15 @@ class CatalogPreview(QWidget):
         for signal in (self.scope.currentIndexChanged, self.type.currentIndexChanged, self.pack_name.textChanged):
             signal.connect(self._filters_changed)
         self.filters = QWidget()
-        row = QHBoxLayout(self.filters)
-        row.setContentsMargins(0, 0, 0, 0)
-        for widget in (self.scope, self.type, self.pack_name):
-            row.addWidget(widget)
+        row = FlowLayout(self.filters)
+        for widget in (self.scope, self.type):
+            row.add(widget)
+        row.add(self.pack_name, stretch=True)
         self._timer = QTimer(self, singleShot=True, interval=REBUILD_MS)
         self._timer.timeout.connect(self._build)
-        switch = QHBoxLayout()
-        switch.addWidget(self.this_pack)
-        switch.addWidget(self.workspace)
-        switch.addStretch(1)
+        switch = FlowLayout()
+        switch.add(self.this_pack)
+        switch.add(self.workspace)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(switch)

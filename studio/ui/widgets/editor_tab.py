@@ -117,6 +117,11 @@ class EditorTab(QWidget):
             self.editor.go_to(line)
         return self.quick_fix.show_menu(line)
 
+    def complete(self) -> bool:
+        """Edit ▸ Complete frontmatter (Ctrl+Space in the editor): the list of what fits at the cursor."""
+        self.editor.setFocus()
+        return self.assist.trigger() if self.assist is not None else False
+
     def format_frontmatter(self) -> tuple[str, ...]:
         """Normalise the frontmatter's indentation (one undoable edit) and save with LF line endings.
 

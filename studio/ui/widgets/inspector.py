@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
+    QPushButton,
     QScrollArea,
     QSizePolicy,
     QVBoxLayout,
@@ -19,10 +20,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.diagnostics import Diagnostic
+from studio.core.labels import SEPARATOR
 from studio.core.model import Pack
 from studio.ui.icons import severity_icon
 from studio.ui.previews import PackPreviews
-from studio.ui.theme import is_dark, status_chip
+from studio.ui.theme import is_dark, status_chip, theme_signals
 from studio.ui.widgets.pack_row_delegate import profile_tag
 
 NO_BUILDER_RUNS = "The studio never runs Builder Skills; this is shown as data only."
@@ -31,9 +33,11 @@ NO_BUILDER_RUNS = "The studio never runs Builder Skills; this is shown as data o
 class Inspector(QWidget):
     """Signals:
         diagnostic_activated(object): a finding in the list was double-clicked.
+        compare_copies_requested(str): the user asked to see every copy of this pack's name (the collision view).
     """
 
     diagnostic_activated = Signal(object)
+    compare_copies_requested = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -48,6 +52,19 @@ class Inspector(QWidget):
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.fields[key] = label
             form.addRow(f"{key}:", label)
+        # Shown when another pack carries the same name: which copy this is, and the way to the collision view.
+        self.copies_note = QLabel(wordWrap=True)
+        self.copies_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.compare_button = QPushButton("Compare copies…")
+        self.compare_button.setToolTip("Every pack of this name side by side: which one wins and why; pin the one "
+                                       "that should win")
+        self.compare_button.clicked.connect(lambda: self.pack and self.compare_copies_requested.emit(self.pack.name))
+        self.copies_box = QWidget()
+        copies = QVBoxLayout(self.copies_box)
+        copies.setContentsMargins(0, 0, 0, 0)
+        copies.addWidget(self.copies_note)
+        copies.addWidget(self.compare_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.copies_box.hide()
         self.produced_by = QPlainTextEdit(readOnly=True)
         self.produced_by.setMaximumHeight(110)
         self.produced_note = QLabel(NO_BUILDER_RUNS, wordWrap=True)
@@ -57,6 +74,7 @@ class Inspector(QWidget):
         body = QWidget()
         layout = QVBoxLayout(body)
         layout.addWidget(self.title)
+        layout.addWidget(self.copies_box)
         layout.addLayout(form)
         layout.addWidget(QLabel("<b>producedBy</b>"))
         layout.addWidget(self.produced_by)
@@ -68,16 +86,21 @@ class Inspector(QWidget):
         # Wrap to the dock's width instead of scrolling sideways (long descriptions, paths, CJK text).
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
-        self.setMinimumWidth(280)  # field values like "recommended" and token counts stay on screen
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
         self.pack: Pack | None = None
+        self.label = ""
+        self.copies = 1
         self.show_pack(None)
+        theme_signals().changed.connect(self._theme_changed)  # a bound method: dropped with the Inspector
 
-    def show_pack(self, pack: Pack | None) -> None:
+    def show_pack(self, pack: Pack | None, label: str = "", copies: int = 1) -> None:
+        """Show ``pack``; ``label`` is its distinguishing label and ``copies`` how many packs carry its name."""
         same = pack is not None and self.pack is not None and pack.root == self.pack.root
         self.pack = pack
+        self.label, self.copies = label, copies
+        self._show_copies(pack, label, copies)
         if pack is None:
             self.title.setText("<i>No pack selected</i>")
             for label in self.fields.values():
@@ -86,8 +109,10 @@ class Inspector(QWidget):
             self.findings.clear()
             return
         chip = status_chip(pack.status, is_dark())
+        where = label[len(pack.name) + len(SEPARATOR):] if label.startswith(pack.name + SEPARATOR) else ""
         self.title.setText(
-            f"<span style='font-size:15pt; font-weight:600'>{html.escape(pack.name)}</span><br/>"
+            f"<span style='font-size:15pt; font-weight:600'>{html.escape(pack.name)}</span>"
+            + (f" <span style='color:gray'>{html.escape(where)}</span>" if where else "") + "<br/>"
             f"<span style='color:gray'>{html.escape(pack.description or 'no description')}</span>"
         )
         self.fields["Type"].setText(pack.type or "—")
@@ -117,6 +142,21 @@ class Inspector(QWidget):
             item.setToolTip(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else ""))
             item.setData(Qt.ItemDataRole.UserRole, d)
             self.findings.addItem(item)
+
+    def _theme_changed(self, _dark: bool) -> None:
+        self.show_pack(self.pack, self.label, self.copies)  # the status chip's colours
+
+    def _show_copies(self, pack: Pack | None, label: str, copies: int) -> None:
+        self.copies_box.setVisible(pack is not None and copies > 1)
+        if pack is None or copies <= 1:
+            return
+        if pack.shadowed_by is not None:
+            state = f"this copy ({label or pack.root}) is shadowed by {pack.shadowed_by}."
+        elif not pack.own_behavior.loads:
+            state = "this copy cannot load on its own findings."
+        else:
+            state = f"this copy ({label or pack.root}) wins."
+        self.copies_note.setText(f"{copies} packs are named \u201c{pack.name}\u201d: {state}")
 
     def show_costs(self, previews: PackPreviews) -> None:
         listed = not previews.catalog.note

@@ -1,4 +1,5 @@
-"""Paints a pack row as name + coloured status chip + trust + profile tag + error/warning counts."""
+"""Paints a pack row as name (+ a muted scope/path suffix when the name is shared) + coloured status chip + trust +
+profile tag + error/warning counts."""
 
 from __future__ import annotations
 
@@ -6,13 +7,15 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QStaticText
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.ui.icons import icon
 from studio.ui.models.pack_tree import Role
-from studio.ui.theme import Chip, is_dark, status_chip
+from studio.ui.theme import Chip, is_dark, status_chip, theme_signals
+
+_WHERE = int(Role.WHERE)
 
 
 def profile_tag(pack: Pack) -> str:
@@ -27,6 +30,8 @@ TEXT_CACHE_LIMIT = 5000
 NAME_MIN = 150
 """Pixels a pack name keeps before the profile tag and then the trust glyph make room for it: the name is
 how a curator finds a pack; both tags are in the tooltip and the Inspector."""
+DOT = 10
+"""Width of the status chip when it shrinks to a dot."""
 PROFILE_SHORT = {"document-first": "doc-first", "wiki-first": "wiki-first", "hybrid": "hybrid"}
 
 
@@ -82,10 +87,18 @@ class PackRowDelegate(QStyledItemDelegate):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.dark = is_dark()  # asked once: paint() runs for every visible row on every repaint
+        theme_signals().changed.connect(self._theme_changed)
         self._font_key = ""
         self._texts: dict[str, tuple[QStaticText, int]] = {}
-        self._elided: dict[tuple[str, int], str] = {}
+        self._elided: dict[tuple[str, int, Qt.TextElideMode], str] = {}
         self._looks: dict[int, _Look] = {}
+
+    def _theme_changed(self, dark: bool) -> None:
+        self.dark = dark
+        self._looks.clear()  # the chips' colours
+        view = self.parent()
+        if isinstance(view, QAbstractItemView):
+            view.viewport().update()
 
     def _text(self, text: str, fm: QFontMetrics) -> tuple[QStaticText, int]:
         """The prepared text and its width in the current font."""
@@ -98,13 +111,14 @@ class PackRowDelegate(QStyledItemDelegate):
             cached = self._texts[text] = (static, fm.horizontalAdvance(text))
         return cached
 
-    def _elide(self, name: str, width: int, fm: QFontMetrics) -> str:
-        key = (name, width)
+    def _elide(self, name: str, width: int, fm: QFontMetrics,
+               mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> str:
+        key = (name, width, mode)
         elided = self._elided.get(key)
         if elided is None:
             if len(self._elided) > TEXT_CACHE_LIMIT:
                 self._elided.clear()
-            elided = self._elided[key] = fm.elidedText(name, Qt.TextElideMode.ElideRight, width)
+            elided = self._elided[key] = fm.elidedText(name, mode, width)
         return elided
 
     def _look(self, pack: Pack) -> _Look:
@@ -151,17 +165,39 @@ class PackRowDelegate(QStyledItemDelegate):
         status, status_width = self._text(look.status, fm)
         chip_width = status_width + 12
         name_width = self._text(look.name, fm)[1]
-        del tags[tags_that_fit(right - x, min(name_width, NAME_MIN), chip_width, [w for _s, w in tags]):]
+        # A shared name's suffix (``explicit, v0.4.0/``) is what tells the copies apart: it keeps room beside the
+        # name, muted, and elides in the middle so that both the scope and the telling folder stay readable.
+        where = index.data(_WHERE)
+        where_width = self._text(where, fm)[1] + 12 if where else 0  # elidedText measures a little wider
+        wanted = min(name_width, NAME_MIN) + min(where_width, NAME_MIN)
+        del tags[tags_that_fit(right - x, wanted, chip_width, [w for _s, w in tags]):]
         room = right - x - 10 - chip_width - 8 - sum(w + 10 for _s, w in tags)
-        name, width = self._text(self._elide(look.name, max(room, NAME_MIN // 2), fm), fm)
+        # In a narrow dock the status chip shrinks to a coloured dot (the word is in the tooltip and the
+        # Inspector) before the name gives up its first characters.
+        compact = room < wanted
+        if compact:
+            room += chip_width - DOT
+            chip_width = DOT
+        # Copies share the name: the suffix is what tells them apart, so it may take most of a narrow row.
+        where_room = min(where_width, max(room - name_width, room * 3 // 5)) if where else 0
+        name, width = self._text(self._elide(look.name, max(room - where_room, NAME_MIN // 2), fm), fm)
         painter.drawStaticText(QPoint(x, top), name)
-        x += width + 10
+        x += width
+        if where and where_room > 16:
+            suffix, suffix_width = self._text(self._elide(where, where_room - 8, fm, Qt.TextElideMode.ElideMiddle), fm)
+            painter.setPen(opt.palette.placeholderText().color() if not selected else text_color)
+            painter.drawStaticText(QPoint(x + 8, top), suffix)
+            x += 8 + suffix_width
+        x += 10
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(look.chip.background)
-        painter.drawRoundedRect(QRect(x, rect.top() + 3, chip_width, rect.height() - 6), 6, 6)
-        painter.setPen(look.chip.foreground)
-        painter.drawStaticText(QPoint(x + 6, top), status)
+        if compact:
+            painter.drawEllipse(QRect(x, rect.center().y() - DOT // 2 + 1, DOT, DOT))
+        else:
+            painter.drawRoundedRect(QRect(x, rect.top() + 3, chip_width, rect.height() - 6), 6, 6)
+            painter.setPen(look.chip.foreground)
+            painter.drawStaticText(QPoint(x + 6, top), status)
         x += chip_width + 8
         painter.setPen(opt.palette.placeholderText().color() if not selected else text_color)
         for badge, width in tags:

@@ -8,6 +8,7 @@ table repeats it, and F8 / Shift+F8 (``step``) say that they visit only the prob
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -29,6 +30,15 @@ from studio.ui.models.diagnostics_table import (
     DiagnosticsTableModel,
     counts_text,
 )
+
+COLUMN_WIDTHS = (80, 180, 200, 240, 44, 0, 120)
+"""Starting widths of Severity, Code, Pack, Path, Line, (Message: the rest), Behavior."""
+MESSAGE_COLUMN = 5
+SHRINKING = (1, 2, 3, 6)
+"""Columns that give way in a narrow window: code, pack, path and behaviour."""
+SHRINKABLE = sum(COLUMN_WIDTHS[c] for c in SHRINKING)
+MESSAGE_ROOM = 320
+"""Pixels the message keeps before the other columns narrow."""
 
 
 class ProblemsPanel(QWidget):
@@ -64,10 +74,13 @@ class ProblemsPanel(QWidget):
         # Labels and paths differ at their ends (``— explicit, v0.4.0/``, ``…/KNOWLEDGE.md``): elide the middle.
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
-        for col, width in enumerate((80, 180, 200, 240, 44, 0, 120)):
+        for col, width in enumerate(COLUMN_WIDTHS):
             if width:
                 self.table.setColumnWidth(col, width)
-        header.setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(MESSAGE_COLUMN, QHeaderView.ResizeMode.Stretch)
+        self._fitting = False
+        self._user_sized = False
+        header.sectionResized.connect(self._section_resized)
         header.moveSection(6, 5)  # behaviour before the stretching message column
         self.table.doubleClicked.connect(self._activate)
         self.table.activated.connect(self._activate)
@@ -99,6 +112,31 @@ class ProblemsPanel(QWidget):
         for signal in (model.layoutChanged, model.modelReset, model.rowsInserted, model.rowsRemoved):
             signal.connect(self._model_changed)
         self._model_changed()
+
+    # -- column widths: the message keeps room in a narrow window ---------------------------------------
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Narrow the code, pack, path and behaviour columns in proportion until the message has ``MESSAGE_ROOM``
+        pixels (never below half their width); once the user has sized a column, the widths are theirs."""
+        if self._user_sized:
+            return
+        room = self.table.viewport().width()
+        if room <= 0:
+            return
+        scale = min(1.0, max(0.5, (room - MESSAGE_ROOM - COLUMN_WIDTHS[0] - COLUMN_WIDTHS[4]) / SHRINKABLE))
+        self._fitting = True
+        try:
+            for col in SHRINKING:
+                self.table.setColumnWidth(col, int(COLUMN_WIDTHS[col] * scale))
+        finally:
+            self._fitting = False
+
+    def _section_resized(self, column: int, _old: int, _new: int) -> None:
+        if not self._fitting and column != MESSAGE_COLUMN:
+            self._user_sized = True
 
     # -- what the header and the note say -----------------------------------------------------------
     def title(self) -> str:

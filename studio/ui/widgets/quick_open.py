@@ -92,9 +92,9 @@ def split_runs(text: str, start: int, matched: set[int]) -> list[tuple[str, bool
 class QuickOpenDelegate(QStyledItemDelegate):
     """Paints a row as icon, name (a file's last segment) and a dimmed location, matched characters in bold."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.accent = QColor("#6ea8ff" if is_dark() else "#0a5bd3")
+    @property
+    def accent(self) -> QColor:
+        return QColor("#6ea8ff" if is_dark() else "#0a5bd3")  # asked per row: the theme may change
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         found = index.data(MATCH_ROLE)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, QVBoxLayout, QWidget
 
+from studio.ui.fit import wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.icons import icon
 from studio.ui.previews import Preview
@@ -21,8 +22,8 @@ class TextPreview(QWidget):
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.highlighter = PygmentsHighlighter(self.view.document(), language, is_dark())
         self._shown: str | None = None
-        self.tokens = QLabel()
-        self.note = QLabel(wordWrap=True)
+        self.tokens = wrap_label(QLabel())
+        self.note = wrap_label(QLabel())
         self.note.hide()
         self.copy_button = QPushButton(icon("copy"), "Copy")
         self.copy_button.clicked.connect(self.copy)

@@ -1,11 +1,18 @@
 """The Workspace dock: a filter box over the pack tree; activating a file asks the window to open it, and a
-row's context menu creates, renames and deletes files (``file_actions``)."""
+row's context menu creates, renames and deletes files (``file_actions``).
+
+The selection follows the pack, not the row. Only the user's own clicks and keys in the tree (and ``select_pack``)
+choose a pack; when rows move (a fix moves a pack to another group, a filter hides it, a namesake arrives), Qt
+moves the current index to whatever row now stands in the old place, and the panel puts it back on the pack it
+was following (``follow_pack``), in its new place, without announcing a new selection.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
@@ -16,6 +23,33 @@ from studio.ui.widgets.pack_row_delegate import PackRowDelegate
 
 AUTO_EXPAND_LIMIT = 300
 """Groups up to this many packs are expanded automatically."""
+
+
+class PackTreeView(QTreeView):
+    """A tree that knows whether the current row is changing because of the user (``user_input``)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.user_input = False
+
+    def _as_user(self, handler: object, event: object) -> None:
+        self.user_input = True
+        try:
+            handler(event)  # type: ignore[operator]
+        finally:
+            self.user_input = False
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        self._as_user(super().mousePressEvent, event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self._as_user(super().mouseMoveEvent, event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        self._as_user(super().mouseReleaseEvent, event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        self._as_user(super().keyPressEvent, event)
 
 
 class WorkspacePanel(QWidget):
@@ -38,7 +72,7 @@ class WorkspacePanel(QWidget):
         self.filter = QLineEdit(placeholderText="Filter packs (name, status, type, trust)…")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
-        self.tree = QTreeView()
+        self.tree = PackTreeView()
         self.tree.setModel(self.proxy)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
@@ -61,8 +95,15 @@ class WorkspacePanel(QWidget):
         self.file_actions.renamed.connect(lambda old, new, _pack: self.model.refresh_folder(new.parent))
         self.file_actions.deleted.connect(lambda path: self.model.refresh_folder(path.parent))
         self.model.rowsInserted.connect(self._expand_groups)
+        self.following: Path | None = None
+        """The root of the pack the selection stays on (the user's pick, or the window's current pack)."""
+        self._announcing = False
+        for signal in (self.proxy.rowsInserted, self.proxy.layoutChanged, self.proxy.modelReset):
+            signal.connect(self._refollow)
         self.auto_expand = True
-        self.setMinimumWidth(330)  # room for name, status chip, trust and profile badges
+        # No minimum beyond a name's worth: the rows elide the name and drop the tags first (PackRowDelegate),
+        # and a fixed minimum here would push the window wider than a laptop's screen.
+        self.setMinimumWidth(160)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
@@ -157,10 +198,41 @@ class WorkspacePanel(QWidget):
         return self.file_actions.menu_for(pack, Path(path))
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if not (self.tree.user_input or self._announcing):
+            return  # rows moved under the selection: ``_refollow`` puts it back on the pack
         pack = current.data(Role.PACK)
+        self.following = pack.root if isinstance(pack, Pack) else None
         self.pack_selected.emit(pack if isinstance(pack, Pack) else None)
 
     def select_pack(self, root: Path) -> None:
+        """Select the pack at ``root`` as a click would: ``pack_selected`` is emitted."""
         index = self.proxy.mapFromSource(self.model.index_for_pack(root))
         if index.isValid():
-            self.tree.setCurrentIndex(index)
+            self._announcing = True
+            try:
+                self.tree.setCurrentIndex(index)
+            finally:
+                self._announcing = False
+            self.following = root
+            self.tree.scrollTo(index)
+
+    def follow_pack(self, root: Path | None) -> None:
+        """Keep the selection on the pack at ``root`` (the window's current pack), quietly: no ``pack_selected``.
+
+        A file or folder row of that pack that is already current stays current.
+        """
+        self.following = root
+        self._refollow()
+
+    def _refollow(self, *_args: object) -> None:
+        root = self.following
+        if root is None:
+            return
+        current = self.tree.currentIndex()
+        pack = current.data(Role.PACK) if current.isValid() else None
+        if isinstance(pack, Pack) and pack.root == root:
+            return
+        index = self.proxy.mapFromSource(self.model.index_for_pack(root))
+        if index.isValid():
+            self.tree.setCurrentIndex(index)  # not user input: announces nothing
+            self.tree.scrollTo(index)

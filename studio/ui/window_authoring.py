@@ -1,0 +1,91 @@
+"""The window's authoring handlers: New pack, and files made, renamed or trashed from the tree and the editors.
+
+A mixin of ``MainWindow`` (its methods are the window's slots, connected in ``MainWindow._connect``); kept apart so
+that the window's own module is about the layout, the current pack and the files in tabs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from studio.core.diagnostics import Diagnostic
+from studio.core.model import Pack
+from studio.ui.widgets.new_pack_dialog import NewPackDialog
+
+if TYPE_CHECKING:
+    from studio.ui.main_window import MainWindow
+
+    _Base = MainWindow
+else:
+    _Base = object
+
+
+class WindowAuthoring(_Base):
+    """New pack and the file actions' follow-up (reload the pack, open the new file, close trashed tabs)."""
+
+    def new_pack(self) -> None:
+        """File ▸ New pack…: the wizard writes the pack; it then joins the workspace and its guide opens."""
+        dialog = NewPackDialog(self._new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
+                               parent=self)
+        dialog.pack_created.connect(self._pack_created)
+        dialog.open()
+
+    def _new_pack_folder(self) -> Path:
+        """Where a new pack goes by default: the project scope, else the first folder of packs opened."""
+        request = self.session.request
+        if request.project is not None:
+            return request.project / ".agents" / "knowledge"
+        folders = [p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists()]
+        return folders[0] if folders else Path.cwd() / ".agents" / "knowledge"
+
+    def _pack_created(self, root: Path) -> None:
+        root = Path(root).resolve()
+        self._open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
+        if self.session.workspace is None:  # nothing open yet: open the new pack's folder
+            self.open_paths([root.parent])
+        else:
+            self.session.add_pack(root)
+        self.statusBar().showMessage(f"Created {root}", 8000)
+
+    def _packs_arrived(self, packs: list[Pack]) -> None:
+        for pack in packs:
+            target = self._open_on_arrival.pop(pack.root, None)
+            if target is not None:
+                self.open_file(target)
+
+    def _file_created(self, path: object) -> None:
+        pack = self.session.pack_for_path(Path(str(path)))
+        if pack is not None:
+            self.session.reload_pack(pack.root)
+            self.open_file(Path(str(path)))
+
+    def _file_renamed(self, old: Path, new: Path, is_pack: bool) -> None:
+        self.editors.follow_rename(old, new, pack_root=is_pack)
+        if is_pack:
+            self._pack_moved(old, new)
+            return
+        pack = self.session.pack_for_path(new)
+        if pack is not None:
+            self.session.reload_pack(pack.root)
+
+    def _pack_moved(self, old: Path, new: Path) -> None:
+        self.session.remove_pack(old)
+        self.session.add_pack(new)
+
+    def _file_deleted(self, path: Path) -> None:
+        for tab in self.editors.tabs_under(path):
+            self.recovery.forget(tab)
+            self.editors.remove(tab)
+        if path in self.session.packs:
+            self.session.remove_pack(path)
+            return
+        pack = self.session.pack_for_path(path)
+        if pack is not None:
+            self.session.reload_pack(pack.root)
+
+    def _quick_fix_for(self, diag: Diagnostic) -> None:
+        self.open_diagnostic(diag)
+        tab = self.editors.tab_for(Path(diag.pack) / diag.file) if diag.pack else None
+        if tab is not None:
+            tab.show_quick_fixes(diag.line)

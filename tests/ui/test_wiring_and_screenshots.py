@@ -1,0 +1,52 @@
+"""Part A's pieces wired into the window (Problems title and step notes, panels' status messages), and the
+screenshot hook's options (mode, size, theme) on the real app in a child process."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from studio.core.diagnostics import Severity
+from studio.ui.main_window import MainWindow
+
+
+def test_the_problems_dock_title_and_f8_say_what_a_filter_hides(qtbot, open_and_wait, window: MainWindow,
+                                                                examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    dock = window.docks["problems"]
+    assert dock.windowTitle() == window.problems.title() and dock.windowTitle().startswith("Problems (")
+    window.problems.severity_boxes[Severity.INFO].setChecked(False)
+    shown, total = window.diag_model.rowCount(), window.diag_model.total()
+    assert shown < total
+    assert dock.windowTitle().startswith(f"Problems ({shown:,} of {total:,} shown")
+    window.actions.next_problem.trigger()
+    assert f"of the {shown:,} shown" in window.statusBar().currentMessage()
+    window.problems.severity_boxes[Severity.INFO].setChecked(True)
+    assert " of " not in dock.windowTitle()
+
+
+def test_a_panels_status_message_reaches_the_status_bar(qtbot, window: MainWindow) -> None:
+    window.modes.panel("Review").status_message.emit("Recorded “confirm” for brief in runs/review-1.json.")
+    assert window.statusBar().currentMessage() == "Recorded “confirm” for brief in runs/review-1.json."
+    window.modes.panel("Evals").status_message.emit("Evals said something")
+    assert window.statusBar().currentMessage() == "Evals said something"
+
+
+def test_the_screenshot_hook_shows_the_mode_at_the_size_asked_for(tmp_path: Path, examples_copy: Path) -> None:
+    target = tmp_path / "evals.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", STUDIO_SCREENSHOT=str(target),
+               STUDIO_SCREENSHOT_MODE="evals", STUDIO_SCREENSHOT_SIZE="1024x700", STUDIO_SCREENSHOT_THEME="dark",
+               STUDIO_SCREENSHOT_PACK="northwind-espresso", HOME=str(tmp_path / "home"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    done = subprocess.run([sys.executable, "-m", "studio", "open", str(examples_copy)], env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "(1024x700, Evals mode)" in done.stdout
+    image = QImage(str(target))
+    assert (image.width(), image.height()) == (1024, 700)
+    assert image.pixelColor(image.width() // 2, 2).lightness() < 128  # the dark theme's menu bar
+    assert not (tmp_path / "config" / "KnowledgePackStudio").exists()  # the user's settings were not touched
