@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
+from studio.ui.models import diagnostics_table
 from studio.ui.models.diagnostics_table import (
     COLUMNS,
     DIAGNOSTIC_ROLE,
@@ -165,3 +168,59 @@ def test_filtered_counts_are_shown_and_total(qtmodeltester) -> None:
     proxy.set_severity(Severity.WARNING, False)
     assert (model.rowCount(), model.total(), model.filtered) == (1, 3, True)
     assert model.filter_words() == "warnings hidden"
+
+
+# -- incremental updates against a table built from scratch -------------------------------------------------------
+
+_packs = st.sampled_from(["/w/a", "/w/b", "/w/c", "/w/d", "/x/a"])
+_findings = st.lists(st.tuples(st.sampled_from(["c1", "c2", "c3"]), st.sampled_from(list(Severity)),
+                               st.integers(1, 4), st.sampled_from(["KNOWLEDGE.md", "wiki/x.md"])), max_size=4)
+_updates = st.lists(st.lists(st.tuples(_packs, _findings), min_size=1, max_size=4), min_size=1, max_size=8)
+
+
+def _items(batch: list[tuple[str, list[tuple[str, Severity, int, str]]]]) -> list[tuple[str, str, list[Diagnostic]]]:
+    return [(root, root.rsplit("/", 1)[-1], [finding(code, sev, file, line, root) for code, sev, line, file in found])
+            for root, found in batch]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(updates=_updates, column=st.integers(-1, len(COLUMNS) - 1), descending=st.booleans(),
+       hide_info=st.booleans(), needle=st.sampled_from(["", "c1", "wiki", "zzz"]),
+       merge_by_sort=st.sampled_from([0, 8, 10**9]))
+def test_rows_after_any_series_of_updates_are_the_rows_of_one_fresh_update(
+        qapp, updates, column, descending, hide_info, needle, merge_by_sort) -> None:  # type: ignore[no-untyped-def]
+    """A few fresh rows are put in place by binary search, a large batch by a sort: either way the table must show
+    what a model given the final findings in one go shows (same rows, same order, same totals). ``merge_by_sort``
+    0 places every batch by binary search, 10**9 sorts every one, 8 is the app's mix."""
+    was = diagnostics_table.MERGE_BY_SORT
+    diagnostics_table.MERGE_BY_SORT = merge_by_sort
+    try:
+        _check_incremental_against_fresh(updates, column, descending, hide_info, needle)
+    finally:
+        diagnostics_table.MERGE_BY_SORT = was
+
+
+def _check_incremental_against_fresh(updates, column, descending, hide_info, needle) -> None:  # type: ignore[no-untyped-def]
+    order = DESC if descending else ASC
+    severities = {Severity.ERROR, Severity.WARNING} if hide_info else set(Severity)
+    incremental = DiagnosticsTableModel()
+    incremental.sort(column, order)
+    incremental.set_filter(severities=severities, needle=needle)
+    final: dict[str, tuple[str, str, list[Diagnostic]]] = {}
+    for batch in updates:
+        items = _items(batch)
+        incremental.set_packs(items)
+        final.update((item[0], item) for item in items)
+    # The reference gets the packs in first-arrival order, so ties break the same way.
+    arrival_order = list(dict.fromkeys(root for batch in updates for root, _ in batch))
+    reference = DiagnosticsTableModel()
+    reference.set_packs([final[root] for root in arrival_order])
+    reference.sort(column, order)
+    reference.set_filter(severities=severities, needle=needle)
+
+    def rows(model: DiagnosticsTableModel) -> list[tuple[object, ...]]:
+        return [tuple(model.index(r, c).data() for c in range(len(COLUMNS))) for r in range(model.rowCount())]
+
+    assert rows(incremental) == rows(reference)
+    assert incremental.total() == reference.total()
+    assert incremental.counts() == reference.counts()

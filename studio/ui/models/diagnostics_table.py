@@ -17,6 +17,7 @@ are worked out per name group as packs arrive, so a new namesake relabels only t
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,6 +134,8 @@ class DiagnosticsTableModel(QAbstractTableModel):
         label of a pack whose name another pack shares (without it, the label tells copies apart by path alone).
         """
         changed: dict[str, _Block] = {}
+        replaced: set[str] = set()
+        """Packs that had rows before this update (their old rows go)."""
         names: set[str] = set()
         for item in items:
             root, name, found = item[0], item[1], item[2]
@@ -145,6 +148,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
             block = _Block(name, diags, arrival, DiagnosticCounts.of(diags), scope, old.label if old else None)
             self._blocks[root] = block
             if old is not None:
+                replaced.add(root)
                 _tally(self._totals, old.counts, -1)
                 if old.name != name:
                     self._named.get(old.name, set()).discard(root)
@@ -156,6 +160,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
             changed[root] = block
         for root in self._relabel(names):
             changed.setdefault(root, self._blocks[root])
+            replaced.add(root)  # relabelled: its rows are made again with the new label
         if not changed:
             return
         fresh: list[_Row] = []
@@ -164,8 +169,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
             label = block.label or PackLabel(block.name)
             text, folder = label.text, (label.folder or root.rsplit("/", 1)[-1]) if root else ""
             fresh.extend(_Row.of(d, root, text, folder, (block.arrival, i)) for i, d in enumerate(block.diagnostics))
-        kept = [r for r in self._all if r.root not in changed]
-        self._relayout(kept + fresh)
+        self._merge(set(changed) & replaced, fresh)
 
     def _relabel(self, names: set[str]) -> list[str]:
         """Work out the labels of every pack named in ``names``; returns the roots whose label changed."""
@@ -202,30 +206,65 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self._relayout(list(self._all), resort=False)
 
     def _sorted(self, rows: list[_Row]) -> list[_Row]:
-        rows.sort(key=lambda r: r.arrival)
+        rows.sort(key=_ARRIVAL)
         column = self.sort_column
         if 0 <= column < len(COLUMNS):
             # Python's sort is stable also with reverse=True, so ties keep arrival order when descending.
             rows.sort(key=lambda r: r.keys[column], reverse=self.sort_order == Qt.SortOrder.DescendingOrder)
         return rows
 
+    def _merge(self, gone: set[str], fresh: list[_Row]) -> None:
+        """Take out the rows of the packs in ``gone`` and put ``fresh`` rows in their sorted places.
+
+        The work is proportional to the change, not to the table: at 10,000 packs the table holds over
+        13,000 findings, and re-sorting all of them for every batch of a scan (three times a second) took
+        20-50 ms of the window's time each. A few fresh rows are placed by binary search; a batch as large as
+        a good part of the table is cheaper sorted together with it (Python's sort merges the two runs).
+        """
+        fresh = self._sorted(fresh)
+        kept = [r for r in self._all if r.root not in gone] if gone else list(self._all)
+        rows = self._sorted(kept + fresh) if len(fresh) * MERGE_BY_SORT > len(kept) else self._inserted(kept, fresh)
+        if not self.filtered:
+            self._show(rows, rows)
+            return
+        severities, needle = self.severities, self.needle
+        shown = [r for r in self._rows if r.root not in gone] if gone else list(self._rows)
+        matching = [r for r in fresh if r.matches(severities, needle)]
+        if len(matching) * MERGE_BY_SORT > len(shown):
+            shown = [r for r in rows if r.matches(severities, needle)]
+        else:
+            shown = self._inserted(shown, matching)
+        self._show(rows, shown)
+
+    def _inserted(self, rows: list[_Row], fresh: list[_Row]) -> list[_Row]:
+        """``rows`` (sorted) with each of ``fresh`` inserted where the sort order puts it (after its equals)."""
+        column = self.sort_column
+        descending = self.sort_order == Qt.SortOrder.DescendingOrder
+        for row in fresh:
+            rows.insert(_place(rows, row, column if 0 <= column < len(COLUMNS) else -1, descending), row)
+        return rows
+
     def _relayout(self, rows: list[_Row], resort: bool = True) -> None:
-        """Show ``rows`` (sorted here, then filtered) in place of the current ones, moving persistent indexes along.
+        """Show ``rows`` (sorted here, then filtered) in place of the current ones (a new sort or filter)."""
+        self._all = self._sorted(rows) if resort else rows
+        if not self.filtered:
+            self._show(self._all, self._all)
+            return
+        severities, needle = self.severities, self.needle
+        self._show(self._all, [r for r in self._all if r.matches(severities, needle)])
+
+    def _show(self, every: list[_Row], shown: list[_Row]) -> None:
+        """Make ``every`` the findings and ``shown`` the table's rows, moving persistent indexes along.
 
         Row counts may change inside a layout change, as in QSortFilterProxyModel.invalidate(). A
         persistent index (the selection, the current row) follows its row; if the row's pack was
         replaced, it follows an equal finding of the same pack, else it becomes invalid.
         """
-        self._all = self._sorted(rows) if resort else rows
-        if len(self.severities) == len(Severity) and not self.needle:
-            rows = self._all
-        else:
-            severities, needle = self.severities, self.needle
-            rows = [r for r in self._all if r.matches(severities, needle)]
+        self._all = every
         self.layoutAboutToBeChanged.emit()
         persistent = self.persistentIndexList()
-        targets = _new_rows_of(persistent, self._rows, rows)
-        self._rows = rows
+        targets = _new_rows_of(persistent, self._rows, shown)
+        self._rows = shown
         moved = [self.index(row, index.column()) if row >= 0 else QModelIndex()
                  for index, row in zip(persistent, targets, strict=True)]
         self.changePersistentIndexList(persistent, moved)
@@ -289,6 +328,33 @@ class DiagnosticsTableModel(QAbstractTableModel):
         if role == DIAGNOSTIC_ROLE:
             return diag
         return None
+
+
+MERGE_BY_SORT = 8
+"""A batch of fresh rows over an eighth of the table is sorted together with it instead of inserted one by one."""
+_ARRIVAL = operator.attrgetter("arrival")
+
+
+def _place(rows: list[_Row], row: _Row, column: int, descending: bool) -> int:
+    """Where ``row`` goes in ``rows``, sorted by ``column`` (-1: arrival only), ties in arrival order."""
+    arrival = row.arrival
+    key = row.keys[column] if column >= 0 else None
+    lo, hi = 0, len(rows)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        other = rows[mid]
+        other_key = other.keys[column] if column >= 0 else None
+        if other_key == key:  # also every row when sorted by arrival only
+            goes_after = other.arrival < arrival
+        elif descending:
+            goes_after = other_key > key
+        else:
+            goes_after = other_key < key
+        if goes_after:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 PackItem = tuple[str, str, Sequence[Diagnostic]] | tuple[str, str, Sequence[Diagnostic], str]
