@@ -40,6 +40,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from studio.core.pack_fs import PackFS  # noqa: E402
 from studio.core.search import SearchIndex  # noqa: E402
 from studio.core.search.files import list_pack_files, read_file  # noqa: E402
 from studio.core.search.textprep import index_text  # noqa: E402
@@ -86,7 +87,8 @@ def sample_queries(roots: list[str], count: int, seed: int = 18) -> list[str]:
         files = [f for f in list_pack_files(root).files if f.layer != "guide"]
         if not files:
             continue
-        read = read_file(root, rng.choice(files))
+        with PackFS(root) as fs:
+            read = read_file(fs, rng.choice(files))
         if isinstance(read, str):
             continue
         words = WORD.findall(read.text.lower())
@@ -152,12 +154,13 @@ def fts_floor(roots: list[str], work: Path) -> dict[str, float]:
     rows = []
     started = time.perf_counter()
     for root in roots:
-        for stamp in list_pack_files(root).files:
-            read = read_file(root, stamp)
-            if isinstance(read, str):
-                continue
-            path = index_text(stamp.path)
-            rows.extend((index_text(r.heading or ""), path, index_text(r.text)) for r in read.rows)
+        with PackFS(root) as fs:
+            for stamp in list_pack_files(root, fs).files:
+                read = read_file(fs, stamp)
+                if isinstance(read, str):
+                    continue
+                path = index_text(stamp.path)
+                rows.extend((index_text(r.heading or ""), path, index_text(r.text)) for r in read.rows)
     prepared = time.perf_counter() - started
     conn = sqlite3.connect(work / "fts-floor.sqlite3")
     conn.execute("PRAGMA journal_mode = OFF")
@@ -227,10 +230,11 @@ def compare_tokenizers(roots: list[str], work: Path, queries: list[str]) -> list
     """Trigram vs unicode61 + CJK characters vs unicode61 + CJK bigrams: build, size, latency, Chinese recall."""
     texts = []
     for root in roots:
-        for stamp in list_pack_files(root).files:
-            read = read_file(root, stamp)
-            if not isinstance(read, str):
-                texts.extend(r.text for r in read.rows)
+        with PackFS(root) as fs:
+            for stamp in list_pack_files(root, fs).files:
+                read = read_file(fs, stamp)
+                if not isinstance(read, str):
+                    texts.extend(r.text for r in read.rows)
     run = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+")
 
     def bigrams(text: str) -> str:

@@ -7,8 +7,9 @@ force one). ``"quoted phrases"`` and ``prefix*`` work; anything else in the quer
 
 Output: ``text`` (results grouped by pack, each ``path:line``, heading, score and a snippet with matches in
 ``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, snippet, ...}],
-index: {path, files, bytes, updated}, ...}``). Exit status: 0 when something was found, 1 when nothing was,
-2 for usage errors or an index that cannot be used.
+index: {path, files, bytes, updated}, ...}``). A hit whose file changed since it was indexed in a way that makes
+it unsafe or impossible to read (gone, now a symlink out of the pack) has no snippet and says why (``unread``).
+Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors or an index that cannot be used.
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ def render_text(results: SearchResults, packs: int) -> str:
         lines.append(f"  {hit.path}:{hit.line}{heading}  [{hit.kind}]  score {hit.score:.2f}")
         if hit.snippet:
             lines.append(f"      {mark(hit.snippet, hit.highlights)}")
+        elif hit.unread:
+            lines.append(f"      (no snippet: {hit.unread}; not read)")
     return "\n".join(lines) + "\n"
 
 

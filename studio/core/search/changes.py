@@ -17,6 +17,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from studio.core.pack_fs import PackFS
 from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of, list_pack_files, read_data, stamp_file
 from studio.core.search.textprep import index_text
 
@@ -158,22 +159,25 @@ def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], repor
 
 
 def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report: RefreshReport) -> PackWork:
+    """One pack's changes: its files read (those whose size or time changed) through one ``PackFS``."""
     work = PackWork(root, None, seen=len(files))
     left = dict(known)
-    for stamp in files:
-        report.files += 1
-        old = left.pop(stamp.path, None)
-        if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
-            report.unchanged += 1
-            continue
-        read_into(root, stamp, old, work, report)
+    with PackFS(root) as fs:
+        for stamp in files:
+            report.files += 1
+            old = left.pop(stamp.path, None)
+            if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
+                report.unchanged += 1
+                continue
+            read_into(fs, stamp, old, work, report)
     work.removed.extend(k.file_id for k in left.values())
     return work
 
 
-def check_one(root: str, rel: str, known: dict[str, Known], work: PackWork, report: RefreshReport) -> None:
+def check_one(fs: PackFS, rel: str, known: dict[str, Known], work: PackWork, report: RefreshReport) -> None:
+    """Bring one file of the pack ``fs`` holds up to date in ``work`` (gone or skipped: its rows removed)."""
     old = known.get(rel)
-    stamp = stamp_file(root, rel)
+    stamp = stamp_file(fs, rel)
     if isinstance(stamp, str):
         if stamp != "missing":
             report.skipped[stamp] += 1
@@ -184,11 +188,11 @@ def check_one(root: str, rel: str, known: dict[str, Known], work: PackWork, repo
     if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
         report.unchanged += 1
         return
-    read_into(root, stamp, old, work, report)
+    read_into(fs, stamp, old, work, report)
 
 
-def read_into(root: str, stamp: FileStamp, old: Known | None, work: PackWork, report: RefreshReport) -> None:
-    data = read_data(root, stamp)
+def read_into(fs: PackFS, stamp: FileStamp, old: Known | None, work: PackWork, report: RefreshReport) -> None:
+    data = read_data(fs, stamp)
     if isinstance(data, str):
         report.skipped[data] += 1
         if old is not None:
@@ -207,7 +211,7 @@ def read_into(root: str, stamp: FileStamp, old: Known | None, work: PackWork, re
             work.removed.append(old.file_id)
         return
     if stamp.layer == "guide":
-        work.name = read.pack_name or os.path.basename(root)
+        work.name = read.pack_name or os.path.basename(work.root)
     work.files.append((prepare(read), old.file_id if old is not None else None))
 
 

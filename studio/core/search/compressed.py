@@ -39,6 +39,7 @@ from typing import Any
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.model import Pack
+from studio.core.pack_fs import PackFS, held
 from studio.core.search.blocks import first_heading
 from studio.core.search.files import FileStamp, list_pack_files, read_data, stamp_file
 from studio.core.search.keywords import Folds, Scorer, document_frequencies, file_terms
@@ -202,30 +203,31 @@ def _read(packs: Sequence[Pack], kinds: Sequence[str], skipped: Counter[str]) ->
     for a guide, the file name for other files)."""
     out = []
     for pack in packs:
-        listing = list_pack_files(pack.root)
-        skipped.update(listing.skipped)
-        for stamp in listing.files:
-            if stamp.layer not in kinds:
-                continue
-            text = file_text(pack.root, stamp)
-            if isinstance(text, tuple):
-                skipped[text[0]] += 1
-                continue
-            name = stamp.path.rsplit("/", 1)[-1]
-            if stamp.layer == "guide":
-                title = first_heading(text) or pack.description or pack.name
-            elif stamp.layer == "source" and not name.lower().endswith((".md", ".markdown")):
-                title = name
-            else:
-                title = first_heading(text) or name
-            out.append((pack, stamp.path, stamp.layer, title, text, stamp.size))
+        with PackFS(pack.root) as fs:  # one per pack: the listing and every read go through it
+            listing = list_pack_files(pack.root, fs)
+            skipped.update(listing.skipped)
+            for stamp in listing.files:
+                if stamp.layer not in kinds:
+                    continue
+                text = file_text(fs, stamp)
+                if isinstance(text, tuple):
+                    skipped[text[0]] += 1
+                    continue
+                name = stamp.path.rsplit("/", 1)[-1]
+                if stamp.layer == "guide":
+                    title = first_heading(text) or pack.description or pack.name
+                elif stamp.layer == "source" and not name.lower().endswith((".md", ".markdown")):
+                    title = name
+                else:
+                    title = first_heading(text) or name
+                out.append((pack, stamp.path, stamp.layer, title, text, stamp.size))
     return out
 
 
-def file_text(root: Path | str, stamp: FileStamp) -> str | tuple[str]:
+def file_text(fs: PackFS, stamp: FileStamp) -> str | tuple[str]:
     """The text loading the file puts in context, as the index reads it (a guide's body, other files whole;
-    UTF-8, line breaks made ``\\n``), or (reason,) when the file is not read."""
-    data = read_data(root, stamp)
+    UTF-8, line breaks made ``\\n``), or (reason,) when the file is not read. ``fs``: the file's pack."""
+    data = read_data(fs, stamp)
     if isinstance(data, str):
         return (data,)
     if stamp.layer == "guide":
@@ -237,10 +239,12 @@ def file_text(root: Path | str, stamp: FileStamp) -> str | tuple[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def exact_tokens(entry: IndexEntry, tokenizer: Tokenizer) -> int | None:
-    """``entry``'s tokens counted now (for an entry whose count is a lower bound); None when unreadable."""
-    stamp = stamp_file(entry.root, entry.path)
-    text = file_text(entry.root, stamp) if not isinstance(stamp, str) else (stamp,)
+def exact_tokens(entry: IndexEntry, tokenizer: Tokenizer, fs: PackFS | None = None) -> int | None:
+    """``entry``'s tokens counted now (for an entry whose count is a lower bound); None when unreadable (also when
+    the file became a symlink out of the pack: it is not read). ``fs``: the entry's pack already held open."""
+    with held(entry.root, fs) as pack:
+        stamp = stamp_file(pack, entry.path)
+        text = file_text(pack, stamp) if not isinstance(stamp, str) else (stamp,)
     if isinstance(text, tuple) or not tokenizer.available:
         return None
     return tokenizer.count(text)
@@ -259,10 +263,12 @@ def preview_text(index: CompressedIndex) -> str:
     return "\n".join(lines) + "\n\n" + index.text
 
 
-def compressed_preview(packs: Sequence[Pack], *, tokenizer: Tokenizer | None = None) -> str:
+def compressed_preview(packs: Sequence[Pack], *, tokenizer: Tokenizer | None = None,
+                       cache_dir: Path | str | None = None) -> str:
     """The Catalog preview's compressed-index text for the workspace's loaded packs (reads their runtime files:
-    call it off the GUI thread)."""
-    return preview_text(build_compressed_index(select_packs(packs), tokenizer=tokenizer))
+    call it off the GUI thread). ``cache_dir``: the search index's folder, where token counts are kept (without
+    it every build counts again)."""
+    return preview_text(build_compressed_index(select_packs(packs), tokenizer=tokenizer, cache_dir=cache_dir))
 
 
 def _warnings(index: CompressedIndex) -> list[Diagnostic]:

@@ -6,13 +6,14 @@ files under ``sources/``. Everything else is skipped and counted by reason, as a
 refuse once read: over ``MAX_FILE_BYTES``, binary (a NUL byte), not valid UTF-8, a symlink leading out of the
 pack, unreadable. Folders the resolver never loads (``runs/``, ``indexes/``, ``assets/`` ...) are not entered;
 each counts once. The walk never follows a symlinked folder and stops after ``MAX_FILES`` files per pack.
-Nothing here writes.
+Every listing, stat and read goes through the pack's ``PackFS`` (one per pack, held by the caller): by
+descriptor from the pack root, so a file or folder swapped for a symlink after the walk is refused, never read
+outside the pack. Nothing here writes.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
-from studio.core.paths import is_inside, read_bounded, read_regular_file
+from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held
 from studio.core.resolver.candidates import MAX_FILE_BYTES, MAX_FILES, Skip, file_layer
 from studio.core.search.blocks import Block, markdown_blocks, text_blocks
 from studio.core.textfiles import is_binary
@@ -81,49 +82,36 @@ class PackListing:
     skipped: Counter[str] = field(default_factory=Counter)
 
 
-def list_pack_files(root: Path | str) -> PackListing:
-    """Stat every file search could index under ``root`` (no file is opened)."""
+def list_pack_files(root: Path | str, fs: PackFS | None = None) -> PackListing:
+    """Stat every file search could index under ``root`` (no file is opened).
+
+    One bounded descriptor walk (``pack_fs``): no folder is reached through a symlink, even one swapped in while
+    this runs, and a symlinked file counts only when it leads to a regular file inside the pack (its target's
+    size and time are used). ``fs``: the pack already held open (left open).
+    """
     out = PackListing()
-    base = str(root)
-    seen = 0
-    stack = [("", base)]
-    while stack:
-        prefix, folder = stack.pop()
-        try:
-            with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: e.name)
-        except OSError:
-            out.skipped["unreadable"] += 1
-            continue
-        subdirs = []
-        for entry in entries:
-            name = entry.name
-            if name.startswith("."):
+    with held(root, fs) as pack:
+        tree = pack.walk(enter=lambda rel, name: _enter(rel, name, out.skipped))
+        links = {link.rel: link for link in tree.links}
+        out.skipped["unreadable"] += len(tree.unlisted)
+        out.skipped["too-deep"] += tree.too_deep_count
+        if tree.stopped_at is not None:
+            out.skipped["too-many-files"] += 1
+        seen = 0
+        for entry in tree.files:
+            rel = entry.rel
+            if rel.rsplit("/", 1)[-1].startswith("."):
                 continue
-            rel = prefix + name
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except OSError:
-                out.skipped["unreadable"] += 1
+            size, mtime_ns = entry.size, entry.mtime_ns
+            if entry.is_link:
+                target = _link_target(pack, links.get(rel))
+                if isinstance(target, str):
+                    out.skipped[target] += 1
+                    continue
+                size, mtime_ns = target
+            elif not entry.is_regular:
+                out.skipped["not-a-regular-file"] += 1  # a FIFO, socket or device: never opened
                 continue
-            if stat.S_ISDIR(st.st_mode):
-                if not prefix and name not in RUNTIME_TOPS:
-                    out.skipped["not-a-runtime-surface"] += 1
-                else:
-                    subdirs.append((rel + "/", entry.path))
-                continue
-            if stat.S_ISLNK(st.st_mode):
-                if not is_inside(base, entry.path):
-                    out.skipped["symlink-escape"] += 1
-                    continue
-                try:
-                    st = os.stat(entry.path)
-                except OSError:
-                    out.skipped["unreadable"] += 1
-                    continue
-                if stat.S_ISDIR(st.st_mode):
-                    out.skipped["symlinked-folder"] += 1  # never followed, as the resolver's walk
-                    continue
             seen += 1
             if seen > MAX_FILES:
                 out.skipped["too-many-files"] += 1
@@ -131,29 +119,55 @@ def list_pack_files(root: Path | str) -> PackListing:
             layer = file_layer(rel)
             if isinstance(layer, Skip):
                 out.skipped[layer.reason] += 1
-            elif st.st_size > MAX_FILE_BYTES and layer != "guide":
+            elif size > MAX_FILE_BYTES and layer != "guide":
                 out.skipped["too-large"] += 1
             else:
-                out.files.append(FileStamp(rel, layer, st.st_size, st.st_mtime_ns))
-        stack.extend(reversed(subdirs))
+                out.files.append(FileStamp(rel, layer, size, mtime_ns))
     out.files.sort(key=lambda f: f.path)
     return out
 
 
-def stamp_file(root: Path | str, rel: str) -> FileStamp | str:
-    """The stamp of one pack file, or the reason search does not index it (``missing`` when it is gone)."""
+def _enter(rel: str, name: str, skipped: Counter[str]) -> bool:
+    """Whether the walk enters a folder: not hidden ones, and at the top only the runtime folders (the others
+    count once each)."""
+    if name.startswith("."):
+        return False
+    if "/" not in rel and name not in RUNTIME_TOPS:
+        skipped["not-a-runtime-surface"] += 1
+        return False
+    return True
+
+
+def _link_target(fs: PackFS, link: LinkEntry | None) -> tuple[int, int] | str:
+    """(size, mtime_ns) of the regular file a symlink leads to inside the pack, or why it is not indexed."""
+    if link is None or link.state in (LinkState.BROKEN, LinkState.OTHER):
+        return "unreadable" if link is None or link.state is LinkState.BROKEN else "not-a-regular-file"
+    if link.state is LinkState.OUTSIDE:
+        return "symlink-escape"
+    if link.state in (LinkState.DIR, LinkState.LOOP):
+        return "symlinked-folder" if link.resolved is not None else "unreadable"  # never followed
+    st = fs.lstat(link.resolved) if link.resolved is not None else None  # resolved: physical folders only
+    if st is None or not stat.S_ISREG(st.st_mode):
+        return "unreadable"
+    return st.st_size, st.st_mtime_ns
+
+
+def stamp_file(fs: PackFS, rel: str) -> FileStamp | str:
+    """The stamp of one file of the pack ``fs`` holds, or the reason search does not index it (``missing`` when
+    it is gone). As the walk: a file reached through a symlinked folder is not indexed."""
     parts = rel.split("/")
     if any(p.startswith(".") or p in ("", "..") for p in parts):
         return "not-a-runtime-surface"
-    full = os.path.join(root, rel)
-    if not is_inside(root, full):
-        return "symlink-escape"
-    try:
-        st = os.stat(full)
-    except FileNotFoundError:
-        return "missing"
-    except (OSError, ValueError):
-        return "unreadable"
+    st = fs.lstat(rel)
+    if st is None or stat.S_ISLNK(st.st_mode):
+        status, resolved, mode = fs.kind(rel)
+        if status is not Status.OK:
+            return _REASONS.get(status, "unreadable")
+        if st is None:  # it exists, but only through a symlinked folder, which the walk never enters
+            return "symlinked-folder"
+        st = fs.lstat(resolved) if resolved is not None and stat.S_ISREG(mode) else None
+        if st is None:
+            return "missing" if stat.S_ISDIR(mode) else "not-a-regular-file"
     if not stat.S_ISREG(st.st_mode):
         return "missing" if stat.S_ISDIR(st.st_mode) else "not-a-regular-file"
     layer = file_layer(rel)
@@ -164,23 +178,23 @@ def stamp_file(root: Path | str, rel: str) -> FileStamp | str:
     return FileStamp(rel, layer, st.st_size, st.st_mtime_ns)
 
 
-def read_data(root: Path | str, stamp: FileStamp) -> bytes | str:
-    """The file's bytes (bounded, never through a symlink out of the pack), or the reason it was not read."""
+_REASONS = {Status.MISSING: "missing", Status.OUTSIDE: "symlink-escape", Status.NOT_REGULAR: "not-a-regular-file",
+            Status.LOOP: "unreadable", Status.UNREADABLE: "unreadable"}
+"""A ``pack_fs`` status as a skip reason."""
+
+
+def read_data(fs: PackFS, stamp: FileStamp) -> bytes | str:
+    """The file's bytes (bounded; reached by descriptor, never through a symlink out of the pack, even one
+    swapped in since the walk), or the reason it was not read."""
     limit = (MAX_KNOWLEDGE_BYTES if stamp.layer == "guide" else MAX_FILE_BYTES) + 1
-    full = os.path.join(root, stamp.path)
-    fast = read_regular_file(full, limit)
-    if fast is not None:
-        data, size = fast
-    else:
-        got, size, problem = read_bounded(Path(full), limit, root=Path(root))
-        if problem is not None or got is None:
-            return "symlink-escape" if problem is not None and problem.code == "symlink-escape" else "unreadable"
-        data = got
-    if size >= limit and stamp.layer != "guide":
+    got = fs.read(stamp.path, limit)
+    if got.status is not Status.OK or got.data is None:
+        return _REASONS.get(got.status, "unreadable")
+    if got.size >= limit and stamp.layer != "guide":
         return "too-large"
-    if is_binary(data):
+    if is_binary(got.data):
         return "binary"
-    return data
+    return got.data
 
 
 def digest_of(data: bytes) -> bytes:
@@ -263,7 +277,7 @@ def _knowledge(stamp: FileStamp, data: bytes, digest: bytes) -> ReadFile:
     return ReadFile(stamp, digest, title, rows, kf.text, name)
 
 
-def read_file(root: Path | str, stamp: FileStamp) -> ReadFile | str:
-    """Read and cut one file, or the reason it is skipped."""
-    data = read_data(root, stamp)
+def read_file(fs: PackFS, stamp: FileStamp) -> ReadFile | str:
+    """Read and cut one file of the pack ``fs`` holds, or the reason it is skipped."""
+    data = read_data(fs, stamp)
     return data if isinstance(data, str) else decode_file(stamp, data)

@@ -21,10 +21,12 @@ for the merge.
 from __future__ import annotations
 
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from studio.core.pack_fs import PackFS
 from studio.core.search import pipeline
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
 from studio.core.search.cpu import spare_core
@@ -135,26 +137,36 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
         root = _owning_root(path, roots)
         if root is None:
             report.skipped["not-in-the-index"] += 1
-        elif path == root or os.path.isdir(path):
+        elif path == root:
             whole.add(root)
         else:
             single.setdefault(root, set()).add(os.path.relpath(path, root).replace(os.sep, "/"))
-    report.packs = len(whole | set(single))
     works: list[PackWork] = []
-    if whole:
-        by_root = known_files(store, sorted(whole))
-        works.extend(w for w in produce(sorted(whole), by_root, report, lambda: False) if not isinstance(w, int))
     for root, rels in single.items():
         if root in whole:
             continue
-        known = known_files(store, [root]).get(root, {})
-        work = PackWork(root, None)
-        for rel in sorted(rels):
-            check_one(root, rel, known, work, report)
-        works.append(work)
+        with PackFS(root) as fs:  # one per pack: every stat and read below goes through it
+            if any(_is_folder(fs, rel) for rel in rels):
+                whole.add(root)
+                continue
+            known = known_files(store, [root]).get(root, {})
+            work = PackWork(root, None)
+            for rel in sorted(rels):
+                check_one(fs, rel, known, work, report)
+            works.append(work)
+    report.packs = len(whole | set(single))
+    if whole:
+        by_root = known_files(store, sorted(whole))
+        works.extend(w for w in produce(sorted(whole), by_root, report, lambda: False) if not isinstance(w, int))
     write(store, works, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _is_folder(fs: PackFS, rel: str) -> bool:
+    """A physical folder of the pack (a symlinked one is not entered: ``check_one`` counts it as skipped)."""
+    st = fs.lstat(rel)
+    return st is not None and stat.S_ISDIR(st.st_mode)
 
 
 def _is_empty(store: Store) -> bool:

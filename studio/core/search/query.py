@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.core.diagnostics import Diagnostic
+from studio.core.pack_fs import PackFS
 from studio.core.search.cpu import spare_core
-from studio.core.search.snippets import heading_at, make_snippet, read_lines, safe_text
+from studio.core.search.snippets import UNREAD, heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store, is_damage
 from studio.core.search.textprep import Query, fts_expression, highlight_pattern, parse_query
 
@@ -55,11 +56,17 @@ class SearchHit:
     snippet: str
     highlights: tuple[tuple[int, int], ...] = ()
     section_lines: tuple[int, int] = (0, 0)
+    unread: str = ""
+    """Why no snippet could be cut (``the file is now a symlink leading outside the pack`` ...): the file changed
+    since it was indexed and was not read; empty when the snippet was cut."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"pack": self.pack, "root": self.root, "path": self.path, "line": self.line, "heading": self.heading,
-                "kind": self.kind, "score": self.score, "snippet": self.snippet,
-                "highlights": [list(h) for h in self.highlights]}
+        out = {"pack": self.pack, "root": self.root, "path": self.path, "line": self.line, "heading": self.heading,
+               "kind": self.kind, "score": self.score, "snippet": self.snippet,
+               "highlights": [list(h) for h in self.highlights]}
+        if self.unread:
+            out["unread"] = self.unread
+        return out
 
 
 @dataclass(slots=True)
@@ -236,24 +243,36 @@ def _json_list(values: Iterable[str]) -> str:
 
 def _hits(rows: list[tuple[Any, ...]], query: Query) -> list[SearchHit]:
     pattern = highlight_pattern(query)
-    files: dict[tuple[str, str], list[str] | None] = {}
+    files = _lines_of(rows)
     hits = []
     for score, name, root, path, kind, heading, start, end in rows:
-        key = (root, path)
-        if key not in files:
-            files[key] = read_lines(root, path)
-        lines = files[key]
+        lines = files[(root, path)]
         spans: tuple[tuple[int, int], ...]
-        if lines is None:
-            snippet_text, spans, line = "", (), start
+        unread = ""
+        if isinstance(lines, str):
+            snippet_text, spans, line, unread = "", (), start, UNREAD.get(lines, UNREAD["unreadable"])
         else:
             snip = make_snippet(lines, start, end, pattern)
             snippet_text, spans, line = snip.text, snip.highlights, snip.line
             if kind != "frontmatter":
                 heading = heading_at(lines, start, line) or heading
         hits.append(SearchHit(safe_text(name), root, path, line, safe_text(heading) if heading else None, kind,
-                              round(-score, 3), snippet_text, spans, (start, end)))
+                              round(-score, 3), snippet_text, spans, (start, end), unread))
     return hits
+
+
+def _lines_of(rows: list[tuple[Any, ...]]) -> dict[tuple[str, str], list[str] | str]:
+    """The lines (or why not) of every file the rows point into, read pack by pack: one ``PackFS`` per pack,
+    and only one open at a time (a result may span hundreds of packs)."""
+    by_root: dict[str, dict[str, None]] = {}
+    for row in rows:
+        by_root.setdefault(row[2], {})[row[3]] = None
+    out: dict[tuple[str, str], list[str] | str] = {}
+    for root, paths in by_root.items():
+        with PackFS(root) as fs:
+            for path in paths:
+                out[(root, path)] = read_lines(fs, path)
+    return out
 
 
 def _note(query: Query) -> str:

@@ -1,19 +1,18 @@
 """Snippets: the line of a hit and about 50 characters either side of the match, with the match marked.
 
 The index stores no text (it is contentless), so a snippet is cut from the file as it is now, read the safe way
-(bounded, never through a symlink out of the pack). Inside the hit's section the line holding the most distinct
-query terms wins (the first such line). The text is made safe to show anywhere: control characters, line
-breaks and bidirectional overrides become spaces, one for one, so highlight offsets stay exact.
+(through the pack's ``PackFS``: bounded, by descriptor, never through a symlink out of the pack). Inside the
+hit's section the line holding the most distinct query terms wins (the first such line). The text is made safe
+to show anywhere: control characters, line breaks and bidirectional overrides become spaces, one for one, so
+highlight offsets stay exact.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
-from studio.core.paths import read_bounded, read_regular_file
+from studio.core.pack_fs import PackFS, Status
 from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.search.blocks import heading_lines
 from studio.core.search.textprep import Highlighter
@@ -50,18 +49,20 @@ def safe_text(text: str) -> str:
     return _UNSAFE.sub(" ", text)
 
 
-def read_lines(root: str, rel: str) -> list[str] | None:
-    """The file's lines as the index read them (UTF-8, undecodable bytes replaced), or None when unreadable."""
-    full = os.path.join(root, rel)
-    fast = read_regular_file(full, MAX_FILE_BYTES + 1)
-    if fast is not None:
-        data = fast[0]
-    else:
-        got, _size, problem = read_bounded(Path(full), MAX_FILE_BYTES + 1, root=Path(root))
-        if problem is not None or got is None:
-            return None
-        data = got
-    text = data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+UNREAD = {"missing": "the file is gone", "symlink-escape": "the file is now a symlink leading outside the pack",
+          "not-a-regular-file": "the file is no longer a regular file", "unreadable": "the file cannot be read"}
+"""Why a hit's lines could not be read now, in words (the index may be older than the file)."""
+
+
+def read_lines(fs: PackFS, rel: str) -> list[str] | str:
+    """The lines of ``rel`` in the pack ``fs`` holds, as the index read them (UTF-8, undecodable bytes replaced),
+    or why they were not read (a key of ``UNREAD``). By descriptor from the pack root: a file swapped for a
+    symlink out of the pack since it was indexed is refused, never opened."""
+    got = fs.read(rel, MAX_FILE_BYTES + 1)
+    if got.status is not Status.OK or got.data is None:
+        return {Status.MISSING: "missing", Status.OUTSIDE: "symlink-escape",
+                Status.NOT_REGULAR: "not-a-regular-file"}.get(got.status, "unreadable")
+    text = got.data.decode("utf-8", errors="replace").lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     return text.split("\n")
 
 
