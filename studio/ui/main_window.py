@@ -181,6 +181,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.inspector.compare_copies_requested.connect(self.copies.compare)
         self.modes.switch_requested.connect(self.switch_mode)
         self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
+        self.previews.catalog.cache_dir = self.search.cache_dir
         self.find_panel.open_location.connect(lambda path, line: self._open_from_panel(path, line))
         self.search.indexing.connect(self._search_progress)
         self.search.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))

@@ -4,6 +4,7 @@ screenshot hook's options (mode, size, theme) on the real app in a child process
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from PySide6.QtGui import QImage
 
 from studio.core.diagnostics import Severity
 from studio.ui.main_window import MainWindow
+from studio.ui.widgets.catalog_preview import compressed_for
 
 
 def test_the_problems_dock_title_and_f8_say_what_a_filter_hides(qtbot, open_and_wait, window: MainWindow,
@@ -34,6 +36,19 @@ def test_a_panels_status_message_reaches_the_status_bar(qtbot, window: MainWindo
     assert window.statusBar().currentMessage() == "Recorded “confirm” for brief in runs/review-1.json."
     window.modes.panel("Evals").status_message.emit("Evals said something")
     assert window.statusBar().currentMessage() == "Evals said something"
+
+
+def test_the_catalog_previews_compressed_index_keeps_its_token_counts_in_the_search_cache(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path) -> None:
+    """The L0 preview counts each runtime file's tokens once: the counts go to the search index's folder, so
+    rebuilding the preview (every filter change) does not count them all again."""
+    assert window.previews.catalog.cache_dir == window.search.cache_dir
+    open_and_wait(window, [examples_copy])
+    preview = compressed_for(list(window.session.packs.values()), (), (), (), window.previews.catalog.cache_dir)
+    assert "tokens for 5 pack(s)" in preview.tokens
+    with sqlite3.connect(window.search.cache_dir / "search-index.sqlite3") as db:
+        kept = db.execute("SELECT count(*) FROM token_counts").fetchone()[0]
+    assert kept >= 5  # a count per runtime file of the five examples, where the search index lives
 
 
 def test_the_screenshot_hook_shows_the_mode_at_the_size_asked_for(tmp_path: Path, examples_copy: Path) -> None:

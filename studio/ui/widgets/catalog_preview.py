@@ -8,6 +8,7 @@ warning past 20 KB, both in the text's header).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import QButtonGroup, QComboBox, QLineEdit, QRadioButton, QVBoxLayout, QWidget
@@ -25,9 +26,11 @@ REBUILD_MS = 300
 
 
 def compressed_for(packs: list[Pack], scopes: tuple[str, ...], types: tuple[str, ...],
-                   names: tuple[str, ...]) -> Preview:
-    """The L0 index of the chosen packs as a preview (runs in the child process: it reads every runtime file)."""
-    index = build_compressed_index(select_packs(packs, scopes=scopes, types=types, names=names))
+                   names: tuple[str, ...], cache_dir: Path | None = None) -> Preview:
+    """The L0 index of the chosen packs as a preview (runs in the child process: it reads every runtime file).
+
+    ``cache_dir``: the search index's folder, whose kept token counts spare counting every file again."""
+    index = build_compressed_index(select_packs(packs, scopes=scopes, types=types, names=names), cache_dir=cache_dir)
     tokens = f"{index.tokens:,} tokens" if index.tokens is not None else "tokens not counted"
     return Preview(preview_text(index), f"{index.bytes:,} bytes, {tokens} for {index.packs} pack(s)")
 
@@ -44,6 +47,8 @@ class CatalogPreview(QWidget):
         self.xml = TextPreview("xml")
         self.index = TextPreview("text")
         self.packs: list[Pack] = []
+        self.cache_dir: Path | None = None
+        """The search index's folder (the window sets it): token counts kept there are not counted again."""
         self._stale = True
         self._latest = 0
         self.this_pack = QRadioButton("This pack (catalog XML)")
@@ -122,7 +127,7 @@ class CatalogPreview(QWidget):
         self.index.show_preview(Preview(self.index.view.toPlainText(), "building the compressed index …"))
         self._latest = workers.submit(run_in_child, compressed_for, self.packs,
                                       () if scope == ANY else (scope,), () if kind == ANY else (kind,), names,
-                                      on_done=self._built)
+                                      self.cache_dir, on_done=self._built)
 
     def _built(self, request_id: int, preview: Preview) -> None:
         if request_id == self._latest:
