@@ -134,6 +134,8 @@ class JobModes(QObject):
             panel.labeler = labeler
         self.current = AUTHOR
         self._packs: list[Pack] = []
+        self._position: dict[Path, int] = {}
+        """Where each pack's root is in ``_packs``."""
         self._selected: Pack | None = None
         self._stale: set[str] = set(self.panels)
 
@@ -165,10 +167,15 @@ class JobModes(QObject):
     def set_packs(self, packs: list[Pack]) -> None:
         """Every pack of the workspace (after a scan settled)."""
         self._packs = list(packs)
+        self._position = {p.root: i for i, p in enumerate(self._packs)}
         self._mark(Follows.WORKSPACE)
 
     def pack_replaced(self, fresh: Pack) -> None:
-        self._packs = [fresh if p.root == fresh.root else p for p in self._packs]
+        # In place by position: a reload in a 10,000-pack workspace must not compare every pack's path.
+        position = self._position.get(fresh.root)
+        if position is not None:
+            self._packs = list(self._packs)  # a panel may still hold the list it was given
+            self._packs[position] = fresh
         what = Follows.EVERY_PACK
         if self._selected is not None and self._selected.root == fresh.root:
             self._selected = fresh

@@ -6,6 +6,7 @@ that the window's own module is about the layout, the current pack and the files
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,11 +37,12 @@ class WindowAuthoring(_Base):
         request = self.session.request
         if request.project is not None:
             return request.project / ".agents" / "knowledge"
-        folders = [p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists()]
-        return folders[0] if folders else Path.cwd() / ".agents" / "knowledge"
+        # The first folder of packs, checked lazily: a workspace may have been opened on hundreds of folders.
+        folders = (p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists())
+        return next(folders, Path.cwd() / ".agents" / "knowledge")
 
     def _pack_created(self, root: Path) -> None:
-        root = Path(root).resolve()
+        root = Path(os.path.abspath(root))  # as the core names packs (the path as typed, not resolved)
         self._open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
         if self.session.workspace is None:  # nothing open yet: open the new pack's folder
             self.open_paths([root.parent])

@@ -125,6 +125,7 @@ class FindInWorkspacePanel(QWidget):
         self.pack_filter = QComboBox()
         self.pack_choices = PackChoicesModel("All packs", self)
         self.pack_filter.setModel(self.pack_choices)
+        self.pack_choices.rows_set.connect(self._keep_pack_choice)
         self.scope_filter = QComboBox()
         self.kind_filter = QComboBox()
         self.kind_filter.addItem("All kinds", ALL)
@@ -185,8 +186,7 @@ class FindInWorkspacePanel(QWidget):
         current_scope = self.scope_filter.currentData()
         for combo in (self.pack_filter, self.scope_filter):
             combo.blockSignals(True)
-        self.pack_choices.set_packs(self.packs)  # one reset, however many packs (see PackChoicesModel)
-        self.pack_filter.setCurrentIndex(self.pack_choices.row_of(current_pack))
+        self.pack_choices.set_packs(self.packs, keep=current_pack)  # one reset, however many packs
         self.scope_filter.clear()
         self.scope_filter.addItem("All scopes", ALL)
         present = {p.scope for p in self.packs}
@@ -196,6 +196,12 @@ class FindInWorkspacePanel(QWidget):
         self.scope_filter.setCurrentIndex(max(self.scope_filter.findData(current_scope), 0))
         for combo in (self.pack_filter, self.scope_filter):
             combo.blockSignals(False)
+
+    def _keep_pack_choice(self, row: int) -> None:
+        """The pack filter's rows were made again: the pack chosen before stays chosen (the first row if gone)."""
+        was_blocked = self.pack_filter.blockSignals(True)
+        self.pack_filter.setCurrentIndex(row)
+        self.pack_filter.blockSignals(was_blocked)
 
     def activate(self, text: str = "") -> None:
         """Focus the query box (Ctrl+Shift+F), optionally with ``text`` (e.g. the editor's selection)."""
