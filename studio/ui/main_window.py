@@ -292,6 +292,10 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.inspector.show_pack(None)
         self.previews.clear_pack()
         self.current_pack = None
+        # The last workspace's packs go now, not when the new scan settles: held until then, a re-opened
+        # 10,000-pack workspace lived twice in memory at its peak (and the allocator kept the peak).
+        self.find_panel.packs = []
+        self.previews.set_workspace_packs([])
 
     def _scan_finished(self, cancelled: bool) -> None:
         if not cancelled and not self._recovery_offered:

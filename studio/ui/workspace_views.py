@@ -78,6 +78,8 @@ class WorkspaceViews(QObject):
         self.labels.clear()
         self.diag_model.clear()
         self.watch.clear()
+        self.modes.set_packs([])  # the last workspace's packs are dropped now (see MainWindow._scan_started)
+        self.quick_open.set_packs([])
         self.status.set_workspace(self.session.request.label())
         self.tally.clear()
         self.refresh_counts()
