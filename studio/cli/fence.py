@@ -1,6 +1,7 @@
 """``pack-studio fence PACK [--files PATH ...] [--variant V]``: the tier-3 runtime fence for one pack.
 
-Without ``--files`` the fence holds the pack's runtime resources (``kind="runtime"`` in the guide).
+Without ``--files`` the fence holds the pack's runtime resources (``kind="runtime"`` in the guide); a runtime
+file that is a symlink leading out of the pack is not one of them, and stderr names it (the exit status stays 0).
 Files are read from inside the pack only (at most 2 MB each), all through one ``PackFS`` of the pack: by
 descriptor from its root, so a file that is (or lies behind) a symlink leading out of the pack is never opened,
 even when it is swapped in while the fence is read. A file that cannot be read, or that holds
@@ -20,15 +21,17 @@ from studio.cli._scope import add_scope_options, pack_argument
 from studio.cli.guide import report_problems
 from studio.core.diagnostics import Severity
 from studio.core.model import Pack
-from studio.core.pack_fs import PackFS, held
+from studio.core.pack_fs import LinkState, PackFS, held
 from studio.core.paths import from_read_result, is_unsafe_pointer
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
-from studio.core.render.resources import ResourceKind, classify_resources
+from studio.core.render.resources import MAX_DEPTH, MAX_RESOURCES, ResourceKind, classify_path, classify_resources
 from studio.core.terminal import printable, write_artefact
 from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+_RUNTIME_TOPS = ("compiled", "ontology", "answers")
+"""The folders whose files are runtime resources (``classify_path``)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,16 +51,30 @@ def run(args: argparse.Namespace) -> int:
     if pack.knowledge is None:
         report_problems(pack, Severity.ERROR)
         return 2
-    paths = args.files if args.files is not None else [
-        r.path for r in classify_resources(pack) if r.kind is ResourceKind.RUNTIME
-    ]
-    items, failed = read_items(pack, paths)
+    with PackFS(pack.root) as fs:  # one PackFS for the whole command: every read by descriptor from the root
+        if args.files is not None:
+            paths = args.files
+        else:
+            paths = [r.path for r in classify_resources(pack) if r.kind is ResourceKind.RUNTIME]
+            note_links_out(pack, fs)
+        items, failed = read_items(pack, paths, fs)
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     fp = FencePack(pack, items, warnings)
     variant = FenceVariant(args.variant)
     write_artefact(sys.stdout, render_fence([fp], variant))
     sys.stderr.write(f"tokens: {printable(fence_cost([fp], variant).describe())}\n")
     return 1 if failed else 0
+
+
+def note_links_out(pack: Pack, fs: PackFS) -> None:
+    """Name on stderr the runtime files left out of the default fence because they are symlinks leading out of
+    the pack (the resource listing skips them silently; the user should know why a file is missing)."""
+    for top in _RUNTIME_TOPS:
+        tree = fs.walk(top, max_depth=MAX_DEPTH, max_entries=MAX_RESOURCES * 4,
+                       enter=lambda _rel, name: not name.startswith("."))
+        for link in tree.links:
+            if link.state is LinkState.OUTSIDE and classify_path(pack, link.rel) is ResourceKind.RUNTIME:
+                sys.stderr.write(f"{printable(link.rel)}: a symlink that leads outside the pack; not read; left out\n")
 
 
 def read_items(pack: Pack, paths: list[str], fs: PackFS | None = None) -> tuple[list[FenceItem], bool]:
