@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QUrl
+from PySide6.QtCore import QByteArray, QUrl
 from PySide6.QtGui import QTextDocument
 
 from studio.core.pack import load_pack
@@ -44,12 +44,16 @@ def test_the_browser_never_loads_remote_resources(qtbot, tmp_path: Path) -> None
     qtbot.addWidget(browser)
     browser.pack_root = tmp_path
     (tmp_path / "inside.txt").write_text("ok")
-    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
-                                QUrl("https://example.com/x.png")) is None
-    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
-                                QUrl.fromLocalFile("/etc/hostname")) is None
-    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
-                                QUrl.fromLocalFile(str(tmp_path / "inside.txt"))) is not None
+    image = QTextDocument.ResourceType.ImageResource.value
+    for url in (QUrl("https://example.com/x.png"), QUrl.fromLocalFile("/etc/hostname")):
+        assert browser.read_image(url) is None
+        # Never None: Qt would then load the resource itself, by path. A refused image is an icon, not bytes.
+        assert not isinstance(browser.loadResource(image, url), QByteArray)
+    loaded = browser.loadResource(image, QUrl.fromLocalFile(str(tmp_path / "inside.txt")))
+    assert isinstance(loaded, QByteArray) and bytes(loaded.data()) == b"ok"
+    sheet = browser.loadResource(QTextDocument.ResourceType.StyleSheetResource.value,
+                                 QUrl.fromLocalFile(str(tmp_path / "inside.txt")))
+    assert sheet is not None and b"ok" not in bytes(sheet.data())  # only images are loaded
 
 
 def test_a_pack_relative_link_opens_the_file(qtbot, tmp_path: Path) -> None:

@@ -4,6 +4,10 @@ Images are the only resources it loads, and only from inside the pack: a ``file:
 pack-relative path and read through a ``PackFS`` of the pack (by descriptor from its root, never by name). The
 core vetted each image when it rendered the Markdown, but the file may have been swapped for a symlink leading
 out of the pack since; the descriptor read refuses it then, so an outside file's bytes never reach the view.
+
+``loadResource`` never answers with nothing: when it does, Qt loads the resource itself, by path and following
+symlinks (``QTextDocument::loadResource`` reads a local file, and the image handler then tries ``QImage::load``
+on the name). A refused image is answered with Qt's own broken-image icon, any other resource with a blank.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QTimer, QUrl, Signal
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 from studio.core.pack_fs import PackFS, Status
@@ -21,6 +25,10 @@ from studio.core.paths import is_unsafe_pointer
 
 MAX_IMAGE_BYTES = 8 * 1024 * 1024
 """Largest image shown; a larger one is left out (it is read on the GUI thread while the page lays out)."""
+_BROKEN_IMAGE = ":/qt-project.org/styles/commonstyle/images/file-16.png"
+"""What Qt itself shows for an image it cannot load (built into Qt's widgets library)."""
+_BLANK = b" "
+"""A stylesheet or page that is not loaded: not empty, which Qt would take for "load it yourself"."""
 
 
 class SafeBrowser(QTextBrowser):
@@ -51,16 +59,23 @@ class SafeBrowser(QTextBrowser):
         self._pack_root = root
 
     def loadResource(self, kind: int, url: QUrl | str) -> Any:
-        """An image inside the pack, read through the pack's PackFS; None for anything else (nothing remote)."""
+        """An image inside the pack, read through the pack's PackFS; anything else gets a stand-in, never None
+        (see the module docstring: None makes Qt read the file by path)."""
         if getattr(kind, "value", kind) != QTextDocument.ResourceType.ImageResource.value:
-            return None
-        rel = self.pack_relative(QUrl(url))
+            return QByteArray(_BLANK)
+        data = self.read_image(QUrl(url))
+        return QByteArray(data) if data is not None else _broken_image()
+
+    def read_image(self, url: QUrl) -> bytes | None:
+        """The bytes of the pack image ``url`` names, or None when it lies outside the pack, is (or lies
+        behind) a symlink leading out of it, is missing or not a regular file, or is larger than the limit."""
+        rel = self.pack_relative(url)
         if rel is None:
             return None
         result = self._pack_fs().read(rel, MAX_IMAGE_BYTES + 1)
         if result.status is not Status.OK or result.data is None or result.size > MAX_IMAGE_BYTES:
             return None
-        return QByteArray(result.data)
+        return result.data
 
     def pack_relative(self, url: QUrl) -> str | None:
         """The pack-relative path a local ``file:`` URL names, or None when it lies outside the pack root.
@@ -109,6 +124,14 @@ class SafeBrowser(QTextBrowser):
             inside = fs.exists(rel)
         if inside:
             self.open_file.emit(self._pack_root / rel)
+
+
+def _broken_image() -> QImage:
+    image = QImage(_BROKEN_IMAGE)
+    if image.isNull():  # a Qt build without the icon: one transparent pixel, still not "nothing"
+        image = QImage(1, 1, QImage.Format.Format_ARGB32)
+        image.fill(0)
+    return image
 
 
 def _root_spellings(root: Path) -> list[str]:
