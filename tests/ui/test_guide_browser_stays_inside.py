@@ -85,9 +85,9 @@ def image_urls(guide_html: str) -> list[QUrl]:
     return [QUrl(html.unescape(src)) for src in re.findall(r'<img src="([^"]+)"', guide_html)]
 
 
-def loaded(result: Any) -> bytes:
-    """The bytes a ``loadResource`` answer carries (a refused image is answered with an icon, not bytes)."""
-    return bytes(result.data()) if isinstance(result, QByteArray) else b""
+def size(image: Any) -> tuple[int, int] | None:
+    """The size of an image ``loadResource`` answered with (always an image: a refused one is Qt's icon)."""
+    return (image.width(), image.height()) if isinstance(image, QImage) and not image.isNull() else None
 
 
 def broken_size() -> tuple[int, int]:
@@ -127,8 +127,9 @@ def test_the_guide_shows_its_own_image_and_never_one_linked_out(qtbot: Any, pack
     leak = QUrl.fromLocalFile(str(root / "documents" / "leak.png"))
     secret = QUrl.fromLocalFile(str(root.parent / "outside" / "secret.png"))
     for url in (leak, secret):
-        assert browser.read_image(url) is None and loaded(browser.loadResource(IMAGE, url)) == b""
-    assert loaded(browser.loadResource(IMAGE, urls[0])) == (root / "documents" / "logo.png").read_bytes()
+        assert browser.read_image(url) is None and size(browser.loadResource(IMAGE, url)) == broken_size()
+    assert browser.read_image(urls[0]) == (root / "documents" / "logo.png").read_bytes()
+    assert size(browser.loadResource(IMAGE, urls[0])) == (5, 4)
     # A page naming them shows Qt's broken-image icon, not the secret (Qt would load a refused one by path).
     page = "".join(f'<img src="{url.toString()}" />' for url in (leak, secret))
     assert pixmap_sizes(shown(qtbot, root, page), [leak, secret]) == [broken_size(), broken_size()]
@@ -142,7 +143,7 @@ def test_an_image_swapped_for_a_link_after_rendering_loads_nothing(qtbot: Any, p
     swap_for_link(root / "documents" / "logo.png", outside / "secret.png")
     browser = shown(qtbot, root, guide_html)
     assert pixmap_sizes(browser, urls) == [broken_size()]
-    assert browser.read_image(urls[0]) is None and SECRET not in loaded(browser.loadResource(IMAGE, urls[0]))
+    assert browser.read_image(urls[0]) is None and size(browser.loadResource(IMAGE, urls[0])) == broken_size()
 
 
 def test_an_image_behind_a_folder_swapped_for_a_link_loads_nothing(qtbot: Any, pack: tuple[Path, Path]) -> None:
@@ -152,7 +153,7 @@ def test_an_image_behind_a_folder_swapped_for_a_link_loads_nothing(qtbot: Any, p
     swap_for_link(root / "documents", outside)  # documents/logo.png now names outside/logo.png (the secret)
     browser = shown(qtbot, root, guide_html)
     assert pixmap_sizes(browser, urls) == [broken_size()]
-    assert browser.read_image(urls[0]) is None and SECRET not in loaded(browser.loadResource(IMAGE, urls[0]))
+    assert browser.read_image(urls[0]) is None and size(browser.loadResource(IMAGE, urls[0])) == broken_size()
 
 
 def test_an_image_linked_inside_the_pack_still_shows(qtbot: Any, pack: tuple[Path, Path]) -> None:
@@ -162,6 +163,30 @@ def test_an_image_linked_inside_the_pack_still_shows(qtbot: Any, pack: tuple[Pat
     guide_html = f'<p><img src="{alias.toString()}" /></p>'
     browser = shown(qtbot, root, guide_html)
     assert pixmap_sizes(browser, image_urls(guide_html)) == [(5, 4)]
+
+
+def test_bytes_that_are_not_an_image_never_send_qt_back_to_the_path(qtbot: Any, pack: tuple[Path, Path]) -> None:
+    """Qt loads an image by path itself when the bytes it was given do not decode; by then the file may be a
+    link out. The browser decodes them itself, so the page shows the broken-image icon, never the secret."""
+    root, outside = pack
+    (root / "documents" / "notes.png").write_text("not an image\n")
+
+    class SwapAfterRead(SafeBrowser):
+        def read_image(self, url: QUrl) -> bytes | None:
+            data = super().read_image(url)  # read while a real file, then swapped before Qt could look again
+            if data is not None and not (root / "documents" / "notes.png").is_symlink():
+                swap_for_link(root / "documents" / "notes.png", outside / "secret.png")
+            return data
+
+    browser = SwapAfterRead()
+    qtbot.addWidget(browser)
+    browser.pack_root = root
+    url = QUrl.fromLocalFile(str(root / "documents" / "notes.png"))
+    browser.setHtml(f'<img src="{url.toString()}" />')
+    browser.show()
+    browser.document().size()
+    assert (root / "documents" / "notes.png").is_symlink()  # the swap happened
+    assert pixmap_sizes(browser, [url]) == [broken_size()]
 
 
 def test_a_link_to_a_file_linked_out_opens_nothing(qtbot: Any, pack: tuple[Path, Path]) -> None:
@@ -240,8 +265,8 @@ def test_no_secret_bytes_load_while_the_image_or_its_folder_is_swapped(
     try:
         end = time.monotonic() + 2.0
         while time.monotonic() < end:
-            data = loaded(browser.loadResource(IMAGE, url))
-            assert SECRET not in data
+            data = browser.read_image(url) or b""
+            assert SECRET not in data and size(browser.loadResource(IMAGE, url)) != (7, 3)
             real += bool(data)
             loads += 1
             qtbot.wait(0)  # lets the page's PackFS close, so the next load opens the pack afresh

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QUrl
-from PySide6.QtGui import QTextDocument
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QImage, QTextDocument
 
 from studio.core.pack import load_pack
 from studio.ui.main_window import MainWindow
@@ -45,12 +45,13 @@ def test_the_browser_never_loads_remote_resources(qtbot, tmp_path: Path) -> None
     browser.pack_root = tmp_path
     (tmp_path / "inside.txt").write_text("ok")
     image = QTextDocument.ResourceType.ImageResource.value
-    for url in (QUrl("https://example.com/x.png"), QUrl.fromLocalFile("/etc/hostname")):
-        assert browser.read_image(url) is None
-        # Never None: Qt would then load the resource itself, by path. A refused image is an icon, not bytes.
-        assert not isinstance(browser.loadResource(image, url), QByteArray)
-    loaded = browser.loadResource(image, QUrl.fromLocalFile(str(tmp_path / "inside.txt")))
-    assert isinstance(loaded, QByteArray) and bytes(loaded.data()) == b"ok"
+    icon = QImage(":/qt-project.org/styles/commonstyle/images/file-16.png")
+    for url in (QUrl("https://example.com/x.png"), QUrl.fromLocalFile("/etc/hostname"),
+                QUrl.fromLocalFile(str(tmp_path / "inside.txt"))):
+        # Never None (Qt would then load the resource itself, by path): Qt's broken-image icon instead.
+        assert browser.loadResource(image, url) == icon
+    assert browser.read_image(QUrl.fromLocalFile("/etc/hostname")) is None
+    assert browser.read_image(QUrl.fromLocalFile(str(tmp_path / "inside.txt"))) == b"ok"  # read, but no image
     sheet = browser.loadResource(QTextDocument.ResourceType.StyleSheetResource.value,
                                  QUrl.fromLocalFile(str(tmp_path / "inside.txt")))
     assert sheet is not None and b"ok" not in bytes(sheet.data())  # only images are loaded

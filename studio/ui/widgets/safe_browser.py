@@ -5,9 +5,10 @@ pack-relative path and read through a ``PackFS`` of the pack (by descriptor from
 core vetted each image when it rendered the Markdown, but the file may have been swapped for a symlink leading
 out of the pack since; the descriptor read refuses it then, so an outside file's bytes never reach the view.
 
-``loadResource`` never answers with nothing: when it does, Qt loads the resource itself, by path and following
-symlinks (``QTextDocument::loadResource`` reads a local file, and the image handler then tries ``QImage::load``
-on the name). A refused image is answered with Qt's own broken-image icon, any other resource with a blank.
+``loadResource`` never answers with nothing, nor with bytes that are not an image: then Qt loads the resource
+itself, by path and following symlinks (``QTextDocument::loadResource`` reads a local file, and the image handler
+tries ``QImage::load`` on the name when the data does not decode). So images are decoded here, a refused or
+undecodable one is answered with Qt's own broken-image icon, and any other resource with a blank.
 """
 
 from __future__ import annotations
@@ -64,7 +65,9 @@ class SafeBrowser(QTextBrowser):
         if getattr(kind, "value", kind) != QTextDocument.ResourceType.ImageResource.value:
             return QByteArray(_BLANK)
         data = self.read_image(QUrl(url))
-        return QByteArray(data) if data is not None else _broken_image()
+        # Decoded here: bytes Qt cannot decode would send it back to the file by path (it may be a link by then).
+        image = QImage.fromData(data) if data is not None else None
+        return image if image is not None and not image.isNull() else _broken_image()
 
     def read_image(self, url: QUrl) -> bytes | None:
         """The bytes of the pack image ``url`` names, or None when it lies outside the pack, is (or lies
