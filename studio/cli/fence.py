@@ -1,7 +1,10 @@
 """``pack-studio fence PACK [--files PATH ...] [--variant V]``: the tier-3 runtime fence for one pack.
 
-Without ``--files`` the fence holds the pack's runtime resources (``kind="runtime"`` in the guide).
-Files are read from inside the pack only (at most 2 MB each); a file that cannot be read, or that holds
+Without ``--files`` the fence holds the pack's runtime resources (``kind="runtime"`` in the guide); a runtime
+file that is a symlink leading out of the pack is not one of them, and stderr names it (the exit status stays 0).
+Files are read from inside the pack only (at most 2 MB each), all through one ``PackFS`` of the pack: by
+descriptor from its root, so a file that is (or lies behind) a symlink leading out of the pack is never opened,
+even when it is swapped in while the fence is read. A file that cannot be read, or that holds
 a NUL byte (binary, such as UTF-16 text, which the resolver drops too), is named on stderr, left out, and the
 exit status is 1. A pack whose status is not ``ready`` gets the warning the
 reference CLI uses. stdout holds only the fence; its token count goes to stderr. PACK is a pack directory or a
@@ -18,14 +21,17 @@ from studio.cli._scope import add_scope_options, pack_argument
 from studio.cli.guide import report_problems
 from studio.core.diagnostics import Severity
 from studio.core.model import Pack
-from studio.core.paths import read_bounded, resolve_inside
+from studio.core.pack_fs import LinkState, PackFS, held
+from studio.core.paths import from_read_result, is_unsafe_pointer
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
-from studio.core.render.resources import ResourceKind, classify_resources
+from studio.core.render.resources import MAX_DEPTH, MAX_RESOURCES, ResourceKind, classify_path, classify_resources
 from studio.core.terminal import printable, write_artefact
 from studio.core.textfiles import is_binary
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
+_RUNTIME_TOPS = ("compiled", "ontology", "answers")
+"""The folders whose files are runtime resources (``classify_path``)."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,10 +51,13 @@ def run(args: argparse.Namespace) -> int:
     if pack.knowledge is None:
         report_problems(pack, Severity.ERROR)
         return 2
-    paths = args.files if args.files is not None else [
-        r.path for r in classify_resources(pack) if r.kind is ResourceKind.RUNTIME
-    ]
-    items, failed = read_items(pack, paths)
+    with PackFS(pack.root) as fs:  # one PackFS for the whole command: every read by descriptor from the root
+        if args.files is not None:
+            paths = args.files
+        else:
+            paths = [r.path for r in classify_resources(pack) if r.kind is ResourceKind.RUNTIME]
+            note_links_out(pack, fs)
+        items, failed = read_items(pack, paths, fs)
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     fp = FencePack(pack, items, warnings)
     variant = FenceVariant(args.variant)
@@ -57,29 +66,43 @@ def run(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def read_items(pack: Pack, paths: list[str]) -> tuple[list[FenceItem], bool]:
-    """Read each pack-relative path; unreadable or escaping paths are reported on stderr."""
+def note_links_out(pack: Pack, fs: PackFS) -> None:
+    """Name on stderr the runtime files left out of the default fence because they are symlinks leading out of
+    the pack (the resource listing skips them silently; the user should know why a file is missing)."""
+    for top in _RUNTIME_TOPS:
+        tree = fs.walk(top, max_depth=MAX_DEPTH, max_entries=MAX_RESOURCES * 4,
+                       enter=lambda _rel, name: not name.startswith("."))
+        for link in tree.links:
+            if link.state is LinkState.OUTSIDE and classify_path(pack, link.rel) is ResourceKind.RUNTIME:
+                sys.stderr.write(f"{printable(link.rel)}: a symlink that leads outside the pack; not read; left out\n")
+
+
+def read_items(pack: Pack, paths: list[str], fs: PackFS | None = None) -> tuple[list[FenceItem], bool]:
+    """Read each pack-relative path through one PackFS of the pack (``fs`` when the caller holds one open);
+    unreadable or escaping paths are named on stderr and left out."""
     items: list[FenceItem] = []
     failed = False
-    for rel in paths:
-        target = resolve_inside(pack.root, rel)
-        shown = printable(rel)
-        if target is None:
-            sys.stderr.write(f"{shown}: not a path inside the pack; left out\n")
-            failed = True
-            continue
-        data, size, problem = read_bounded(target, MAX_FILE_BYTES + 1, root=pack.root)
-        if problem is not None or data is None:
-            sys.stderr.write(f"{shown}: {printable(problem.message) if problem else 'cannot be read'}; left out\n")
-            failed = True
-            continue
-        if size > MAX_FILE_BYTES:
-            sys.stderr.write(f"{shown}: larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; left out\n")
-            failed = True
-            continue
-        if is_binary(data):  # the resolver and the injection lint treat it the same way (reason binary-file)
-            sys.stderr.write(f"{shown}: contains NUL bytes, so it is binary, not text; left out\n")
-            failed = True
-            continue
-        items.append(FenceItem(rel.replace("\\", "/"), data.decode("utf-8", errors="replace")))
+    with held(pack.root, fs) as packfs:
+        for rel in paths:
+            text, why = _read_one(packfs, rel)
+            if text is None:
+                sys.stderr.write(f"{printable(rel)}: {printable(why)}; left out\n")
+                failed = True
+                continue
+            items.append(FenceItem(rel.replace("\\", "/"), text))
     return items, failed
+
+
+def _read_one(fs: PackFS, rel: str) -> tuple[str | None, str]:
+    """The text of ``rel`` ('#fragment' ignored), or None and why it is left out."""
+    if is_unsafe_pointer(rel):  # absolute, a drive, '..' or a NUL byte: never looked up
+        return None, "not a path inside the pack"
+    path = rel.split("#", 1)[0]
+    data, size, problem = from_read_result(fs.read(path, MAX_FILE_BYTES + 1), path)
+    if problem is not None or data is None:
+        return None, problem.message if problem else "cannot be read"
+    if size > MAX_FILE_BYTES:
+        return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
+    if is_binary(data):  # the resolver and the injection lint treat it the same way (reason binary-file)
+        return None, "contains NUL bytes, so it is binary, not text"
+    return data.decode("utf-8", errors="replace"), ""

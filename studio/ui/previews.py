@@ -10,7 +10,7 @@ import html
 from dataclasses import dataclass
 
 from studio.core.model import Pack
-from studio.core.paths import read_bounded
+from studio.core.pack_fs import PackFS, Status
 from studio.core.render.catalog import render_catalog
 from studio.core.render.costs import count_tokens
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
@@ -54,16 +54,23 @@ def failed_previews(reason: str) -> PackPreviews:
 
 
 def runtime_items(pack: Pack, scan: ResourceScan | None = None) -> list[FenceItem]:
-    """Every runtime resource (``compiled/``) as a whole-file fence item; the resolver picks finer ones."""
+    """Every runtime resource (``compiled/``) as a whole-file fence item; the resolver picks finer ones.
+
+    All are read through one PackFS of the pack (by descriptor from its root): a file that is, or becomes while
+    this runs, a symlink leading out of the pack is left out, never read.
+    """
     items: list[FenceItem] = []
-    for resource in (scan or scan_resources(pack)).resources:
-        if resource.kind is not ResourceKind.RUNTIME or not resource.path.endswith((".md", ".txt")):
-            continue
-        data, _size, problem = read_bounded(pack.root / resource.path, FENCE_FILE_LIMIT, root=pack.root)
-        if problem is None and data is not None:
-            items.append(FenceItem(resource.path, data.decode("utf-8", errors="replace")))
-        if len(items) >= FENCE_MAX_FILES:
-            break
+    wanted = [r.path for r in (scan or scan_resources(pack)).resources
+              if r.kind is ResourceKind.RUNTIME and r.path.endswith((".md", ".txt"))]
+    if not wanted:
+        return items
+    with PackFS(pack.root) as fs:
+        for rel in wanted:
+            result = fs.read(rel, FENCE_FILE_LIMIT)
+            if result.status is Status.OK and result.data is not None:
+                items.append(FenceItem(rel, result.data.decode("utf-8", errors="replace")))
+            if len(items) >= FENCE_MAX_FILES:
+                break
     return items
 
 

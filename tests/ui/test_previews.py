@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QTextDocument
+from PySide6.QtGui import QImage, QTextDocument
 
 from studio.core.pack import load_pack
 from studio.ui.main_window import MainWindow
@@ -44,12 +44,17 @@ def test_the_browser_never_loads_remote_resources(qtbot, tmp_path: Path) -> None
     qtbot.addWidget(browser)
     browser.pack_root = tmp_path
     (tmp_path / "inside.txt").write_text("ok")
-    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
-                                QUrl("https://example.com/x.png")) is None
-    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
-                                QUrl.fromLocalFile("/etc/hostname")) is None
-    assert browser.loadResource(QTextDocument.ResourceType.ImageResource.value,
-                                QUrl.fromLocalFile(str(tmp_path / "inside.txt"))) is not None
+    image = QTextDocument.ResourceType.ImageResource.value
+    icon = QImage(":/qt-project.org/styles/commonstyle/images/file-16.png")
+    for url in (QUrl("https://example.com/x.png"), QUrl.fromLocalFile("/etc/hostname"),
+                QUrl.fromLocalFile(str(tmp_path / "inside.txt"))):
+        # Never None (Qt would then load the resource itself, by path): Qt's broken-image icon instead.
+        assert browser.loadResource(image, url) == icon
+    assert browser.read_image(QUrl.fromLocalFile("/etc/hostname")) is None
+    assert browser.read_image(QUrl.fromLocalFile(str(tmp_path / "inside.txt"))) == b"ok"  # read, but no image
+    sheet = browser.loadResource(QTextDocument.ResourceType.StyleSheetResource.value,
+                                 QUrl.fromLocalFile(str(tmp_path / "inside.txt")))
+    assert sheet is not None and b"ok" not in bytes(sheet.data())  # only images are loaded
 
 
 def test_a_pack_relative_link_opens_the_file(qtbot, tmp_path: Path) -> None:
