@@ -24,6 +24,7 @@ from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
 
 from studio.core.labels import PackLabel
 from studio.core.model import Pack, Scope
+from studio.core.pack_fs import PackFS
 from studio.ui import workers
 from studio.ui.icons import icon
 
@@ -133,13 +134,29 @@ class PackRow:
         return " ".join(x for x in parts if x).lower()
 
 
-def list_directory(path: Path) -> list[tuple[str, bool]]:
-    """(name, is_dir) of the entries of ``path``, folders first; symlinks are listed but never followed."""
+def list_directory(root: Path, path: Path) -> list[tuple[str, bool]]:
+    """(name, is_dir) of the entries of ``path`` in the pack at ``root``, folders first; symlinks are listed but
+    never followed.
+
+    The folder is reached through the pack's descriptors (``PackFS``), never by its path: a folder swapped for a
+    symlink between the listing of its parent and this one would otherwise list the names of a folder outside
+    the pack. Such a folder lists as empty.
+    """
     try:
-        with os.scandir(path) as it:
-            entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
-    except OSError:
+        rel = os.path.relpath(path, root)
+    except ValueError:
         return []
+    if rel == os.pardir or rel.startswith(os.pardir + os.sep):
+        return []
+    with PackFS(root) as fs:
+        fd = fs.open_dir("" if rel == os.curdir else rel)
+        if fd is None:
+            return []
+        try:
+            with os.scandir(fd) as it:  # scans a duplicate of the descriptor: the PackFS keeps its own
+                entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in it]
+        except OSError:
+            return []
     return sorted(entries, key=lambda e: (not e[1], e[0].lower()))
 
 
@@ -303,7 +320,9 @@ class PackTreeModel(QStandardItemModel):
         if not path or path in self._listed:
             return False
         self._listed.add(path)
-        rid = workers.submit(list_directory, Path(path), on_done=self._on_listed, pool=self._listing_pool)
+        pack = index.data(Role.PACK)
+        root = pack.root if isinstance(pack, Pack) else Path(path)
+        rid = workers.submit(list_directory, root, Path(path), on_done=self._on_listed, pool=self._listing_pool)
         self._pending[rid] = QPersistentModelIndex(index)
         return True
 
