@@ -11,7 +11,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, Slot
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
 _ids = itertools.count(1)
 
@@ -32,6 +32,21 @@ class JobSignals(QObject):
     finished = Signal(int, object)
     failed = Signal(int, str)
 
+    def release_when_delivered(self) -> None:
+        """Drop the last reference once a result has been delivered (connect after the caller's slots).
+
+        Connected as this object's own method, the connection holds no Python reference to it: the lambda that
+        named the job here kept every job, with its arguments (a 10,000-pack list for some), alive for good,
+        through a cycle that runs through Qt's connection list, where the cycle collector cannot see it.
+        """
+        self.finished.connect(self._delivered)
+        self.failed.connect(self._delivered)
+
+    @Slot()
+    def _delivered(self) -> None:
+        # Not now: this object is still delivering its own signal. A timer's call is dropped once made.
+        QTimer.singleShot(0, lambda: _keep_alive.pop(self, None))
+
 
 class Job(QRunnable):
     """Call ``fn(*args)`` in the pool and report through ``signals``."""
@@ -42,17 +57,23 @@ class Job(QRunnable):
         self.args = args
         self.request_id = request_id if request_id is not None else next_request_id()
         self.signals = JobSignals()
-        self.setAutoDelete(True)
+        # Not deleted by the pool: Qt would delete it in the pool's thread without the interpreter lock, and
+        # PySide's wrapper bookkeeping then races the GUI thread (a segmentation fault, seen at the 3rd opening
+        # of a 10,000-pack workspace). The job is dropped from ``_keep_alive`` on the GUI thread instead.
+        self.setAutoDelete(False)
 
     @Slot()
     def run(self) -> None:
+        args, self.args = self.args, ()  # the job object may outlive the call: its arguments need not
         try:
-            result = self.fn(*self.args)
+            result = self.fn(*args)
         except BaseException:  # noqa: B036 - a Rust panic (pyo3 PanicException) is a BaseException too
             # A worker must always report back: a job that dies silently leaves its panel waiting forever
             # ("counting…"). The caller shows the text.
             self.signals.failed.emit(self.request_id, traceback.format_exc())
             return
+        finally:
+            del args
         self.signals.finished.emit(self.request_id, result)
 
 
@@ -74,12 +95,11 @@ def submit(
         job.signals.finished.connect(on_done)
     if on_error is not None:
         job.signals.failed.connect(on_error)
-    _keep_alive.add(job.signals)
-    job.signals.finished.connect(lambda *_: _keep_alive.discard(job.signals))
-    job.signals.failed.connect(lambda *_: _keep_alive.discard(job.signals))
+    _keep_alive[job.signals] = job
+    job.signals.release_when_delivered()
     (pool or QThreadPool.globalInstance()).start(job)
     return job.request_id
 
 
-# Signal carriers must outlive the runnable until their queued signals are delivered.
-_keep_alive: set[JobSignals] = set()
+# Each job and its signal carrier, until its queued result is delivered (then dropped on the GUI thread).
+_keep_alive: dict[JobSignals, Job] = {}

@@ -110,3 +110,29 @@ def test_changes_group_tells_which_packs_a_replace_would_move(make_pack, tmp_pat
     assert model.index_for_pack(pack.root).parent().data() == "Shadowed (1)"
     other = load_pack(make_pack("beta", GOOD.format(name="beta")))
     assert model.changes_group(other)  # not in the tree yet: replacing adds it
+
+
+def test_refilling_the_tree_leaves_no_stale_item_wrappers(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    """Each re-opening of a workspace empties the tree and fills it again. Rows cloned from a prototype left a
+    PySide wrapper behind for every deleted row (memory that grew with each re-opening, and a freed address
+    that a new row could be mistaken for: a crash); rows made by the constructor leave none."""
+    import gc
+
+    from PySide6.QtGui import QStandardItem
+
+    packs = [load_pack(make_pack(f"p{i}", GOOD.format(name=f"p{i}"))) for i in range(30)]
+    model = PackTreeModel()
+
+    def wrappers() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if isinstance(o, QStandardItem))
+
+    model.add_packs(packs)
+    empty_before = None
+    for _ in range(3):
+        model.clear()
+        empty = wrappers()
+        empty_before = empty if empty_before is None else empty_before
+        assert empty == empty_before  # nothing left over from the rows just removed
+        model.add_packs(packs)
+    assert len(model.pack_items) == 30

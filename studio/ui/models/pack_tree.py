@@ -160,6 +160,14 @@ def list_directory(root: Path, path: Path) -> list[tuple[str, bool]]:
     return sorted(entries, key=lambda e: (not e[1], e[0].lower()))
 
 
+def _placeholder() -> QStandardItem:
+    """The row under an unlisted pack or folder: gives it an expander; not selectable (nothing to open)."""
+    item = QStandardItem(PLACEHOLDER)
+    item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+    item.setData("placeholder", _KIND)
+    return item
+
+
 class PackTreeModel(QStandardItemModel):
     """Groups → packs → files, one column. Rows are fed with ``add_packs``/``replace_pack``; read-only."""
 
@@ -167,12 +175,6 @@ class PackTreeModel(QStandardItemModel):
         super().__init__(parent)
         self._icons: dict[str, QIcon] = {k: icon(n) for k, n in (("pack", "pack"), ("dir", "folder"),
                                                                    ("file", "file"))}
-        # Rows are cloned from prototypes that carry the flags: cheaper than setFlags on every new row.
-        self._prototype = QStandardItem()
-        self._prototype.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-        self._placeholder_prototype = QStandardItem(PLACEHOLDER)
-        self._placeholder_prototype.setFlags(Qt.ItemFlag.ItemIsEnabled)  # not selectable: nothing to open
-        self._placeholder_prototype.setData("placeholder", _KIND)
         self.groups: dict[str, QStandardItem] = {}
         self._labels = dict(GROUPS)
         for key, label in GROUPS:
@@ -196,8 +198,11 @@ class PackTreeModel(QStandardItemModel):
 
     # -- rows -------------------------------------------------------------------------------------
     def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
-        item = self._prototype.clone()
-        item.setText(text)
+        # Made with the constructor, never cloned from a prototype (a little cheaper): PySide is not told when
+        # Qt deletes a clone, so every removed row left a stale wrapper behind (20,000 per re-opening of
+        # 10,000 packs), and a new row at a freed address could be taken for the stale one (a crash).
+        item = QStandardItem(text)
+        item.setFlags(_ROW_FLAGS)
         for role, value in roles.items():
             item.setData(value, role)
         return item
@@ -215,7 +220,7 @@ class PackTreeModel(QStandardItemModel):
         roles[_PATH] = str(pack.root)
         roles[_DECORATION] = self._icons["pack"]
         item = self._row(row.name, roles)
-        item.appendRow(self._placeholder_prototype.clone())
+        item.appendRow(_placeholder())
         return item
 
     def _count_groups(self, keys: set[str]) -> None:
@@ -371,7 +376,7 @@ class PackTreeModel(QStandardItemModel):
             row = self._row(name, {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
                                    _DECORATION: self._icons[kind]})
             if is_dir:
-                row.appendRow(self._placeholder_prototype.clone())
+                row.appendRow(_placeholder())
             rows.append(row)
         item.removeRows(0, item.rowCount())  # the placeholder: with no entries the expander goes too
         if rows:
