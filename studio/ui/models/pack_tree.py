@@ -40,6 +40,8 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("quarantined", "Quarantined"),
 )
 PLACEHOLDER = "Listing…"
+RESET_LIMIT = 2000
+"""A tree of more packs is emptied with one model reset (see ``PackTreeModel.clear``)."""
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
@@ -177,10 +179,7 @@ class PackTreeModel(QStandardItemModel):
                                                                    ("file", "file"))}
         self.groups: dict[str, QStandardItem] = {}
         self._labels = dict(GROUPS)
-        for key, label in GROUPS:
-            item = self._row(f"{label} (0)", {_KIND: "group", _GROUP: key})
-            self.appendRow(item)
-            self.groups[key] = item
+        self._add_groups()
         self.pack_items: dict[Path, QStandardItem] = {}
         self._shown: dict[Path, tuple[Pack, PackRow]] = {}
         """root → the Pack the row shows and what was read from it."""
@@ -238,13 +237,27 @@ class PackTreeModel(QStandardItemModel):
             self._visible = visible
             self._count_groups(set(self.groups))
 
+    def _add_groups(self) -> None:
+        for key, label in GROUPS:
+            item = self._row(f"{label} (0)", {_KIND: "group", _GROUP: key})
+            self.appendRow(item)
+            self.groups[key] = item
+
     # -- feeding --------------------------------------------------------------------------------
     def clear(self) -> None:  # type: ignore[override]
-        """Drop every pack (the groups stay)."""
-        for group in self.groups.values():
-            if group.rowCount():
-                group.removeRows(0, group.rowCount())
-        self._count_groups(set(self.groups))
+        """Drop every pack (the groups stay, empty)."""
+        if len(self.pack_items) > RESET_LIMIT:
+            # One model reset: removing 10,000 rows from a group the user has expanded made the view lay out
+            # and measure the group's rows again (about 100 ms). The groups come back collapsed, as after a
+            # first scan.
+            super().clear()
+            self.groups.clear()
+            self._add_groups()
+        else:  # the groups stay, expanded as they were
+            for group in self.groups.values():
+                if group.rowCount():
+                    group.removeRows(0, group.rowCount())
+            self._count_groups(set(self.groups))
         self.pack_items.clear()
         self._shown.clear()
         self._pack_labels.clear()
