@@ -37,6 +37,7 @@ from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
+from studio.ui.let_go import let_go
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -59,8 +60,6 @@ BATCH_MAX = 1000
 TICK_BUDGET_S = 0.015
 """GUI-thread time a tick aims to spend on the views (the goal is no stall over 50 ms): a fixed 40 packs a tick
 took 12 s just to announce 10,000 packs, while the views take each pack in well under a millisecond."""
-RETIRE_SLICE = 1000
-"""Packs of a closed workspace freed per event-loop turn (about 6 ms)."""
 UNFREEZE_LIMIT = 2000
 """Up to this many packs, a closed workspace is handed back to the cycle collector (see ``rescan``)."""
 FINDINGS_EVERY = 6
@@ -82,8 +81,6 @@ class WorkspaceSession(QObject):
         super().__init__(parent)
         self.request = WorkspaceRequest()
         self.packs: dict[Path, Pack] = {}
-        self._retiring: list[Pack] = []
-        """A closed workspace's packs, freed a slice per turn (``_retire``)."""
         self.diagnostics: list[Diagnostic] = []
         self.scanning = False
         self.scan_generation = 0
@@ -128,9 +125,10 @@ class WorkspaceSession(QObject):
         self._cancel = threading.Event()
         cancel = self._cancel
         # The last workspace is let go of a slice at a time: freeing 10,000 packs in one go took about 60 ms.
-        # Held here, they outlive every view's reference, so the views' clearing frees none of them.
-        self._retire(list(self.packs.values()))
-        self.packs.clear()
+        # Held there, they outlive every view's reference, so the views' clearing frees none of them.
+        retiring = len(self.packs)
+        let_go(self.packs.values())
+        self.packs = {}
         self.inspected.clear()
         self.diagnostics = []
         self._core = None
@@ -143,7 +141,7 @@ class WorkspaceSession(QObject):
             self._progress = (0, 0)
         self.scanning = True
         self.started.emit()
-        if self.scan_generation and len(self._retiring) <= UNFREEZE_LIMIT:
+        if self.scan_generation and retiring <= UNFREEZE_LIMIT:
             # The previous workspace's cycles, if any, may now be collected. Not for a large one: a full
             # collection would then walk all of it (hundreds of milliseconds at 10,000 packs) to find cycles
             # packs do not make; reference counting frees it all the same.
@@ -157,18 +155,6 @@ class WorkspaceSession(QObject):
             on_done=self._on_scan_done, on_error=self._on_scan_failed, request_id=self._scan_id,
         )
         self._drain.start()
-
-    def _retire(self, packs: list[Pack]) -> None:
-        """Keep ``packs`` alive a little longer and let go of ``RETIRE_SLICE`` of them per event-loop turn."""
-        first = not self._retiring
-        self._retiring.extend(packs)
-        if first and self._retiring:
-            QTimer.singleShot(0, self, self._retire_slice)
-
-    def _retire_slice(self) -> None:
-        del self._retiring[-RETIRE_SLICE:]  # from the end: no shifting of what is left
-        if self._retiring:
-            QTimer.singleShot(0, self, self._retire_slice)
 
     def cancel(self) -> None:
         """Ask a running scan to stop; packs already loaded stay."""

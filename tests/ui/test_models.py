@@ -120,10 +120,13 @@ def test_refilling_the_tree_leaves_no_stale_item_wrappers(qtbot, make_pack) -> N
 
     from PySide6.QtGui import QStandardItem
 
+    from studio.ui.let_go import held
+
     packs = [load_pack(make_pack(f"p{i}", GOOD.format(name=f"p{i}"))) for i in range(30)]
     model = PackTreeModel()
 
     def wrappers() -> int:
+        qtbot.waitUntil(lambda: held() == 0)  # what the tree let go of is released over a few turns
         gc.collect()
         return sum(1 for o in gc.get_objects() if isinstance(o, QStandardItem))
 

@@ -1,0 +1,35 @@
+"""Free what a closed workspace held a slice per event-loop turn, not all at once on the GUI thread.
+
+Dropping the last reference to 10,000 packs frees them on the spot, about 60 ms; the tree's 10,000 row wrappers
+took 86 ms more. Views hand what they drop to ``let_go`` instead, and it is released ``SLICE`` objects a turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QTimer
+
+SLICE = 1000
+"""Objects released per turn (a few milliseconds for packs or row wrappers)."""
+
+_held: list[object] = []
+
+
+def let_go(objects: Iterable[object]) -> None:
+    """Keep ``objects`` a little longer and release them over the next turns of the event loop."""
+    first = not _held
+    _held.extend(objects)
+    if first and _held:
+        QTimer.singleShot(0, _release_slice)
+
+
+def held() -> int:
+    """How many objects still wait to be released."""
+    return len(_held)
+
+
+def _release_slice() -> None:
+    del _held[-SLICE:]  # from the end: nothing left over is shifted
+    if _held:
+        QTimer.singleShot(0, _release_slice)
