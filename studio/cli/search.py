@@ -9,7 +9,8 @@ Output: ``text`` (results grouped by pack, each ``path:line``, heading, score an
 ``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, snippet, ...}],
 index: {path, files, bytes, updated}, ...}``). A hit whose file changed since it was indexed in a way that makes
 it unsafe or impossible to read (gone, now a symlink out of the pack) has no snippet and says why (``unread``).
-Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors or an index that cannot be used.
+Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors (an empty query, or one with no
+letters or digits) or an index that cannot be used.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from studio.core.model import Scope
 from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
 from studio.core.search.files import KINDS
 from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
+from studio.core.search.textprep import parse_query
 from studio.core.terminal import printable
 from studio.core.workspace import open_workspace
 
@@ -61,6 +63,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 1 <= args.limit <= MAX_LIMIT:
         sys.stderr.write(f"--limit must be between 1 and {MAX_LIMIT}\n")
+        return 2
+    if parse_query(args.query).empty:  # a usage error, found before the index is brought up to date for nothing
+        why = "the query is empty" if not args.query.strip() else "the query has no letters or digits"
+        sys.stderr.write(f"search: nothing to search for: {why}; give a word or a \"phrase\"\n")
         return 2
     ws = open_workspace(options_from_args(args))
     roots = [str(p.root) for p in ws.packs]

@@ -82,6 +82,13 @@ def test_search_text_escapes_every_string_it_prints(capsys: pytest.CaptureFixtur
     assert "\x1b" not in captured.out + captured.err and "\\x1b[31mnothing-here: 0 results" in captured.out
 
 
+@pytest.mark.parametrize("query", ["", "   ", "?!"])
+def test_an_empty_query_is_a_usage_error(query: str, capsys: pytest.CaptureFixture[str], private_cache: Path) -> None:
+    assert main(["search", query, str(EXAMPLES)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing to search for" in err and "Traceback" not in err
+    assert not (private_cache / INDEX_FILE).exists()  # refused before any indexing
+
 def test_index_prints_the_l0_lines_and_reports_its_size(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["index", str(EXAMPLES)]) == 0
     captured = capsys.readouterr()
