@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_argument
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evals.compare import Comparison, compare_runs
@@ -75,6 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if not (pack.root / "KNOWLEDGE.md").is_file():
         sys.stderr.write(f"pack-studio eval: {printable(str(args.pack))}: not a pack (no KNOWLEDGE.md)\n")
         return 2
+    if args.write_run:
+        refuse_builtin(pack.root, "--write-run", pack.scope)
     where = suite_path(pack.root, args.suite)
     if not os.path.lexists(where):
         sys.stderr.write(f"pack-studio eval: the suite file {printable(args.suite)} does not exist (looked in "
