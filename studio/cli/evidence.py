@@ -11,7 +11,7 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_options, pack_argument
-from studio.core.diagnostics import DiagnosticCounts, Severity
+from studio.core.diagnostics import DiagnosticCounts, Severity, counted
 from studio.core.evidence import ClaimEvidence, EvidenceReport, build_evidence
 from studio.core.runs import read_runs
 from studio.core.terminal import printable
@@ -88,6 +88,5 @@ def _print_report(report: EvidenceReport) -> None:
         if id(d) not in claim_diags:
             out.write(d.format() + "\n")
     counts = DiagnosticCounts.of(report.diagnostics)
-    out.write(f"{len(report.claims)} claim(s): {counts.errors} errors, {counts.warnings} warnings, "
-              f"{counts.infos} info\n")
+    out.write(f"{counted(len(report.claims), 'claim')}: {counts.phrase()}\n")
 

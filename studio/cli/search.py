@@ -23,6 +23,7 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
+from studio.core.diagnostics import counted
 from studio.core.model import Scope
 from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
 from studio.core.search.files import KINDS
@@ -101,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
         write_json(data)
     else:
         sys.stdout.write(render_text(results, len(chosen)))
-        sys.stdout.write(f"index: {printable(str(info.path))}: {info.files} files, {info.bytes / 1e6:.1f} MB; "
+        sys.stdout.write(f"index: {printable(str(info.path))}: {counted(info.files, 'file')}, "
+                         f"{info.bytes / 1e6:.1f} MB; "
                          f"this run re-read {refreshed.indexed} and skipped {sum(refreshed.skipped.values())} "
                          f"({_reasons(refreshed.skipped)})\n")
     if results.problem:
@@ -118,8 +120,7 @@ def render_text(results: SearchResults, packs: int) -> str:
     lines: list[str] = []
     found = len(results.hits)
     how = {"all": "every word", "any": "any word (no section has every word)"}.get(results.matched, "")
-    head = (f"{printable(results.query)}: {found} result{'s' if found != 1 else ''} "
-            f"in {packs} pack{'s' if packs != 1 else ''}")
+    head = f"{printable(results.query)}: {counted(found, 'result')} in {counted(packs, 'pack')}"
     lines.append(head + (f", {how}" if how and found else ""))
     if results.note:
         lines.append(f"note: {printable(results.note)}")

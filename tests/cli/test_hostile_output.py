@@ -33,7 +33,7 @@ BIDI = "\u202eevil\u202c"
 HOSTILE = f"{ESC_TITLE}{CLEAR}{C1_CSI}{BIDI}\rforged"
 FORGED_SUMMARY = "\n7 packs (7 load): 0 errors, 0 warnings, 0 info\n"
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]|\r(?!\n)")
-SUMMARY = re.compile(r"\d+ packs \(\d+ load\): \d+ errors, \d+ warnings, \d+ info")
+SUMMARY = re.compile(r"\d+ packs? \(\d+ load\): \d+ errors?, \d+ warnings?, \d+ info")
 
 
 def _yaml(text: str) -> str:
