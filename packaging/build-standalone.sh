@@ -21,10 +21,13 @@ trap 'rm -rf "$work"' EXIT
 
 # Qt's X11 plugin needs these libraries; the bundle carries whichever the build machine has, so a target machine
 # does not need them installed. (The list is studio/ui/launch.py's XCB_LIBRARIES.)
+# The cache is read once into a variable: "ldconfig -p | grep -q" under pipefail fails at random, since grep -q
+# exits at the first match and ldconfig, still writing, dies of SIGPIPE (status 141).
 absent=()
+cache=$(ldconfig -p 2>/dev/null || true)
 for lib in xcb-cursor.so.0 xcb-icccm.so.4 xcb-image.so.0 xcb-keysyms.so.1 xcb-randr.so.0 xcb-render-util.so.0 \
            xcb-shape.so.0 xcb-xkb.so.1 xkbcommon-x11.so.0; do
-    ldconfig -p 2>/dev/null | grep -q "lib$lib " || absent+=("lib$lib")
+    grep -qF "lib$lib " <<<"$cache" || absent+=("lib$lib")
 done
 if ((${#absent[@]})); then
     echo "build-standalone: warning: ${absent[*]} not installed here, so the bundle will not carry them and needs" \

@@ -25,12 +25,16 @@ class Located:
 
 
 def located_findings(workspace: Workspace, min_severity: Severity = Severity.INFO) -> list[Located]:
-    """Workspace findings first, then each pack's, in the order the text output prints them."""
+    """Workspace findings first, then each pack's, in the order the text output prints them.
+
+    A pack's findings are ``pack.findings``: its own and its settled verdict's (``name-collision``,
+    ``untrusted-origin`` ...), the same list the text and JSON outputs print and ``--strict`` counts.
+    """
     out = [Located(d, _absolute(d.file, "")) for d in workspace.diagnostics if d.severity.rank <= min_severity.rank]
     for pack in workspace.packs:
         root = str(pack.root)
         out.extend(Located(d, _absolute(d.file, root), pack.name)
-                   for d in pack.diagnostics if d.severity.rank <= min_severity.rank)
+                   for d in pack.findings if d.severity.rank <= min_severity.rank)
     return out
 
 

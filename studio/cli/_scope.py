@@ -7,7 +7,7 @@ named on the command line, so ``pack-studio validate some/dir`` never wanders in
 Pins (``studio.core.pins``) choose the winner among same-name copies in one scope: read from
 ``<project>/.pack-studio/workspace.json`` when a project is in play, or from ``--pins FILE`` instead, and
 ``--pin NAME=PATH`` adds or overrides one. Commands that take one PACK (``guide``, ``fence``, ``runs``,
-``resolve``) accept a pack name too, found through the same scopes (``pack_argument``).
+``resolve``, ``eval``, ``evidence``) accept a pack name too, found through the same scopes (``pack_argument``).
 """
 
 from __future__ import annotations

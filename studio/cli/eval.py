@@ -1,5 +1,8 @@
 """``pack-studio eval PACK --suite FILE``: run a discovery or answer-quality suite against a pack.
 
+PACK is a pack directory or a pack name found in the scopes (``_scope.pack_argument``); a suite file that exists
+neither in the pack nor in the current folder is a usage error.
+
 Discovery suites (``cases``) simulate implicit activation from the tier-1 catalog; answer-quality suites
 (``evals``) run the resolver for each prompt and measure the picked context against ``required_context``
 (``studio.core.evals``). The JSON output is the reference CLI's ``eval`` envelope as a superset:
@@ -13,12 +16,15 @@ Exit status: 0 every case passed, 1 a case failed or the suite has errors, 2 usa
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
+from studio.cli._scope import add_scope_options, pack_argument
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evals.compare import Comparison, compare_runs
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun
@@ -29,6 +35,7 @@ from studio.core.model import PROFILES, Pack
 from studio.core.pack import load_pack
 from studio.core.resolver import ResolverSession
 from studio.core.resolver.rank import RANKINGS
+from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 
 RANKING_CHOICES = (*RANKINGS, "reference")
@@ -38,7 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help="run a discovery or answer-quality eval suite against a pack",
                        description="Run an eval suite (evals/discovery.*.json or evals/answer-quality.json) against "
                        "PACK and report per-case results and a summary.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")
+    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or a pack name found in the scopes")
     p.add_argument("--suite", required=True, metavar="FILE",
                    help="suite file, relative to the pack (as the reference CLI reads it) or to the current folder")
     p.add_argument("--workspace", type=Path, metavar="DIR",
@@ -57,6 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--write-run", action="store_true",
                    help="record the run: runs/eval-discovery-<UTC>.json or runs/eval-<UTC>/answer-results.json")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
@@ -64,15 +72,22 @@ def run(args: argparse.Namespace) -> int:
     if args.budget < 0 or (args.threshold is not None and not 0 <= args.threshold <= 1):
         sys.stderr.write("--budget must be zero or more and --threshold between 0 and 1\n")
         return 2
-    if not (args.pack / "KNOWLEDGE.md").is_file():
-        sys.stderr.write(f"{args.pack}: not a pack (no KNOWLEDGE.md)\n")
+    pack = pack_argument(args.pack, args)
+    if not (pack.root / "KNOWLEDGE.md").is_file():
+        sys.stderr.write(f"pack-studio eval: {printable(str(args.pack))}: not a pack (no KNOWLEDGE.md)\n")
+        return 2
+    if args.write_run:
+        refuse_builtin(pack.root, "--write-run", pack.scope)
+    where = suite_path(pack.root, args.suite)
+    if not os.path.lexists(where):
+        sys.stderr.write(f"pack-studio eval: the suite file {printable(args.suite)} does not exist (looked in "
+                         f"{printable(str(pack.root))} and in the current folder)\n")
         return 2
     tokenizer = get_tokenizer(args.encoding)
     if not tokenizer.available:
         sys.stderr.write(f"tokenizer unavailable: {tokenizer.unavailable_reason}\n")
         return 2
-    pack = load_pack(args.pack)
-    suite = read_suite(suite_path(pack.root, args.suite), pack)
+    suite = read_suite(where, pack)
     workspace = _workspace(args.workspace) if args.workspace else []
     config = EvalConfig(args.budget, args.profile, args.encoding, args.ranking, args.threshold)
     session = ResolverSession()
@@ -98,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         write_json(data)
     else:
-        sys.stdout.write(render_text(result, data, comparison))
+        sys.stdout.write(render_text(result, data, comparison, ran=suite.kind is not None))
         if written is not None:
             sys.stdout.write(f"eval record written: {written}\n")
     return 0 if data["ok"] else 1
@@ -149,10 +164,16 @@ def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: 
     return compare_runs(current, second, config.label(), other.label())
 
 
-def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | None) -> str:
-    lines = [f"eval {result.pack}  {result.suite}  ({result.kind}; {result.config.label()})"]
+def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | None, *, ran: bool = True) -> str:
+    """The run as lines; ``ran`` False: the suite could not be read, so the findings say why and no summary is given
+    (a suite of unknown kind is neither a discovery nor a context suite, and "0/0 passed" would say nothing)."""
+    kind = result.kind if ran else "not run: the suite could not be read"
+    lines = [f"eval {printable(result.pack)}  {printable(result.suite)}  ({kind}; {result.config.label()})"]
     for f in data["findings"]:
-        lines.append(f"{f['path']}:{f['line']}:{f['column']}: {f['severity']} {f['code']} {f['message']}")
+        lines.append(f"{printable(f['path'])}:{f['line']}:{f['column']}: {f['severity']} {f['code']} "
+                     f"{printable(f['message'])}")
+    if not ran:
+        return "\n".join(lines) + "\n"
     for o in result.outcomes:
         mark = "PASS" if o.passed else "FAIL"
         if isinstance(o, DiscoveryOutcome):

@@ -1,4 +1,7 @@
-"""``pack-studio evidence PACK [--claim ID]``: source-map claims and citations resolved to their excerpts."""
+"""``pack-studio evidence PACK [--claim ID]``: source-map claims and citations resolved to their excerpts.
+
+PACK is a pack directory or a pack name found in the scopes (``_scope.pack_argument``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,8 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
-from studio.core.diagnostics import DiagnosticCounts, Severity
+from studio.cli._scope import add_scope_options, pack_argument
+from studio.core.diagnostics import DiagnosticCounts, Severity, counted
 from studio.core.evidence import ClaimEvidence, EvidenceReport, build_evidence
 from studio.core.runs import read_runs
 from studio.core.terminal import printable
@@ -18,16 +22,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Resolve indexes/source-map.json claims and inline [source: path#anchor] "
                        "citations to the exact excerpt. Sources outside the pack are reported, never read. "
                        "Exit status: 0 no errors, 1 errors (missing or outside sources), 2 usage error.")
-    p.add_argument("pack", type=Path, metavar="PACK")
+    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or a pack name found in the scopes")
     p.add_argument("--claim", metavar="ID", help="show one source-map claim in full")
     p.add_argument("--format", choices=("text", "json"), default="text")
+    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    root: Path = args.pack
+    root = pack_argument(args.pack, args).root
     if not root.is_dir():
-        print(f"pack-studio evidence: {printable(str(root))} is not a directory", file=sys.stderr)
+        print(f"pack-studio evidence: {printable(str(args.pack))} is not a directory", file=sys.stderr)
         return 2
     report = build_evidence(root, read_runs(root))
     if args.claim is not None:
@@ -83,6 +88,5 @@ def _print_report(report: EvidenceReport) -> None:
         if id(d) not in claim_diags:
             out.write(d.format() + "\n")
     counts = DiagnosticCounts.of(report.diagnostics)
-    out.write(f"{len(report.claims)} claim(s): {counts.errors} errors, {counts.warnings} warnings, "
-              f"{counts.infos} info\n")
+    out.write(f"{counted(len(report.claims), 'claim')}: {counts.phrase()}\n")
 

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
 from studio.core.feedback import OUTCOMES, FeedbackError, make_feedback_record, write_feedback_record
 from studio.core.pack import load_pack
 
@@ -40,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     if pack.knowledge is None:
         print(f"pack-studio feedback: {root} is not a pack (no readable KNOWLEDGE.md)", file=sys.stderr)
         return 2
+    if not args.dry_run:
+        refuse_builtin(pack.root, "feedback")
     try:
         record = make_feedback_record(pack.root, pack.name, args.file, args.outcome, args.task,
                                       section=args.section, trace_id=args.trace_id, reviewer=args.reviewer)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
 from studio.cli._terminal import visible
 from studio.core.authoring.fixes import FixRun, fixable_codes, plan_fixes, write_fixes
 from studio.core.diagnostics import Severity
@@ -50,6 +51,9 @@ def run(args: argparse.Namespace) -> int:
     roots = _packs(args.paths)
     if roots is None:
         return 2
+    if args.write:
+        for root in roots:
+            refuse_builtin(root, "--write")
     status = 0
     results: list[dict[str, Any]] = []
     for root in roots:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
 from studio.cli._terminal import visible
 from studio.core.authoring.formatting import format_knowledge
 from studio.core.frontmatter_edit import EditError, FieldEdit, read_knowledge_text, write_knowledge_edit
@@ -33,6 +34,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     status = 0
     results = []
+    if args.write:  # before anything is written: a built-in pack among the paths refuses the whole run
+        for given in args.paths:
+            refuse_builtin(given.parent if given.name == "KNOWLEDGE.md" else given, "--write")
     for root in args.paths:
         if root.name == "KNOWLEDGE.md":
             root = root.parent

@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
 from studio.core.render.fence import FenceVariant
@@ -67,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"pack-studio resolve: --budget: {problem}\n")
         return 2
     packs = pack_arguments(args.paths, args)
+    if args.write_run:
+        for pack in packs:
+            refuse_builtin(pack.root, "--write-run", pack.scope)
     request = ResolveRequest(
         task=args.task, packs=packs, profile_override=args.profile, mode_override=args.mode,
         grounding_override=args.grounding, budget=args.budget, encoding=args.encoding,

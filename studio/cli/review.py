@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._readonly import refuse_builtin
 from studio.core.atomic import storage_problem
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.core.review import DECISIONS, ReviewError, commit_review, plan_review
@@ -36,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if not (root / "KNOWLEDGE.md").is_file():
         print(f"pack-studio review: {printable(str(root))} is not a pack (no KNOWLEDGE.md)", file=sys.stderr)
         return 2
+    if not args.dry_run:
+        refuse_builtin(root, "review")
     try:
         plan = plan_review(root, args.decision, args.reason, reviewer=args.reviewer,
                            set_status=args.set_status, set_trust=args.set_trust, files_examined=args.examined)

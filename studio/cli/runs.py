@@ -16,7 +16,7 @@ from typing import Any
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_options, pack_argument
-from studio.core.diagnostics import Diagnostic
+from studio.core.diagnostics import Diagnostic, counted
 from studio.core.feedback import FeedbackSummary, aggregate_feedback
 from studio.core.provenance import read_provenance
 from studio.core.runs import RunsReport, read_runs
@@ -80,7 +80,7 @@ def _folder_diags(report: RunsReport) -> list[Diagnostic]:
 
 def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict[str, Any]) -> None:
     out = sys.stdout
-    out.write(f"Runs of {printable(name)}: {len(report.records)} record(s)\n\n")
+    out.write(f"Runs of {printable(name)}: {counted(len(report.records), 'record')}\n\n")
     for r in report.records:
         out.write(f"{format_time(r.timestamp):<21} {r.kind.value:<19} {r.validity.value:<11} {printable(r.path)}\n")
         out.write(f"{'':<21} {printable(r.summary)}\n")
@@ -96,9 +96,9 @@ def _print_text(name: str, report: RunsReport, stats: RunStats, provenance: dict
     if stats.over_time:
         out.write("Warnings / citation gaps over time:\n")
         for point in stats.over_time:
-            out.write(f"  {point.time:<21} {point.warnings:>3} warning(s) {point.citation_gaps:>3} gap(s)  "
-                      f"{printable(point.path)}\n")
-    out.write(f"Selections ({stats.selection_records} context/usage record(s)):\n")
+            out.write(f"  {point.time:<21} {counted(point.warnings, 'warning'):>12} "
+                      f"{counted(point.citation_gaps, 'gap'):>8}  {printable(point.path)}\n")
+    out.write(f"Selections ({counted(stats.selection_records, 'context/usage record')}):\n")
     for path, count in sorted(stats.selection_counts.items(), key=lambda kv: (-kv[1], kv[0]))[:_MAX_LISTED]:
         out.write(f"  {count:>4}  {printable(path)}\n")
     _list(out, "Never selected", stats.never_selected)
@@ -126,7 +126,8 @@ def _print_feedback(feedback: FeedbackSummary) -> None:
     if not feedback.files and not feedback.not_counted:
         return
     out = sys.stdout
-    out.write(f"Feedback ({feedback.records} record(s); confidence = Wilson lower bound of the helpful share):\n")
+    out.write(f"Feedback ({counted(feedback.records, 'record')}; "
+              "confidence = Wilson lower bound of the helpful share):\n")
     for f in feedback.files[:_MAX_LISTED]:
         confidence = "-" if f.confidence is None else f"{f.confidence:.2f}"
         gone = "  (no longer in the pack)" if not f.exists else ""
@@ -137,7 +138,7 @@ def _print_feedback(feedback: FeedbackSummary) -> None:
     if len(feedback.files) > _MAX_LISTED:
         out.write(f"  ... and {len(feedback.files) - _MAX_LISTED} more\n")
     if feedback.not_counted:
-        out.write(f"  {feedback.not_counted} feedback record(s) not counted\n")
+        out.write(f"  {counted(feedback.not_counted, 'feedback record')} not counted\n")
     for d in feedback.diagnostics:
         out.write(f"  {d.file}:{d.line}:{d.column}: {d.severity.value} {d.code} {_safe(d.message)}\n")
 

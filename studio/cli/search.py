@@ -9,7 +9,8 @@ Output: ``text`` (results grouped by pack, each ``path:line``, heading, score an
 ``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, snippet, ...}],
 index: {path, files, bytes, updated}, ...}``). A hit whose file changed since it was indexed in a way that makes
 it unsafe or impossible to read (gone, now a symlink out of the pack) has no snippet and says why (``unread``).
-Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors or an index that cannot be used.
+Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors (an empty query, or one with no
+letters or digits) or an index that cannot be used.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
+from studio.core.diagnostics import counted
 from studio.core.model import Scope
 from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
 from studio.core.search.files import KINDS
 from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
+from studio.core.search.textprep import parse_query
+from studio.core.terminal import printable
 from studio.core.workspace import open_workspace
 
 OPEN, CLOSE = "«", "»"
@@ -61,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.limit <= MAX_LIMIT:
         sys.stderr.write(f"--limit must be between 1 and {MAX_LIMIT}\n")
         return 2
+    if parse_query(args.query).empty:  # a usage error, found before the index is brought up to date for nothing
+        why = "the query is empty" if not args.query.strip() else "the query has no letters or digits"
+        sys.stderr.write(f"search: nothing to search for: {why}; give a word or a \"phrase\"\n")
+        return 2
     ws = open_workspace(options_from_args(args))
     roots = [str(p.root) for p in ws.packs]
     chosen = [str(p.root) for p in ws.packs
@@ -70,10 +78,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             refreshed = index.refresh(roots)
         except IndexLocationError as exc:
-            sys.stderr.write(f"search: {exc}\n")
+            sys.stderr.write(f"search: {printable(str(exc))}\n")
             return 2
         except sqlite3.OperationalError as exc:  # another studio holds the index (building it from nothing)
-            sys.stderr.write(f"search: the index could not be brought up to date ({exc}); searching what it "
+            sys.stderr.write(f"search: the index could not be brought up to date ({printable(str(exc))}); "
+                             "searching what it "
                              "holds, which may be incomplete\n")
             refreshed = RefreshReport(packs=len(roots))
         results = index.search(args.query, roots=chosen, kinds=args.kind or None, path_prefix=args.folder,
@@ -83,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         index.close()
     for notice in notices:
-        sys.stderr.write(f"{notice.severity.value}: {notice.message}\n")
+        sys.stderr.write(f"{notice.severity.value}: {printable(notice.message)}\n")
     if args.format == "json":
         data = results.to_json()
         data["index"] = {"path": info.path, "files": info.files, "bytes": info.bytes,
@@ -93,34 +102,39 @@ def run(args: argparse.Namespace) -> int:
         write_json(data)
     else:
         sys.stdout.write(render_text(results, len(chosen)))
-        sys.stdout.write(f"index: {info.path}: {info.files} files, {info.bytes / 1e6:.1f} MB; this run re-read "
-                         f"{refreshed.indexed} and skipped {sum(refreshed.skipped.values())} "
+        sys.stdout.write(f"index: {printable(str(info.path))}: {counted(info.files, 'file')}, "
+                         f"{info.bytes / 1e6:.1f} MB; "
+                         f"this run re-read {refreshed.indexed} and skipped {sum(refreshed.skipped.values())} "
                          f"({_reasons(refreshed.skipped)})\n")
     if results.problem:
-        sys.stderr.write(f"search: {results.problem}\n")
+        sys.stderr.write(f"search: {printable(results.problem)}\n")
     return 0 if results.hits else 1
 
 
 def render_text(results: SearchResults, packs: int) -> str:
-    """Results grouped by pack; matches in the snippet between ``«`` and ``»``."""
+    """Results grouped by pack; matches in the snippet between ``«`` and ``»``.
+
+    Every string from a pack or the command line (query, note, pack name, root, path, heading, snippet) goes
+    through ``printable``: a file named ``\x1b[33m…`` or a query holding ESC shows the escape, never obeys it.
+    """
     lines: list[str] = []
     found = len(results.hits)
     how = {"all": "every word", "any": "any word (no section has every word)"}.get(results.matched, "")
-    head = f"{results.query}: {found} result{'s' if found != 1 else ''} in {packs} pack{'s' if packs != 1 else ''}"
+    head = f"{printable(results.query)}: {counted(found, 'result')} in {counted(packs, 'pack')}"
     lines.append(head + (f", {how}" if how and found else ""))
     if results.note:
-        lines.append(f"note: {results.note}")
+        lines.append(f"note: {printable(results.note)}")
     current = None
     for hit in results.hits:
         if hit.root != current:
             current = hit.root
-            lines.append(f"{hit.pack}  ({hit.root})")
-        heading = f"  § {hit.heading}" if hit.heading else ""
-        lines.append(f"  {hit.path}:{hit.line}{heading}  [{hit.kind}]  score {hit.score:.2f}")
+            lines.append(f"{printable(hit.pack)}  ({printable(str(hit.root))})")
+        heading = f"  § {printable(hit.heading)}" if hit.heading else ""
+        lines.append(f"  {printable(hit.path)}:{hit.line}{heading}  [{printable(hit.kind)}]  score {hit.score:.2f}")
         if hit.snippet:
-            lines.append(f"      {mark(hit.snippet, hit.highlights)}")
+            lines.append(f"      {printable(mark(hit.snippet, hit.highlights))}")
         elif hit.unread:
-            lines.append(f"      (no snippet: {hit.unread}; not read)")
+            lines.append(f"      (no snippet: {printable(hit.unread)}; not read)")
     return "\n".join(lines) + "\n"
 
 
@@ -136,4 +150,4 @@ def mark(snippet: str, spans: Sequence[tuple[int, int]]) -> str:
 
 
 def _reasons(skipped: dict[str, int]) -> str:
-    return ", ".join(f"{n} {reason}" for reason, n in sorted(skipped.items())) or "nothing"
+    return ", ".join(f"{n} {printable(reason)}" for reason, n in sorted(skipped.items())) or "nothing"

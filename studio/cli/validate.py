@@ -17,7 +17,7 @@ from studio.cli._github import github_annotations
 from studio.cli._output import write_json
 from studio.cli._sarif import sarif_log
 from studio.cli._scope import add_scope_arguments, options_from_args
-from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
+from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity, counted
 from studio.core.model import Pack
 from studio.core.workspace import Workspace, open_workspace
 
@@ -107,8 +107,7 @@ def print_github(workspace: Workspace, min_severity: Severity) -> None:
     for line in github_annotations(located_findings(workspace, min_severity), Path.cwd()):
         out.write(line + "\n")
     counts = DiagnosticCounts.of(workspace.all_diagnostics())
-    out.write(f"pack-studio: {len(workspace.packs)} packs: {counts.errors} errors, {counts.warnings} warnings, "
-              f"{counts.infos} info\n")
+    out.write(f"pack-studio: {counted(len(workspace.packs), 'pack')}: {counts.phrase()}\n")
 
 
 def print_text(workspace: Workspace, min_severity: Severity, *, hints: bool = False) -> None:
@@ -128,5 +127,4 @@ def print_text(workspace: Workspace, min_severity: Severity, *, hints: bool = Fa
                 write(d, str(pack.root))
     counts = DiagnosticCounts.of(workspace.all_diagnostics())
     loaded = sum(1 for p in workspace.packs if p.loads)
-    out.write(f"{len(workspace.packs)} packs ({loaded} load): {counts.errors} errors, "
-              f"{counts.warnings} warnings, {counts.infos} info\n")
+    out.write(f"{counted(len(workspace.packs), 'pack')} ({loaded} load): {counts.phrase()}\n")

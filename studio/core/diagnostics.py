@@ -133,6 +133,15 @@ class DiagnosticCounts:
             counts.by_code[d.code] = counts.by_code.get(d.code, 0) + 1
         return counts
 
+    def phrase(self) -> str:
+        """``0 errors, 1 warning, 2 info``: the tallies as the CLI summaries print them (info is uncounted)."""
+        return f"{counted(self.errors, 'error')}, {counted(self.warnings, 'warning')}, {self.infos} info"
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``1 pack``, ``2 packs``, ``0 packs``: a count with its noun in the number it takes."""
+    return f"{n} {word if n == 1 else plural or word + 's'}"
+
 
 @dataclass(frozen=True, slots=True)
 class Code:

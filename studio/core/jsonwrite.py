@@ -131,7 +131,9 @@ def _indented(value: Any, step: str) -> str:
 
 
 def _make_inert(text: str, notes: list[str] | None) -> str:
-    if text.isascii():  # known without a scan (CPython marks ASCII strings): nothing here to replace
+    # ASCII is known without a scan (CPython marks ASCII strings), but DEL (U+007F) is ASCII too: one memchr-fast
+    # search for it, and all-ASCII text without DEL has nothing to replace. Keys and values are in ``text`` alike.
+    if text.isascii() and "\x7f" not in text:
         return text
     if _SURROGATE.search(text):
         if notes is not None:

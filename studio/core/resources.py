@@ -54,6 +54,18 @@ def examples_dir() -> Path:
     return data_root() / "examples"
 
 
+def in_builtin_scope(path: Path) -> bool:
+    """Whether ``path`` lies in the bundled examples' folder (the built-in scope), which ships inside the installed
+    package and is read-only to the studio: a run record or an edit written there would change the installation.
+    Links are followed (a link to an example is the example); an unresolvable path is not built-in."""
+    try:
+        here = os.path.realpath(path)
+        base = os.path.realpath(examples_dir())
+    except (OSError, ValueError):
+        return False
+    return here == base or here.startswith(base.rstrip(os.sep) + os.sep)
+
+
 def icons_dir() -> Path:
     """The studio's SVG icons (``<name>.svg``), including the application icon ``app.svg``."""
     return data_root() / "icons"

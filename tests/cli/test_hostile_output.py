@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from studio.cli import main
@@ -33,7 +33,7 @@ BIDI = "\u202eevil\u202c"
 HOSTILE = f"{ESC_TITLE}{CLEAR}{C1_CSI}{BIDI}\rforged"
 FORGED_SUMMARY = "\n7 packs (7 load): 0 errors, 0 warnings, 0 info\n"
 UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]|\r(?!\n)")
-SUMMARY = re.compile(r"\d+ packs \(\d+ load\): \d+ errors, \d+ warnings, \d+ info")
+SUMMARY = re.compile(r"\d+ packs? \(\d+ load\): \d+ errors?, \d+ warnings?, \d+ info")
 
 
 def _yaml(text: str) -> str:
@@ -196,6 +196,9 @@ def _json_values() -> st.SearchStrategy[object]:
 
 
 @given(_json_values())
+@example({"\x7f": 0})  # DEL is ASCII: the writer's all-ASCII fast path once let it through, in a key or a value
+@example(["\x7f", {"k": "a\x7f"}])
+@example("\x7f")
 def test_the_writer_always_gives_strict_utf8(value: object) -> None:
     text = dumps(value)
     assert _strict(text.encode("utf-8")) is not None or text == "null"

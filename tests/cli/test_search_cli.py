@@ -66,6 +66,29 @@ def test_search_output_never_carries_terminal_escapes(capsys: pytest.CaptureFixt
     assert "\x1b" not in out and "\x07" not in out and "«gremlin»" in out
 
 
+
+def test_search_text_escapes_every_string_it_prints(capsys: pytest.CaptureFixture[str],
+                                                    make_pack: Callable[..., Path]) -> None:
+    """File name, pack folder and the query echoed back: each shows its control characters as escapes."""
+    hostile = "---\nname: \"red\\x1b[31mpack\"\ndescription: x\ntype: domain-reference\nstatus: ready\n---\n"
+    root = make_pack("hostile\x1b[35m", hostile, {"compiled/\x1b[33mname.md": "# Head \x1b[1mbold\n\ngremlin text\n"})
+    assert main(["search", "\x1b[31m gremlin", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out, out
+    assert "\\x1b[31m gremlin: 1 result" in out
+    assert "  compiled/\\x1b[33mname.md:" in out and "hostile\\x1b[35m)" in out
+    assert main(["search", "\x1b[31mnothing-here", str(root)]) == 1
+    captured = capsys.readouterr()
+    assert "\x1b" not in captured.out + captured.err and "\\x1b[31mnothing-here: 0 results" in captured.out
+
+
+@pytest.mark.parametrize("query", ["", "   ", "?!"])
+def test_an_empty_query_is_a_usage_error(query: str, capsys: pytest.CaptureFixture[str], private_cache: Path) -> None:
+    assert main(["search", query, str(EXAMPLES)]) == 2
+    err = capsys.readouterr().err
+    assert "nothing to search for" in err and "Traceback" not in err
+    assert not (private_cache / INDEX_FILE).exists()  # refused before any indexing
+
 def test_index_prints_the_l0_lines_and_reports_its_size(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["index", str(EXAMPLES)]) == 0
     captured = capsys.readouterr()

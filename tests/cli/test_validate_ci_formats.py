@@ -188,3 +188,39 @@ def test_strict_turns_warnings_into_a_failing_run(make_pack: Callable[..., Path]
     assert main(["validate", str(root), "--strict", "--format", "sarif"]) == 1
     clean = make_pack("good", GOOD, {"compiled/briefing.md": "# B\n"}, parent=tmp_path / "clean")
     assert main(["validate", str(clean), "--strict"]) == 0
+
+
+def test_every_format_lists_the_same_findings_verdicts_included(make_pack: Callable[..., Path], tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str],
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name collision and an untrusted project pack are verdict findings, not the pack's own: the CI formats
+    once read only the pack's own and dropped them (a ``--strict`` SARIF run failed with nothing explaining why)."""
+    project = tmp_path / "repo"
+    knowledge = project / ".agents" / "knowledge"
+    make_pack("brief", GOOD.replace("name: good", "name: brief"), {"compiled/briefing.md": "# B\n"},
+              parent=knowledge / "a")
+    make_pack("brief", GOOD.replace("name: good", "name: brief"), {"compiled/briefing.md": "# B\n"},
+              parent=knowledge / "b")
+    make_pack("lone", GOOD.replace("name: good", "name: lone"), {"compiled/briefing.md": "# B\n"}, parent=knowledge)
+    monkeypatch.chdir(project)
+    scopes = ["--project", str(project), "--home", str(tmp_path / "nohome"), "--no-builtin", "--untrusted-project"]
+
+    _, text = run(["validate", *scopes], capsys)
+    text_codes = sorted(line.split(": ", 2)[1].split()[1] for line in text.splitlines()[:-1])
+    _, out = run(["validate", *scopes, "--format", "json"], capsys)
+    data = json.loads(out)
+    json_codes = sorted(d["code"] for d in [*data["diagnostics"],
+                                            *(d for p in data["packs"] for d in p["diagnostics"])])
+    _, sarif = run(["validate", *scopes, "--format", "sarif"], capsys)
+    sarif_codes = sorted(r["ruleId"] for r in json.loads(sarif)["runs"][0]["results"])
+    _, github = run(["validate", *scopes, "--format", "github"], capsys)
+    annotations = [line for line in github.splitlines() if line.startswith("::")]
+    github_codes = sorted(re.findall(r",title=([^:,]+)::", "\n".join(annotations)))
+
+    assert {"name-collision", "untrusted-origin"} <= set(text_codes)
+    assert text_codes == json_codes == sarif_codes == github_codes
+    summary = re.search(r"(\d+) errors?, (\d+) warnings?, (\d+) info", github.splitlines()[-1])
+    assert summary is not None
+    shown = [sum(line.startswith(f"::{kind} ") for line in annotations) for kind in ("error", "warning", "notice")]
+    assert [int(n) for n in summary.groups()] == shown
+    assert main(["validate", *scopes, "--strict", "--format", "sarif"]) == 1 and sarif_codes

@@ -36,7 +36,7 @@ def test_text_output_is_path_line_col(workspace: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert code == 1
     assert f"{workspace / 'broken'}/KNOWLEDGE.md:5:9: error invalid-status" in out
-    assert "2 packs (1 load): 1 errors" in out
+    assert "2 packs (1 load): 1 error, " in out
 
 
 def test_json_output_shape(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -118,3 +118,24 @@ def test_read_properties_writes_valid_json_for_yaml_only_values(make_pack: Calla
     assert data["name"] == "good"
     assert "blob: binary data (!!binary), written as a base64 string" in err
     assert "nested.list[0]: binary data" in err and "nums[0]: nan has no JSON form" in err
+
+
+def test_summaries_say_one_warning_not_one_warnings(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Every text summary puts its nouns in the number they take (``1 pack``, ``1 warning``, ``2 errors``)."""
+    pack = tmp_path / "only"
+    pack.mkdir()
+    (pack / "KNOWLEDGE.md").write_text("---\nname: only\ndescription: One pack, one warning.\ntype: domain-reference\n"
+                                       "status: ready\n---\n# Only\n", encoding="utf-8")  # no profile: one warning
+    (pack / "compiled").mkdir()
+    (pack / "compiled" / "briefing.md").write_text("# Briefing\n", encoding="utf-8")
+    main(["validate", str(pack), "--format", "json"])
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert (summary["packs"], summary["warnings"]) == (1, 1), summary
+    main(["validate", str(pack)])
+    text = capsys.readouterr().out.splitlines()[-1]
+    main(["validate", str(pack), "--format", "github"])
+    github = capsys.readouterr().out.splitlines()[-1]
+    assert text == f"1 pack (1 load): 0 errors, 1 warning, {summary['infos']} info"
+    assert github == f"pack-studio: 1 pack: 0 errors, 1 warning, {summary['infos']} info"
+    main(["evidence", str(pack)])
+    assert capsys.readouterr().out.splitlines()[-1] == "0 claims: 0 errors, 0 warnings, 0 info"

@@ -71,7 +71,7 @@ def test_validate_says_so_when_the_builtin_scope_is_missing(tmp_path: Path, monk
     out = capsys.readouterr().out
     assert code == 0  # a warning, not a failed run...
     assert f"{where}:1:1: warning builtin-scope-missing Bundled example packs not found: {where}" in out
-    assert "0 packs (0 load): 0 errors, 1 warnings" in out
+    assert "0 packs (0 load): 0 errors, 1 warning," in out
     assert main(["validate", "--home", str(tmp_path), "--strict"]) == 1  # ...unless warnings fail the run
 
 

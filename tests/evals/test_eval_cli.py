@@ -84,3 +84,37 @@ def test_version_and_validate_do_not_import_ir_measures() -> None:
     code = ("import sys; from studio.cli import main; main(['validate', '" + str(EXAMPLES / "orbit-launch-notes")
             + "']); assert 'ir_measures' not in sys.modules and 'numpy' not in sys.modules, 'imported'")
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_a_suite_file_that_does_not_exist_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["eval", str(EXAMPLES / "orbit-launch-notes"), "--suite", "evals/nope.json"]) == 2
+    captured = capsys.readouterr()
+    assert "the suite file evals/nope.json does not exist" in captured.err
+    assert captured.out == ""  # no "discovery" header, no "0/0 passed (0%)"
+
+
+def test_an_unreadable_suite_is_not_reported_as_a_discovery_run(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    suite = tmp_path / "broken.json"
+    suite.write_text("{not json", encoding="utf-8")
+    assert main(["eval", str(EXAMPLES / "orbit-launch-notes"), "--suite", str(suite)]) == 1
+    out = capsys.readouterr().out
+    assert "not run: the suite could not be read" in out and "eval-suite-malformed-json" in out
+    assert "discovery" not in out and "0/0" not in out
+
+
+def test_eval_and_evidence_take_a_pack_name(capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    project = tmp_path / "project"
+    shutil.copytree(EXAMPLES / "northwind-espresso", project / ".agents" / "knowledge" / "northwind-espresso")
+    scopes = ["--project", str(project), "--home", str(project), "--no-builtin"]
+    suite = ["--suite", "evals/discovery.validation.json", "--format", "json"]
+    by_path = main(["eval", str(project / ".agents/knowledge/northwind-espresso"), *suite])
+    path_out = json.loads(capsys.readouterr().out)
+    assert main(["eval", "northwind-espresso", *suite, *scopes]) == by_path == 0
+    assert json.loads(capsys.readouterr().out)["results"] == path_out["results"]
+    assert main(["evidence", "northwind-espresso", *scopes]) in (0, 1)
+    assert " claims: " in capsys.readouterr().out
+    for command in (["eval", "nosuch", "--suite", "x.json"], ["evidence", "nosuch"]):
+        assert main([*command, *scopes]) == 2
+        assert "nosuch: no such folder, and no pack of that name" in capsys.readouterr().err

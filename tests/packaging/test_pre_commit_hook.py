@@ -63,4 +63,4 @@ def test_pre_commit_try_repo_runs_the_hook(tmp_path: Path) -> None:
                             cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
     assert "error invalid-status 'status: redy'" in result.stdout
-    assert "1 packs (0 load): 1 errors" in result.stdout
+    assert "1 pack (0 load): 1 error, " in result.stdout
