@@ -10,7 +10,9 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QTimer
 
-SLICE = 1000
+from studio.ui.turns import YIELD_MS
+
+SLICE = 500
 """Objects released per turn (a few milliseconds for packs or row wrappers)."""
 
 _held: list[object] = []
@@ -21,7 +23,7 @@ def let_go(objects: Iterable[object]) -> None:
     first = not _held
     _held.extend(objects)
     if first and _held:
-        QTimer.singleShot(0, _release_slice)
+        QTimer.singleShot(YIELD_MS, _release_slice)  # not 0: a zero-delay chain holds every timer (turns.py)
 
 
 def held() -> int:
@@ -32,4 +34,4 @@ def held() -> int:
 def _release_slice() -> None:
     del _held[-SLICE:]  # from the end: nothing left over is shifted
     if _held:
-        QTimer.singleShot(0, _release_slice)
+        QTimer.singleShot(YIELD_MS, _release_slice)  # not 0: a zero-delay chain holds every timer (turns.py)
