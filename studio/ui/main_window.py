@@ -187,7 +187,8 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.search.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.watch.pack_changed.connect(lambda root: self.search_used and self.search.update_paths([root]))
         self.watch.file_changed.connect(lambda path: self.search_used and self.search.update_paths([path]))
-        s.finished.connect(lambda _cancelled: self._search_follow_workspace())
+        # A turn after the scan's end (its own views update in that one): 10,000 packs cost a few ms each here.
+        s.finished.connect(lambda _cancelled: next_turn(self, self._search_follow_workspace))
         self.docks["visibility"].visibilityChanged.connect(lambda shown: shown and self._show_visibility())
         self.visibility.open_pack_requested.connect(lambda path: self.open_file(path, 1))
         s.finished.connect(lambda _cancelled: self._show_visibility())

@@ -139,3 +139,25 @@ def test_refilling_the_tree_leaves_no_stale_item_wrappers(qtbot, make_pack) -> N
         assert empty == empty_before  # nothing left over from the rows just removed
         model.add_packs(packs)
     assert len(model.pack_items) == 30
+
+
+def test_a_large_tree_is_emptied_over_several_turns_and_new_packs_wait_their_turn(
+        qtbot, monkeypatch, make_pack) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui.models import pack_tree
+
+    monkeypatch.setattr(pack_tree, "RESET_LIMIT", 5)  # these 30 packs count as a large workspace
+    monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 4)
+    old = [load_pack(make_pack(f"old{i}", GOOD.format(name=f"old{i}"))) for i in range(30)]
+    model = PackTreeModel()
+    model.add_packs(old)
+    model.clear()
+    assert model.emptying and model.index_for_pack(old[0].root) == QModelIndex()  # no handle to an old row
+    new = [load_pack(make_pack(f"new{i}", GOOD.format(name=f"new{i}"))) for i in range(3)]
+    model.add_packs(new)
+    renamed = load_pack(make_pack("new1", GOOD.format(name="new1").replace("status: ready", "status: draft")))
+    model.replace_pack(renamed)  # a later copy of a waiting pack replaces it
+    qtbot.waitUntil(lambda: not model.emptying)
+    group = model.groups[new[0].scope.value]
+    assert sorted(group.child(r).text() for r in range(group.rowCount())) == ["new0", "new1", "new2"]
+    assert model.index_for_pack(renamed.root).data(Role.PACK) is renamed
+    assert group.text().endswith("(3)")

@@ -28,6 +28,7 @@ from studio.core.pack_fs import PackFS
 from studio.ui import workers
 from studio.ui.icons import icon
 from studio.ui.let_go import let_go
+from studio.ui.turns import next_turn
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -42,7 +43,8 @@ GROUPS: tuple[tuple[str, str], ...] = (
 )
 PLACEHOLDER = "Listing…"
 RESET_LIMIT = 2000
-"""A tree of more packs is emptied with one model reset (see ``PackTreeModel.clear``)."""
+"""A tree of more packs is emptied over several turns (see ``PackTreeModel.clear``)."""
+REMOVE_SLICE = 500
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
@@ -194,6 +196,9 @@ class PackTreeModel(QStandardItemModel):
         self._visible: dict[str, int] | None = None
         """Packs per group the Workspace filter shows, while a filter is typed."""
         self._pack_labels: dict[Path, PackLabel] = {}
+        self._removing = False
+        self._waiting: dict[Path, Pack] = {}
+        """Packs added (or replaced) while the last workspace's rows are being removed: the latest copy of each."""
         """Labels of the packs whose name another pack shares (``set_labels``); unique names are not kept."""
 
     # -- rows -------------------------------------------------------------------------------------
@@ -257,14 +262,11 @@ class PackTreeModel(QStandardItemModel):
         self.pack_items = {}
         self._shown = {}
         if many:
-            # One model reset: removing 10,000 rows from their group made the view lay them out again (about
-            # 50 ms). The groups come back collapsed, as after a first scan. The old group wrappers hold their
-            # rows' wrappers (PySide's parent bookkeeping): let go of last, they are released first, while the
-            # rows' wrappers are still held, so no single release frees 10,000 of them.
-            super().clear()
-            let_go(self.groups.values())
-            self.groups = {}
-            self._add_groups()
+            # The old rows go REMOVE_SLICE at a time, a turn each: removing 10,000 rows with their data and
+            # wrappers took 80-90 ms in one go, however the views were told. No handle to them is left
+            # (``pack_items`` is empty), and packs of the new scan wait until they are gone.
+            self._removing = True
+            self._remove_slice()
         else:  # the groups stay, expanded as they were
             for group in self.groups.values():
                 if group.rowCount():
@@ -274,7 +276,31 @@ class PackTreeModel(QStandardItemModel):
         self._listed.clear()
         self._pending.clear()
 
+    def _remove_slice(self) -> None:
+        for group in self.groups.values():
+            count = group.rowCount()
+            if count:
+                start = max(0, count - REMOVE_SLICE)  # from the end: the rows left need no renumbering
+                group.removeRows(start, count - start)
+                break
+        if any(group.rowCount() for group in self.groups.values()):
+            next_turn(self, self._remove_slice)
+            return
+        self._removing = False
+        self._count_groups(set(self.groups))
+        waiting, self._waiting = self._waiting, {}
+        if waiting:
+            self.add_packs(list(waiting.values()))
+
+    @property
+    def emptying(self) -> bool:
+        """True while the rows of the last workspace are still being removed (see ``clear``)."""
+        return self._removing
+
     def add_packs(self, packs: list[Pack]) -> None:
+        if self._removing:
+            self._waiting.update((pack.root, pack) for pack in packs)
+            return
         by_group: dict[str, list[QStandardItem]] = {}
         for pack in packs:
             if pack.root in self.pack_items:
@@ -328,6 +354,7 @@ class PackTreeModel(QStandardItemModel):
         return shown is None or shown[1].group != group_key(pack)
 
     def remove_pack(self, root: Path) -> None:
+        self._waiting.pop(root, None)
         item = self.pack_items.pop(root, None)
         shown = self._shown.pop(root, None)
         if item is None or shown is None:
