@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 
 from studio.core.labels import LabelIndex
 from studio.core.model import Pack
+from studio.ui.let_go import let_go
 from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
@@ -75,7 +76,8 @@ class WorkspaceViews(QObject):
 
     def _started(self) -> None:
         self.tree_model.clear()
-        self.labels.clear()
+        let_go([self.labels])  # every pack's label: freed on a later turn
+        self.labels = LabelIndex()
         self.diag_model.clear()
         self.watch.clear()
         self.modes.set_packs([])  # the last workspace's packs are dropped now (see MainWindow._scan_started)

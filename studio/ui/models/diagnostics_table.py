@@ -111,7 +111,9 @@ class DiagnosticsTableModel(QAbstractTableModel):
 
     def clear(self) -> None:
         self.beginResetModel()
-        let_go(self._all)  # 13,500 rows at 10,000 packs: released over the next turns, not here
+        # 13,500 rows and 10,000 packs' blocks at 10,000 packs: released over the next turns, not here.
+        let_go(self._all)
+        let_go(self._blocks.values())
         self._blocks = {}
         self._named = {}
         self._all = []
