@@ -14,7 +14,7 @@ def _found(make_pack, body: str) -> list[tuple[int, int, str]]:  # type: ignore[
     root: Path = make_pack("cm", HEAD + body, {"compiled/briefing.md": "x"})
     lines = (HEAD + body).split("\n")
     out = []
-    for d in load_pack(root).diagnostics:
+    for d in load_pack(root, content=True).diagnostics:
         if d.code == "context-map-missing-file":
             path = d.message.split("'")[1]
             assert lines[d.line - 1][d.column - 1:].startswith(path)
@@ -43,4 +43,4 @@ def test_a_chinese_context_map_heading_counts(make_pack) -> None:  # type: ignor
 def test_the_examples_name_only_files_they_have() -> None:
     examples = Path(__file__).resolve().parents[2] / "resources" / "examples"
     for root in examples.iterdir():
-        assert not [d for d in load_pack(root).diagnostics if d.code == "context-map-missing-file"], root.name
+        assert not [d for d in load_pack(root, content=True).diagnostics if d.code == "context-map-missing-file"], root.name

@@ -13,7 +13,6 @@ from types import ModuleType
 from studio.core.checks import (
     answers_layout,
     compatibility_length,
-    context_map,
     description_length,
     document_first_layout,
     enum_fields,
@@ -72,7 +71,6 @@ CHECK_MODULES: list[ModuleType] = [
     produced_by,
     unknown_keys,
     scripts_in_pack,
-    context_map,
 ]
 ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 
@@ -84,7 +82,7 @@ ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 # ``validate --fast`` run and every command that loads one pack would otherwise pay for nothing.
 CONTENT_CHECK_NAMES = (
     "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records", "executable_files",
-    "pack_tree", "injection_text",
+    "pack_tree", "injection_text", "context_map",
 )
 
 

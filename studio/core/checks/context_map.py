@@ -49,6 +49,17 @@ _SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,8}$")
 _FILE_SUFFIX = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
 
 
+def check_files(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """Nothing beyond the guide's text: every finding here is about a line of KNOWLEDGE.md (see ``check``)."""
+    return iter(())
+
+
+def check_knowledge(ctx: CheckContext) -> Iterator[Diagnostic]:
+    """A content check (not in ``validate --fast``) that reads KNOWLEDGE.md's text: it runs on an unsaved buffer
+    too, and its findings are never reused from an earlier walk of the pack's files."""
+    return check(ctx)
+
+
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     knowledge = ctx.pack.knowledge
     if knowledge is None or ctx.fm is None or not knowledge.body:
