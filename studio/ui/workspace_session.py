@@ -37,6 +37,7 @@ from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
+from studio.ui.gc_policy import hold_full_collections
 from studio.ui.let_go import let_go
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
@@ -148,6 +149,7 @@ class WorkspaceSession(QObject):
             self._inbox.clear()
             self._progress = (0, 0)
         self.scanning = True
+        hold_full_collections(True)  # until the loaded workspace is frozen (``_settle``) or the scan fails
         self.started.emit()
         if self.scan_generation and retiring <= UNFREEZE_LIMIT:
             # The previous workspace's cycles, if any, may now be collected. Not for a large one: a full
@@ -245,6 +247,7 @@ class WorkspaceSession(QObject):
 
     def _finish(self, cancelled: bool) -> None:
         self.scanning = False
+        hold_full_collections(False)
         self._drain.stop()
         self.finished.emit(cancelled)
 

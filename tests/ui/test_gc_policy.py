@@ -49,3 +49,29 @@ def test_the_app_collects_cycles_from_a_timer_on_the_gui_thread(qtbot) -> None: 
 def test_collect_due_collects_only_when_a_generation_is_past_its_threshold() -> None:
     gc.collect()
     assert collect_due() == 0  # nothing allocated since: nothing due
+
+
+def test_no_full_collection_while_a_workspace_loads() -> None:
+    """A full pass while a scan is loading would walk every pack loaded so far (they are frozen once it settles)."""
+    from studio.ui import gc_policy
+
+    was_threshold, was_enabled = gc.get_threshold(), gc.isenabled()
+    gc.disable()
+    gc.set_threshold(700, 10, 1)
+    try:
+        gc.collect()
+        gc.collect(1)
+        gc.collect(1)  # two generation-1 collections since the last full one: generation 2 is due
+        gc_policy._last_full[0] = 0.0  # and the last full pass was long ago
+        before = gc.get_stats()[2]["collections"]
+        gc_policy.hold_full_collections(True)
+        gc_policy.collect_due()
+        assert gc.get_stats()[2]["collections"] == before  # held: a younger generation only
+        gc_policy.hold_full_collections(False)
+        gc_policy.collect_due()
+        assert gc.get_stats()[2]["collections"] == before + 1  # the scan settled: the full pass runs
+    finally:
+        gc_policy.hold_full_collections(False)
+        gc.set_threshold(*was_threshold)
+        if was_enabled:
+            gc.enable()
