@@ -43,4 +43,5 @@ def test_a_chinese_context_map_heading_counts(make_pack) -> None:  # type: ignor
 def test_the_examples_name_only_files_they_have() -> None:
     examples = Path(__file__).resolve().parents[2] / "resources" / "examples"
     for root in examples.iterdir():
-        assert not [d for d in load_pack(root, content=True).diagnostics if d.code == "context-map-missing-file"], root.name
+        found = load_pack(root, content=True).diagnostics
+        assert not [d for d in found if d.code == "context-map-missing-file"], root.name

@@ -66,7 +66,7 @@ def test_no_full_collection_while_a_workspace_loads() -> None:
         before = gc.get_stats()[2]["collections"]
         gc_policy.hold_full_collections(True)
         gc_policy.collect_due()
-        assert gc.get_stats()[2]["collections"] == before  # held: a younger generation only
+        assert gc.get_stats()[2]["collections"] == before  # held: the youngest generation only
         gc_policy.hold_full_collections(False)
         gc_policy.collect_due()
         assert gc.get_stats()[2]["collections"] == before + 1  # the scan settled: the full pass runs
