@@ -145,7 +145,7 @@ def test_a_large_tree_is_emptied_over_several_turns_and_new_packs_wait_their_tur
         qtbot, monkeypatch, make_pack) -> None:  # type: ignore[no-untyped-def]
     from studio.ui.models import pack_tree
 
-    monkeypatch.setattr(pack_tree, "RESET_LIMIT", 5)  # these 30 packs count as a large workspace
+    monkeypatch.setattr(pack_tree, "SLICED_CLEAR_LIMIT", 5)  # these 30 packs count as a large workspace
     monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 4)
     old = [load_pack(make_pack(f"old{i}", GOOD.format(name=f"old{i}"))) for i in range(30)]
     model = PackTreeModel()
@@ -161,3 +161,23 @@ def test_a_large_tree_is_emptied_over_several_turns_and_new_packs_wait_their_tur
     assert sorted(group.child(r).text() for r in range(group.rowCount())) == ["new0", "new1", "new2"]
     assert model.index_for_pack(renamed.root).data(Role.PACK) is renamed
     assert group.text().endswith("(3)")
+
+
+def test_clearing_again_while_the_tree_empties_drops_the_packs_that_were_waiting(
+        qtbot, monkeypatch, make_pack) -> None:  # type: ignore[no-untyped-def]
+    """A rescan started while the last one's rows are still going: packs of the cancelled scan never appear."""
+    from studio.ui.models import pack_tree
+
+    monkeypatch.setattr(pack_tree, "SLICED_CLEAR_LIMIT", 5)
+    monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 4)
+    model = PackTreeModel()
+    model.add_packs([load_pack(make_pack(f"old{i}", GOOD.format(name=f"old{i}"))) for i in range(30)])
+    model.clear()
+    model.add_packs([load_pack(make_pack("cancelled", GOOD.format(name="cancelled")))])
+    model.clear()  # a second rescan before the first one's packs were shown
+    assert model.emptying
+    latest = load_pack(make_pack("latest", GOOD.format(name="latest")))
+    model.add_packs([latest])
+    qtbot.waitUntil(lambda: not model.emptying)
+    group = model.groups[latest.scope.value]
+    assert [group.child(r).text() for r in range(group.rowCount())] == ["latest"]

@@ -42,7 +42,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("quarantined", "Quarantined"),
 )
 PLACEHOLDER = "Listing…"
-RESET_LIMIT = 2000
+SLICED_CLEAR_LIMIT = 2000
 """A tree of more packs is emptied over several turns (see ``PackTreeModel.clear``)."""
 REMOVE_SLICE = 500
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -256,7 +256,8 @@ class PackTreeModel(QStandardItemModel):
         What the rows held is released over the next turns (``let_go``): at 10,000 packs, dropping the row
         wrappers and what the rows showed took 86 ms at once.
         """
-        many = len(self.pack_items) > RESET_LIMIT
+        many = self._removing or len(self.pack_items) > SLICED_CLEAR_LIMIT
+        self._waiting = {}  # packs of a scan that is being replaced in turn
         let_go(self.pack_items.values())
         let_go(self._shown.values())
         self.pack_items = {}
@@ -264,9 +265,11 @@ class PackTreeModel(QStandardItemModel):
         if many:
             # The old rows go REMOVE_SLICE at a time, a turn each: removing 10,000 rows with their data and
             # wrappers took 80-90 ms in one go, however the views were told. No handle to them is left
-            # (``pack_items`` is empty), and packs of the new scan wait until they are gone.
-            self._removing = True
-            self._remove_slice()
+            # (``pack_items`` is empty), and packs of the new scan wait until they are gone. A clear while
+            # the rows of an earlier one are still going lets that removal carry on.
+            if not self._removing:
+                self._removing = True
+                self._remove_slice()
         else:  # the groups stay, expanded as they were
             for group in self.groups.values():
                 if group.rowCount():
