@@ -225,25 +225,7 @@ def test_the_browser_holds_the_pack_open_only_while_a_page_loads(qtbot: Any, pac
     assert browser.read_image(QUrl.fromLocalFile(str(root / "documents" / "logo.png"))) is None
 
 
-SWAPPER = r"""
-import os, sys, time
-path, outside, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
-end = time.monotonic() + seconds
-saved = path + ".real"
-print("ready", flush=True)
-while time.monotonic() < end:
-    try:
-        os.rename(path, saved)
-        os.symlink(outside, path)
-        os.unlink(path)
-        os.rename(saved, path)
-    except OSError:
-        pass
-if os.path.islink(path):
-    os.unlink(path)
-if os.path.exists(saved):
-    os.rename(saved, path)
-"""
+SWAPPER = str(Path(__file__).resolve().parents[1] / "race_swapper.py")  # shared with tests/core/test_pack_fs.py
 
 
 @pytest.mark.slow
@@ -258,7 +240,7 @@ def test_no_secret_bytes_load_while_the_image_or_its_folder_is_swapped(
     browser.pack_root = root
     url = QUrl.fromLocalFile(str(root / "documents" / "logo.png"))
     target = outside / "secret.png" if swapped.endswith(".png") else outside
-    swapper = subprocess.Popen([sys.executable, "-c", SWAPPER, str(root / swapped), str(target), "2.5"],
+    swapper = subprocess.Popen([sys.executable, SWAPPER, str(root / swapped), str(target), "2.5"],
                                stdout=subprocess.PIPE, text=True)
     assert swapper.stdout is not None and swapper.stdout.readline().strip() == "ready"
     loads = real = 0
