@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,8 +19,9 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSlider,
     QSpinBox,
-    QTreeWidget,
-    QTreeWidgetItem,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -31,12 +32,11 @@ from studio.core.resolver import ResolveRequest
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 from studio.ui.fit import FlowLayout
+from studio.ui.models.pack_activation import ACTIVATIONS, COL_ACTIVATION, COL_PACK, PackActivationModel
 
 SLIDER_STEPS = 1000
 """The slider is logarithmic: equal moves multiply the budget by equal factors, so 100-2,000 is usable."""
 AS_DECLARED = "as declared"
-ACTIVATIONS = ("explicit", "implicit", "resolver-driven")
-_COL_PACK, _COL_STATUS, _COL_ACTIVATION, _COL_CONFIRM = range(4)
 
 
 def budget_to_slider(budget: int) -> int:
@@ -75,11 +75,22 @@ class ResolverInputs(QWidget):
         self.task = QPlainTextEdit()
         self.task.setPlaceholderText("Describe the task the model is asked to do ...")
         self.task.setMaximumHeight(48)
-        self.pack_list = QTreeWidget()
-        self.pack_list.setHeaderLabels(["Pack", "Status", "Activation", "Confirm disputed"])
-        self.pack_list.setRootIsDecorated(False)
+        self.pack_model = PackActivationModel(self)
+        self.pack_model.changed.connect(self.changed)
+        self.pack_model.toggled.connect(self._show_chooser)
+        # A table, not a tree: a tree view lays out every row (asking the model about each) before it draws,
+        # which took a fifth of a second at 10,000 packs; a table of rows of one height lays out none.
+        self.pack_list = QTableView()
+        self.pack_list.setModel(self.pack_model)
+        self.pack_list.verticalHeader().hide()
+        self.pack_list.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)  # room for a combo
+        self.pack_list.setShowGrid(False)
+        self.pack_list.setWordWrap(False)
+        self.pack_list.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
+        self.pack_list.horizontalHeader().setStretchLastSection(True)
+        self.pack_list.horizontalHeader().setResizeContentsPrecision(200)
         self.pack_list.setMaximumHeight(130)
-        self.pack_list.itemChanged.connect(self._item_changed)
+        self.pack_list.setItemDelegateForColumn(COL_ACTIVATION, _ActivationChooser(self.pack_list))
         self.profile = _override_combo(PROFILES)
         self.mode = _override_combo(RUNTIME_MODES)
         self.grounding = _override_combo(GROUNDING_POLICIES)
@@ -183,74 +194,35 @@ class ResolverInputs(QWidget):
         if checked is None:
             first = next((p for p in packs if p.status == "ready"), packs[0] if packs else None)
             checked = {first.name} if first else set()
-        self.pack_list.blockSignals(True)
-        self.pack_list.clear()
-        for pack in self.packs:
-            item = QTreeWidgetItem([pack.name, pack.status or "(none)", "", ""])
-            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
-            item.setCheckState(_COL_PACK, Qt.CheckState.Checked if pack.name in checked else Qt.CheckState.Unchecked)
-            item.setData(_COL_PACK, Qt.ItemDataRole.UserRole, pack.name)
-            if pack.status == "disputed":
-                item.setCheckState(_COL_CONFIRM, Qt.CheckState.Unchecked)
-                item.setText(_COL_CONFIRM, "I confirm using it")
-                item.setToolTip(_COL_CONFIRM, "A disputed pack is never loaded until you confirm it explicitly.")
-            self.pack_list.addTopLevelItem(item)
-            self._sync_activation(item)
-        self.pack_list.resizeColumnToContents(_COL_PACK)
-        self.pack_list.blockSignals(False)
+        self.pack_model.set_packs(self.packs, checked)
+        for row in self.pack_model.checked_rows():
+            self._show_chooser(row, True)
+        self.pack_list.resizeColumnToContents(COL_PACK)
         self.changed.emit()
 
-    def _item(self, name: str) -> QTreeWidgetItem | None:
-        for i in range(self.pack_list.topLevelItemCount()):
-            item = self.pack_list.topLevelItem(i)
-            if item.data(_COL_PACK, Qt.ItemDataRole.UserRole) == name:
-                return item
-        return None
-
-    def _item_changed(self, item: QTreeWidgetItem, _column: int) -> None:
-        self._sync_activation(item)
-        self.changed.emit()
-
-    def _sync_activation(self, item: QTreeWidgetItem) -> None:
-        """An activation chooser only on activated packs: a widget per row would make a 1,000-pack list slow."""
-        combo = self.pack_list.itemWidget(item, _COL_ACTIVATION)
-        if item.checkState(_COL_PACK) == Qt.CheckState.Checked and not isinstance(combo, QComboBox):
-            combo = QComboBox()
-            combo.addItems(ACTIVATIONS)
-            combo.currentIndexChanged.connect(self.changed)
-            self.pack_list.setItemWidget(item, _COL_ACTIVATION, combo)
+    def _show_chooser(self, row: int, shown: bool) -> None:
+        """An activation chooser only on activated packs: a widget per row would make a 10,000-pack list slow."""
+        index = self.pack_model.index(row, COL_ACTIVATION)
+        if shown:
+            self.pack_list.openPersistentEditor(index)
+        else:
+            self.pack_list.closePersistentEditor(index)
 
     def set_checked(self, name: str, checked: bool) -> None:
-        if item := self._item(name):
-            item.setCheckState(_COL_PACK, Qt.CheckState.Checked if checked else Qt.CheckState.Unchecked)
+        self.pack_model.set_checked(name, checked)
 
     def set_confirmed(self, name: str, confirmed: bool) -> None:
         """Tick (or untick) the explicit confirmation of a disputed pack."""
-        item = self._item(name)
-        if item is not None and item.text(_COL_CONFIRM):
-            item.setCheckState(_COL_CONFIRM, Qt.CheckState.Checked if confirmed else Qt.CheckState.Unchecked)
+        self.pack_model.set_confirmed(name, confirmed)
 
     def set_activation(self, name: str, activation: str) -> None:
-        item = self._item(name)
-        combo = self.pack_list.itemWidget(item, _COL_ACTIVATION) if item else None
-        if isinstance(combo, QComboBox):
-            combo.setCurrentText(activation)
+        self.pack_model.set_activation(name, activation)
 
     def request(self) -> ResolveRequest:
-        packs: list[Pack] = []
-        activation: dict[str, str] = {}
-        confirmed: set[str] = set()
-        by_name = {p.name: p for p in self.packs}
-        for i in range(self.pack_list.topLevelItemCount()):
-            item = self.pack_list.topLevelItem(i)
-            name = item.data(_COL_PACK, Qt.ItemDataRole.UserRole)
-            if item.checkState(_COL_PACK) != Qt.CheckState.Checked or name not in by_name:
-                continue
-            packs.append(by_name[name])
-            combo = self.pack_list.itemWidget(item, _COL_ACTIVATION)
-            activation[name] = combo.currentText() if isinstance(combo, QComboBox) else "explicit"
-            if item.text(_COL_CONFIRM) and item.checkState(_COL_CONFIRM) == Qt.CheckState.Checked:
-                confirmed.add(name)
+        model = self.pack_model
+        packs = [p for p in self.packs if model.is_checked(p.name)]
+        activation = {p.name: model.activation(p.name) for p in packs}
+        confirmed = {p.name for p in packs if p.status == "disputed" and model.is_confirmed(p.name)}
         return ResolveRequest(
             task=self.task.toPlainText(), packs=packs, profile_override=self.profile.currentData(),
             mode_override=self.mode.currentData(), grounding_override=self.grounding.currentData(),
@@ -259,3 +231,25 @@ class ResolverInputs(QWidget):
             confirmed=confirmed, variant=self.variant.value, reference=self.reference.isChecked(),
             use_feedback=self.use_feedback.isChecked(),
         )
+
+
+class _ActivationChooser(QStyledItemDelegate):
+    """The activation column's editor: a combo box that commits as soon as another activation is picked."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,  # noqa: N802 (Qt's name)
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
+        combo = QComboBox(parent)
+        combo.addItems(ACTIVATIONS)
+        combo.currentIndexChanged.connect(lambda _i: self.commitData.emit(combo))
+        return combo
+
+    def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:  # noqa: N802
+        if isinstance(editor, QComboBox):
+            editor.blockSignals(True)
+            editor.setCurrentText(str(index.data(Qt.ItemDataRole.EditRole) or ACTIVATIONS[0]))
+            editor.blockSignals(False)
+
+    def setModelData(self, editor: QWidget, model: QAbstractItemModel,  # noqa: N802 (Qt's name)
+                     index: QModelIndex | QPersistentModelIndex) -> None:
+        if isinstance(editor, QComboBox):
+            model.setData(index, editor.currentText(), Qt.ItemDataRole.EditRole)
