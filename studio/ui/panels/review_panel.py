@@ -33,10 +33,11 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.labels import PackLabel, pack_labels
-from studio.core.model import Pack
+from studio.core.model import TRUST_LEVELS, Pack
 from studio.core.pack import load_pack
 from studio.core.review import ReviewError, ReviewPlan, commit_review, plan_review
 from studio.core.review_reasons import (
+    REVIEW_STATUSES,
     LastDecision,
     ReviewReason,
     gather_review_reasons,
@@ -59,8 +60,8 @@ DECIDED_COLOR = QColor("#8a8f98")
 LAST_DECISION_COLUMN = 3
 
 
-RESIZE_PRECISION = 200
-"""Rows the status and trust columns are measured on (Qt's default, 1,000, asks Python for every cell)."""
+QUEUE_IN_PLACE_LIMIT = 2000
+"""Up to this many packs in the workspace the queue is worked out at once; more, in a worker thread."""
 
 class ReviewQueueModel(ItemTableModel[Pack]):
     """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
@@ -120,6 +121,15 @@ class ReviewQueueModel(ItemTableModel[Pack]):
         return f"\u2713 {found.summary}" if found.stands else found.summary
 
 
+def _queue_of(packs: list[Pack]) -> tuple[dict[Any, PackLabel], list[Pack]]:
+    """Labels for the name groups the queue can show, and every waiting pack (stale ones too) in queue order.
+
+    Only those groups are labelled: labelling all 10,000 packs of a large workspace took half a second.
+    """
+    waiting = {p.name for p in packs if in_review_queue(p, True)}
+    return pack_labels(p for p in packs if p.name in waiting), review_queue(packs, True)
+
+
 def _decisions_for(packs: list[Pack]) -> dict[Path, LastDecision | None]:
     return {Path(p.root): last_decision(p) for p in packs}
 
@@ -163,6 +173,9 @@ class ReviewPanel(ModePanel):
         self._followed: Sequence[Pack] | None = None
         self._selecting = False
         """True while the panel selects a row itself (not the user): no ``pack_chosen`` then."""
+        self._waiting: list[Pack] = []
+        """Every pack waiting for review, stale ones included, most urgent first (``review_queue``)."""
+        self._queue_pending = 0
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
@@ -174,9 +187,11 @@ class ReviewPanel(ModePanel):
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
         header.resizeSection(0, 160)
-        for column in (1, 2):  # status and trust are short words: no more room than they need
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
-        header.setResizeContentsPrecision(RESIZE_PRECISION)
+        # Status and trust are short words from the standard's lists: room for the longest, worked out once
+        # (measuring the cells at each change of the queue asked Python for hundreds of them).
+        metrics = self.table.fontMetrics()
+        for column, words in ((1, REVIEW_STATUSES + ("stale",)), (2, TRUST_LEVELS)):
+            header.resizeSection(column, max(metrics.horizontalAdvance(w) for w in words) + 24)
         header.setSectionResizeMode(LAST_DECISION_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # labels differ at their ends
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -243,17 +258,28 @@ class ReviewPanel(ModePanel):
             self._select_root(selected.root)
 
     def set_packs(self, packs: list[Pack]) -> None:
-        """All packs of the workspace; the queue shows those waiting for review."""
+        """All packs of the workspace; the queue shows those waiting for review.
+
+        Finding them and labelling them takes 50-60 ms at 10,000 packs, so a large workspace's queue is worked
+        out in a worker thread; the old queue stays on screen meanwhile.
+        """
         self.packs = list(packs)
-        # Labels for the name groups the queue can show (stale packs included, for the check box): labelling
-        # all 10,000 packs of a large workspace held the window for about half a second.
-        waiting = {p.name for p in self.packs if in_review_queue(p, True)}
-        self.queue.labels = pack_labels(p for p in self.packs if p.name in waiting)
+        if len(self.packs) <= QUEUE_IN_PLACE_LIMIT:
+            self._queue_pending = 0
+            self._queue_made(0, _queue_of(self.packs))
+        else:
+            self._queue_pending = submit(_queue_of, self.packs, on_done=self._queue_made)
+
+    def _queue_made(self, request_id: int, made: object) -> None:
+        if request_id != self._queue_pending or not isinstance(made, tuple):
+            return
+        self.queue.labels, self._waiting = made
         self._refresh_queue(reread=True)  # records may have come and gone: read again, showing the old meanwhile
 
     def _refresh_queue(self, keep_root: Path | None = None, reread: bool = False) -> None:
         keep = str(keep_root) if keep_root is not None else str(self.pack.root) if self.pack else None
-        queued = review_queue(self.packs, self.include_stale.isChecked())
+        stale = self.include_stale.isChecked()
+        queued = [p for p in self._waiting if stale or p.status != "stale"]
         self.queue.set_items(queued)
         self._update_queue_label()
         unread = queued if reread else [p for p in queued if Path(p.root) not in self.queue.decisions]
@@ -397,6 +423,7 @@ class ReviewPanel(ModePanel):
             return None
         reloaded = load_pack(root, self.pack.scope, self.pack.scope_root, content=True)
         self.packs = [reloaded if os.path.abspath(p.root) == os.path.abspath(root) else p for p in self.packs]
+        self._waiting = review_queue(self.packs, True)
         label = self.queue.labels.get(self.pack.root)
         message = _written_message(plan, written, root, label.text if label else reloaded.name)
         self.pack = None

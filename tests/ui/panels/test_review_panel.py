@@ -9,6 +9,7 @@ from panels_support import set_status
 from PySide6.QtCore import QTimer
 
 from studio.core.pack import load_pack
+from studio.ui.panels import review_panel
 from studio.ui.panels.review_panel import LAST_DECISION_COLUMN, ReviewPanel
 
 EXAMPLES = ("northwind-espresso", "lin-yue-persona", "harbor-support-playbook", "atlas-lending-policy",
@@ -175,3 +176,19 @@ def test_a_decision_reopened_by_a_later_status_change_is_not_shown_as_decided(qt
     row = panel.queued_names().index("orbit-launch-notes")
     assert panel.queue.index(row, LAST_DECISION_COLUMN).data() == "confirm, Ann, 2020-01-01"
     assert "decided" not in panel.queue_label.text()
+
+
+def test_a_large_workspace_queue_is_worked_out_in_a_worker_and_only_the_latest_shows(
+        qtbot, monkeypatch, examples_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(review_panel, "QUEUE_IN_PLACE_LIMIT", 2)  # five packs count as a large workspace here
+    panel = _panel(qtbot, examples_copy)
+    qtbot.waitUntil(lambda: panel.queued_names() == ["harbor-support-playbook", "orbit-launch-notes"], timeout=10000)
+    disputed_too = set_status(examples_copy / "atlas-lending-policy", "disputed")
+    packs = [disputed_too if p.name == "atlas-lending-policy" else p for p in panel.packs]
+    panel.set_packs(packs[:3])  # an older workspace, overtaken at once by the next
+    panel.set_packs(packs)
+    assert panel.queued_names() == ["harbor-support-playbook", "orbit-launch-notes"], "the old queue stays meanwhile"
+    qtbot.waitUntil(lambda: panel.queued_names() == ["atlas-lending-policy", "harbor-support-playbook",
+                                                     "orbit-launch-notes"], timeout=10000)
+    qtbot.wait(200)  # the overtaken answer, were it shown now, would leave harbor-support-playbook alone
+    assert "2 disputed" in panel.queue_label.text()
