@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from studio.ui.main_window import MainWindow
@@ -124,3 +125,24 @@ def test_who_sees_it_explains_the_selected_pack(qtbot, open_and_wait, window: Ma
     window.docks["visibility"].raise_()
     qtbot.waitUntil(lambda: window.visibility.report is not None, timeout=5000)
     assert window.visibility.report.name == "northwind-espresso"
+
+
+def test_hidden_modes_let_go_of_a_replaced_workspace_and_follow_the_new_one_when_shown(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path, tmp_path: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    review = window.modes.panel("Review")
+    resolve = window.modes.panel("Resolve")
+    window.actions.modes["Review"].trigger()
+    window.actions.modes["Resolve"].trigger()
+    assert review.packs and resolve.inputs.packs  # both followed the first workspace
+    window.actions.modes["Author"].trigger()
+
+    other = tmp_path / "other"
+    other.mkdir()
+    shutil.copytree(examples_copy / "orbit-launch-notes", other / "orbit-launch-notes")
+    open_and_wait(window, [other])
+    # Hidden since, neither keeps the first workspace's packs alive (a large one is hundreds of megabytes).
+    assert review.packs == [] and resolve.inputs.packs == []
+    window.actions.modes["Review"].trigger()
+    assert [p.name for p in review.packs] == ["orbit-launch-notes"]
+    assert review.queued_names() == ["orbit-launch-notes"]
