@@ -3,7 +3,8 @@
 Generates (or reuses) a synthetic corpus with ``make_corpus.py``, opens it in the real main window
 offscreen, and runs a 10 ms heartbeat timer on the GUI thread. The longest gap between two ticks,
 minus the 10 ms period, is the longest stall a user would feel. Also reports the time until the first
-and the last pack appear in the Workspace tree, and stalls while browsing packs afterwards.
+and the last pack appear in the Workspace tree, and stalls while browsing packs afterwards, then while
+switching to each mode in turn (each one follows the whole workspace when it is first shown).
 
 The heartbeat starts once the window is on screen, so the window's first frame (part of launching the
 app, before a workspace is opened) is timed and printed separately rather than counted as a stall.
@@ -231,7 +232,7 @@ def main() -> int:
     def browse(packs: list) -> None:
         # Click through packs like a user: each selection renders previews and counts tokens in workers.
         if not packs:
-            QTimer.singleShot(1500, reopen)
+            QTimer.singleShot(1500, lambda: switch_modes(window.modes.names[1:] + window.modes.names[:1]))
             return
         window.workspace_panel.select_pack(packs[0].root)
         pause = 120
@@ -243,6 +244,16 @@ def main() -> int:
                 QTimer.singleShot(args.open_after, lambda: window.open_file(path, 1))
                 pause += args.open_after  # the next pack is selected once this one's file is open
         QTimer.singleShot(pause, lambda: browse(packs[1:]))
+
+    def switch_modes(names: list[str]) -> None:
+        # Each job mode once, as a user looking around would (each follows the whole workspace when first
+        # shown), then back to Author; its own phase each, so a slow mode is named.
+        if not names:
+            QTimer.singleShot(1000, reopen)
+            return
+        beat.reset(f"switching to {names[0]}")
+        window.switch_mode(names[0])
+        QTimer.singleShot(1500, lambda: switch_modes(names[1:]))
 
     reopened_at = [0.0]
 
@@ -283,6 +294,12 @@ def main() -> int:
         print(f"growth from the first opening to the last: {memory[-1][1] - memory[0][1]:+.0f} MiB")
     for phase in ("opening", "browsing"):
         print(f"longest stall while {phase}: {max(beat.longest_by_phase.get(phase, 0) - PERIOD_MS, 0)} ms")
+    switches = [(phase, gap) for phase, gap in beat.longest_by_phase.items() if phase.startswith("switching to ")]
+    print("longest stall " + ", ".join(f"{phase[len('switching '):]} {max(gap - PERIOD_MS, 0)} ms"
+                                       for phase, gap in switches) + " (switching modes)")
+    reopens = [gap for phase, gap in beat.longest_by_phase.items() if phase.startswith("re-opening")]
+    if reopens:
+        print(f"longest stall while re-opening: {max(max(reopens) - PERIOD_MS, 0)} ms")
     over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase}, {cpu} ms CPU)" for phase, at, ms, cpu in beat.stalls)
     print(f"stalls over {REPORT_MS} ms: {over or 'none'}")
     print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}; goal < 50 ms)")
