@@ -51,11 +51,14 @@ class PackActivationModel(QAbstractTableModel):
         self._confirmed: set[str] = set()
 
     # -- what the form reads and sets -----------------------------------------------------------------
-    def set_packs(self, packs: Sequence[Pack], checked: set[str]) -> None:
-        """List ``packs`` with ``checked`` activated; choices made for packs no longer listed are dropped."""
+    def set_packs(self, packs: Sequence[Pack], checked: set[str], names: Sequence[str] | None = None) -> None:
+        """List ``packs`` with ``checked`` activated; choices made for packs no longer listed are dropped.
+
+        ``names``: the packs' names in the same order, when the caller has read them already.
+        """
         self.beginResetModel()
         self.packs = list(packs)
-        self._row_of = {p.name: i for i, p in enumerate(self.packs)}
+        self._row_of = {name: i for i, name in enumerate(names if names is not None else (p.name for p in packs))}
         self._checked = {name for name in checked if name in self._row_of}
         self._activation = {n: a for n, a in self._activation.items() if n in self._checked}
         self._confirmed = {name for name in self._confirmed if name in self._row_of}

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QSlider,
     QSpinBox,
+    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -37,6 +38,8 @@ from studio.ui.models.pack_activation import ACTIVATIONS, COL_ACTIVATION, COL_PA
 SLIDER_STEPS = 1000
 """The slider is logarithmic: equal moves multiply the budget by equal factors, so 100-2,000 is usable."""
 AS_DECLARED = "as declared"
+NAME_WIDTH_CHARS = 48
+"""The pack column is made wide enough for names of up to this many characters (longer ones are elided)."""
 
 
 def budget_to_slider(budget: int) -> int:
@@ -188,16 +191,25 @@ class ResolverInputs(QWidget):
             self.changed.emit()
 
     # -- packs -----------------------------------------------------------------------------------
-    def set_packs(self, packs: list[Pack], checked: set[str] | None = None) -> None:
-        """List ``packs``; those named in ``checked`` (default: the first ready one) start activated."""
+    def set_packs(self, packs: list[Pack], checked: set[str] | None = None,
+                  names: list[str] | None = None) -> None:
+        """List ``packs``; those named in ``checked`` (default: the first ready one) start activated.
+
+        ``names``: the packs' names, when the caller has read them already (off the GUI thread).
+        """
         self.packs = list(packs)
         if checked is None:
             first = next((p for p in packs if p.status == "ready"), packs[0] if packs else None)
             checked = {first.name} if first else set()
-        self.pack_model.set_packs(self.packs, checked)
+        names = names if names is not None else [p.name for p in self.packs]
+        self.pack_model.set_packs(self.packs, checked, names)
         for row in self.pack_model.checked_rows():
             self._show_chooser(row, True)
-        self.pack_list.resizeColumnToContents(COL_PACK)
+        # Room for the longest name (up to a limit), measured once: asking the view to measure its cells
+        # asks the model for hundreds of them.
+        longest = max(names, key=len, default="")[:NAME_WIDTH_CHARS]
+        indicator = self.style().pixelMetric(QStyle.PixelMetric.PM_IndicatorWidth)
+        self.pack_list.setColumnWidth(COL_PACK, self.fontMetrics().horizontalAdvance(longest) + indicator + 24)
         self.changed.emit()
 
     def _show_chooser(self, row: int, shown: bool) -> None:

@@ -12,7 +12,9 @@ from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionViewItem
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.ui.models.pack_activation import COL_ACTIVATION, COL_CONFIRM, COL_PACK, PackActivationModel
+from studio.ui.panels import resolver_panel
 from studio.ui.panels.resolver_inputs import ResolverInputs
+from studio.ui.panels.resolver_panel import ResolverPanel
 
 
 def _inputs(qtbot) -> ResolverInputs:  # type: ignore[no-untyped-def]
@@ -109,3 +111,20 @@ def test_ten_thousand_packs_are_listed_without_a_widget_or_item_each(qtbot, exam
     inputs.set_activation("pack-09999", "implicit")
     inputs.set_packs(packs[5000:], checked={"pack-09999"})
     assert inputs.request().activation == {"pack-09999": "implicit"}
+
+
+def test_a_large_workspace_is_offered_from_a_worker_and_only_the_latest_follow_counts(
+        qtbot, monkeypatch, examples_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(resolver_panel, "OFFER_IN_PLACE_LIMIT", 1)  # two packs count as a large workspace here
+    panel = ResolverPanel()
+    qtbot.addWidget(panel)
+    espresso, orbit, lin = (load_pack(examples_copy / n) for n in ("northwind-espresso", "orbit-launch-notes",
+                                                                   "lin-yue-persona"))
+    panel.follow([espresso, orbit], orbit)
+    panel.follow([espresso, lin], lin)  # overtakes the first before its answer is shown
+    qtbot.waitUntil(lambda: [p.name for p in panel.inputs.packs] == ["northwind-espresso", "lin-yue-persona"],
+                    timeout=10000)
+    qtbot.wait(200)
+    assert [p.name for p in panel.inputs.packs] == ["northwind-espresso", "lin-yue-persona"]
+    assert [p.name for p in panel.inputs.request().packs] == ["lin-yue-persona"], "the pack in view is activated"
+    panel.shutdown()
