@@ -132,9 +132,11 @@ def test_hidden_modes_let_go_of_a_replaced_workspace_and_follow_the_new_one_when
     open_and_wait(window, [examples_copy])
     review = window.modes.panel("Review")
     resolve = window.modes.panel("Resolve")
+    evals = window.modes.panel("Evals")
     window.actions.modes["Review"].trigger()
     window.actions.modes["Resolve"].trigger()
-    assert review.packs and resolve.inputs.packs  # both followed the first workspace
+    window.actions.modes["Evals"].trigger()
+    assert review.packs and resolve.inputs.packs and evals.workspace  # each followed the first workspace
     window.actions.modes["Author"].trigger()
 
     other = tmp_path / "other"
@@ -142,7 +144,7 @@ def test_hidden_modes_let_go_of_a_replaced_workspace_and_follow_the_new_one_when
     shutil.copytree(examples_copy / "orbit-launch-notes", other / "orbit-launch-notes")
     open_and_wait(window, [other])
     # Hidden since, neither keeps the first workspace's packs alive (a large one is hundreds of megabytes).
-    assert review.packs == [] and resolve.inputs.packs == []
+    assert review.packs == [] and resolve.inputs.packs == [] and evals.workspace == []
     window.actions.modes["Review"].trigger()
     assert [p.name for p in review.packs] == ["orbit-launch-notes"]
     assert review.queued_names() == ["orbit-launch-notes"]

@@ -101,7 +101,8 @@ class EvalsPanel(ModePanel):
 
     mode_title = "Evals"
     mode_tip = "Evals: measure whether the right pack is activated and the right context picked; compare two setups"
-    follows = Follows.SELECTION | Follows.SELECTED_PACK
+    # The workspace too: its packs compete in discovery cases (and a hidden panel lets go of a replaced one).
+    follows = Follows.WORKSPACE | Follows.SELECTION | Follows.SELECTED_PACK
 
     open_in_resolve = Signal(str, int, object)
     finished = Signal()
