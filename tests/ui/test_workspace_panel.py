@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from studio.core.model import Pack, Verdict
 from studio.core.pack import load_pack
 from studio.ui import workers
 from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role
-from studio.ui.widgets.workspace_panel import WorkspacePanel
+from studio.ui.widgets.workspace_panel import AUTO_EXPAND_LIMIT, WorkspacePanel
 
 GOOD = "---\nname: {name}\ndescription: {description}\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
 
@@ -162,3 +163,19 @@ def test_a_listing_never_waits_behind_busy_workers(qtbot, make_pack) -> None:  #
         assert model.index(0, 0, pack_index).data() == "KNOWLEDGE.md"
     finally:
         gate.set()
+
+
+def test_a_pack_in_a_large_collapsed_group_is_selected_a_turn_after_its_group_opens(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    base = _pack(make_pack, "alpha")
+    packs = [dataclasses.replace(base, root=base.root.parent / f"copy-{i:04d}") for i in range(AUTO_EXPAND_LIMIT + 1)]
+    panel = _panel(qtbot, packs)
+    group = panel.proxy.index(0, 0, QModelIndex())
+    assert not panel.tree.isExpanded(group)
+    chosen: list[object] = []
+    panel.pack_selected.connect(chosen.append)
+    panel.select_pack(packs[200].root)
+    assert panel.tree.isExpanded(group) and chosen == []  # this turn opens the group, and nothing else
+    qtbot.waitUntil(lambda: chosen == [packs[200]], timeout=5000)
+    assert panel.tree.currentIndex().data(Role.PACK) is packs[200]
+    panel.select_pack(packs[3].root)  # the group is open now: at once
+    assert chosen == [packs[200], packs[3]]
