@@ -235,3 +235,20 @@ def test_popup_sits_at_the_top_centre_of_the_window(quick: QuickOpen, window: QM
     central_top = window.centralWidget().mapToGlobal(QPoint(0, 0)).y()
     assert central_top <= quick.geometry().top() <= central_top + 20
     assert quick.width() <= window.width()
+
+
+def test_a_hidden_popup_lets_go_of_a_closed_workspace_and_opens_on_the_newest(qtbot, window: QMainWindow,
+                                                                          workspace: Path) -> None:  # type: ignore[no-untyped-def]
+    popup = QuickOpen(window)
+    first = load(workspace)
+    popup.set_packs(first)
+    popup.popup()
+    qtbot.waitUntil(lambda: not popup.indexing, timeout=10_000)
+    popup.hide()
+    popup.set_packs([])  # a new scan starts: the last workspace's packs are not kept alive by the popup
+    assert popup._packs == {}
+    again = load(workspace)
+    popup.set_packs(again[:1])
+    popup.popup()
+    qtbot.waitUntil(lambda: not popup.indexing, timeout=10_000)
+    assert [e.root for e in popup.index if e.kind == EntryKind.PACK] == [again[0].root]

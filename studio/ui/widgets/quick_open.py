@@ -255,7 +255,7 @@ class QuickOpen(QFrame):
         packs are listed again (at once, in a worker, while it is showing). Even putting 10,000 packs in a
         dictionary by folder took 30 ms of the window's time at the end of each scan."""
         self._incoming = list(packs)
-        if self.isVisible():
+        if self.isVisible() or not self._incoming:  # none (a scan starts): cheap, and lets go of the last ones
             self._take_incoming()
 
     def _take_incoming(self) -> None:
