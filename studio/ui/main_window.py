@@ -233,9 +233,10 @@ class MainWindow(WindowAuthoring, QMainWindow):
         # Org roots, client folders and scan limits come from the preferences, whoever asked to open; the pins
         # (which same-scope copy wins) are remembered per workspace.
         self.settings.preferences().apply_discovery(request)
-        request.pins = self.settings.pins(request.to_settings())
+        entry = request.to_settings()  # once: 700 roots make it a few milliseconds
+        request.pins = self.settings.pins(entry)
         self.session.open(request)
-        self.settings.add_recent(request.to_settings())
+        self.settings.add_recent(entry)
         self._fill_recent_menu()
         self.welcome.set_recent(self.settings.recent_workspaces())
         self.setWindowTitle(f"{APP_TITLE} — {request.label()}")

@@ -52,13 +52,15 @@ class WorkspaceRequest:
 
     def label(self) -> str:
         """Short name for the window title and the status bar: up to three names, then how many more."""
-        names = [_folder_name(p) for p in self.explicit]
+        # Only the names shown are worked out: a workspace of 700 folders is labelled at each opening.
+        names = [_folder_name(p) for p in self.explicit[:LABEL_NAMES + 1]]
         if self.builtin:
             names.append("bundled examples")
         if self.project:
             names.append(self.project.name)
-        if len(names) > LABEL_NAMES:
-            return f"{', '.join(names[:LABEL_NAMES])} and {len(names) - LABEL_NAMES} more"
+        total = len(self.explicit) + self.builtin + (self.project is not None)
+        if total > LABEL_NAMES:
+            return f"{', '.join(names[:LABEL_NAMES])} and {total - LABEL_NAMES} more"
         return ", ".join(names) or "empty workspace"
 
     def to_settings(self) -> list[str]:

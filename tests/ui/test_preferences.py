@@ -315,3 +315,5 @@ def test_a_workspace_of_many_folders_has_a_short_title() -> None:
     assert WorkspaceRequest(explicit=projects[:2]).label() == "repo-0, repo-1"
     assert WorkspaceRequest(explicit=projects, builtin=True).label() == "repo-0, repo-1, repo-2 and 3 more"
     assert WorkspaceRequest(explicit=[Path("/srv/packs")]).label() == "packs"
+    assert WorkspaceRequest(explicit=projects[:3], builtin=True).label() == "repo-0, repo-1, repo-2 and 1 more"
+    assert WorkspaceRequest(builtin=True, project=Path("/work/shop")).label() == "bundled examples, shop"
