@@ -243,7 +243,7 @@ def workspace(qtbot, tmp_path: Path, trash_home: Path):  # type: ignore[no-untyp
 
 def test_the_tree_menu_creates_a_wiki_page_and_a_split(qtbot, workspace) -> None:  # type: ignore[no-untyped-def]
     panel, pack, answers = workspace
-    index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    index = panel.view_index(panel.model.index_for_pack(pack.root))
     menu = panel.menu_at(index)
     assert menu is not None
     assert [a.text() for a in menu.actions()[0].menu().actions()] == ["Wiki page…", "Document…", "Split…",

@@ -18,7 +18,7 @@ GOOD = "---\nname: alpha\ndescription: A pack for tests.\ntype: domain-reference
 
 
 def _row_image(panel: WorkspacePanel, root: Path) -> QImage:
-    index = panel.proxy.mapFromSource(panel.model.index_for_pack(root))
+    index = panel.view_index(panel.model.index_for_pack(root))
     return panel.tree.viewport().grab(panel.tree.visualRect(index)).toImage()
 
 

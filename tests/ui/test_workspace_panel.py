@@ -19,9 +19,11 @@ GOOD = "---\nname: {name}\ndescription: {description}\ntype: domain-reference\ns
 
 
 def _visible(panel: WorkspacePanel, parent: QModelIndex | None = None) -> list[str]:
+    """The rows the tree shows under ``parent`` (through the filter proxy or not, hidden rows left out)."""
     parent = parent or QModelIndex()
-    proxy = panel.proxy
-    return [proxy.index(r, 0, parent).data() for r in range(proxy.rowCount(parent))]
+    shown = panel.tree.model()
+    return [shown.index(r, 0, parent).data() for r in range(shown.rowCount(parent))
+            if not panel.tree.isRowHidden(r, parent)]
 
 
 def _panel(qtbot, packs: list[Pack]) -> WorkspacePanel:  # type: ignore[no-untyped-def]
@@ -51,7 +53,7 @@ def test_the_filter_box_narrows_packs_and_hides_groups_without_a_match(qtbot, qt
     panel = _panel(qtbot, [alpha, beta, broken])
     assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
     qtbot.keyClicks(panel.filter, "ESPRESSO")  # case does not matter; the description matches
-    explicit = panel.proxy.index(0, 0, QModelIndex())
+    explicit = panel.tree.model().index(0, 0, QModelIndex())
     assert _visible(panel) == ["Explicit (1 of 2)"]
     assert panel.tree.isExpanded(explicit)  # the match is shown, not a folded group title
     assert _visible(panel, explicit) == ["alpha"]
@@ -66,22 +68,22 @@ def test_a_typo_in_the_filter_does_not_fold_the_tree(qtbot, make_pack) -> None: 
     pack = _pack(make_pack, "alpha", files={"documents/guide.md": "# G\n"})
     other = _pack(make_pack, "beta")
     panel = _panel(qtbot, [pack, other])
-    explicit = panel.proxy.index(0, 0, QModelIndex())
+    explicit = panel.tree.model().index(0, 0, QModelIndex())
     panel.tree.expand(explicit)
-    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    pack_index = panel.view_index(panel.model.index_for_pack(pack.root))
     with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
         panel.tree.expand(pack_index)
-    documents = panel.proxy.index(0, 0, pack_index)
+    documents = panel.tree.model().index(0, 0, pack_index)
     with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
         panel.tree.expand(documents)
     qtbot.keyClicks(panel.filter, "alpx")  # nothing matches: every row goes
     assert _visible(panel) == []
     for _ in range(4):
         qtbot.keyClick(panel.filter, Qt.Key.Key_Backspace)
-    explicit = panel.proxy.index(0, 0, QModelIndex())
-    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    explicit = panel.tree.model().index(0, 0, QModelIndex())
+    pack_index = panel.view_index(panel.model.index_for_pack(pack.root))
     assert panel.tree.isExpanded(explicit) and panel.tree.isExpanded(pack_index)
-    assert panel.tree.isExpanded(panel.proxy.index(0, 0, pack_index))  # documents/ too
+    assert panel.tree.isExpanded(panel.tree.model().index(0, 0, pack_index))  # documents/ too
 
 
 def test_a_matching_pack_keeps_its_files_and_file_names_do_not_match(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
@@ -91,11 +93,11 @@ def test_a_matching_pack_keeps_its_files_and_file_names_do_not_match(qtbot, make
     panel.tree.expandToDepth(0)  # the group; each pack is expanded (and listed) below
     for each in (pack, other):
         with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
-            panel.tree.expand(panel.proxy.mapFromSource(panel.model.index_for_pack(each.root)))
+            panel.tree.expand(panel.view_index(panel.model.index_for_pack(each.root)))
     panel.filter.setText("briefing")  # a file name: Quick open finds files, the tree filters packs
     assert _visible(panel) == []
     panel.filter.setText("alpha")
-    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    pack_index = panel.view_index(panel.model.index_for_pack(pack.root))
     assert _visible(panel, pack_index) == ["documents", "KNOWLEDGE.md"]
 
 
@@ -103,12 +105,12 @@ def test_expanding_a_pack_lists_its_files_and_a_file_can_be_opened(qtbot, make_p
     pack = _pack(make_pack, "alpha", files={"documents/guide.md": "# G\n"})
     panel = _panel(qtbot, [pack])
     panel.tree.expandAll()  # the group; the pack's files are listed when the pack itself expands
-    pack_index = panel.proxy.mapFromSource(panel.model.index_for_pack(pack.root))
+    pack_index = panel.view_index(panel.model.index_for_pack(pack.root))
     assert _visible(panel, pack_index) == [PLACEHOLDER]
     with qtbot.waitSignal(panel.model.rowsInserted, timeout=5000):
         panel.tree.expand(pack_index)
     assert _visible(panel, pack_index) == ["documents", "KNOWLEDGE.md"]
-    knowledge = panel.proxy.index(1, 0, pack_index)
+    knowledge = panel.tree.model().index(1, 0, pack_index)
     with qtbot.waitSignal(panel.file_activated) as opened:
         panel.tree.activated.emit(knowledge)
     assert opened.args == [pack.root / "KNOWLEDGE.md"]
@@ -169,7 +171,7 @@ def test_a_pack_in_a_large_collapsed_group_is_selected_a_turn_after_its_group_op
     base = _pack(make_pack, "alpha")
     packs = [dataclasses.replace(base, root=base.root.parent / f"copy-{i:04d}") for i in range(AUTO_EXPAND_LIMIT + 1)]
     panel = _panel(qtbot, packs)
-    group = panel.proxy.index(0, 0, QModelIndex())
+    group = panel.tree.model().index(0, 0, QModelIndex())
     assert not panel.tree.isExpanded(group)
     chosen: list[object] = []
     panel.pack_selected.connect(chosen.append)
@@ -179,3 +181,27 @@ def test_a_pack_in_a_large_collapsed_group_is_selected_a_turn_after_its_group_op
     assert panel.tree.currentIndex().data(Role.PACK) is packs[200]
     panel.select_pack(packs[3].root)  # the group is open now: at once
     assert chosen == [packs[200], packs[3]]
+
+
+def test_the_tree_goes_through_the_filter_only_while_text_is_typed_and_the_selection_stays(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    alpha, beta = _pack(make_pack, "alpha"), _pack(make_pack, "beta")
+    broken = load_pack(make_pack("gamma", GOOD.format(name="gamma", description="x").replace("ready", "bogus")))
+    panel = _panel(qtbot, [alpha, beta, broken])
+    assert panel.tree.model() is panel.model  # no proxy in between: a large group opens in a few ms
+    panel.select_pack(beta.root)
+    chosen: list[object] = []
+    panel.pack_selected.connect(chosen.append)
+    qtbot.keyClicks(panel.filter, "bet")
+    assert panel.tree.model() is panel.proxy
+    assert _visible(panel) == ["Explicit (1 of 2)"]
+    assert panel.tree.currentIndex().data(Role.PACK) is beta
+    panel.filter.clear()
+    assert panel.tree.model() is panel.model and panel.proxy.sourceModel() is None
+    assert panel.tree.currentIndex().data(Role.PACK) is beta
+    assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
+    assert chosen == [], "the selection was put back on the pack, not chosen again"
+
+    panel.model.remove_pack(broken.root)  # the last quarantined pack goes: its group row is hidden
+    assert _visible(panel) == ["Explicit (2)"]
+    panel.model.add_packs([broken])
+    assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]

@@ -1,6 +1,11 @@
 """The Workspace dock: a filter box over the pack tree; activating a file asks the window to open it, and a
 row's context menu creates, renames and deletes files (``file_actions``).
 
+The tree shows the model itself while the filter box is empty, and goes through the filter proxy only while
+something is typed: a proxy makes Qt keep a mapping for every row that has children, which cost 30-35 ms the
+first time a group of 10,000 packs was opened and half a millisecond for every row a settling scan moved in an
+opened group (measured; the model alone lays out the same group in 3 ms). Empty groups are hidden rows then.
+
 The selection follows the pack, not the row. Only the user's own clicks and keys in the tree (and ``select_pack``)
 choose a pack; when rows move (a fix moves a pack to another group, a filter hides it, a namesake arrives), Qt
 moves the current index to whatever row now stands in the old place, and the panel puts it back on the pack it
@@ -69,12 +74,13 @@ class WorkspacePanel(QWidget):
         super().__init__(parent)
         self.model = model
         self.proxy = PackFilterProxy(self)
-        self.proxy.setSourceModel(model)
+        """Between the model and the tree only while the filter box holds text (see the module's docstring)."""
+        self._filtering = False
         self.filter = QLineEdit(placeholderText="Filter packs (name, status, type, trust)…")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self._filter_changed)
         self.tree = PackTreeView()
-        self.tree.setModel(self.proxy)
+        self.tree.setModel(self.model)
         self.tree.setHeaderHidden(True)
         self.tree.setUniformRowHeights(True)
         self.tree.setItemDelegate(PackRowDelegate(self.tree))
@@ -89,6 +95,9 @@ class WorkspacePanel(QWidget):
         self.proxy.rowsRemoved.connect(self._count_visible)
         self.tree.doubleClicked.connect(self._activated)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        self.model.rowsInserted.connect(self._groups_changed)
+        self.model.rowsRemoved.connect(self._groups_changed)
+        self.model.modelReset.connect(self._groups_changed)
         self.file_actions = PackFileActions(self)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._context_menu)
@@ -99,8 +108,9 @@ class WorkspacePanel(QWidget):
         self.following: Path | None = None
         """The root of the pack the selection stays on (the user's pick, or the window's current pack)."""
         self._announcing = False
-        for signal in (self.proxy.rowsInserted, self.proxy.layoutChanged, self.proxy.modelReset):
-            signal.connect(self._refollow)
+        for model in (self.model, self.proxy):
+            for signal in (model.rowsInserted, model.layoutChanged, model.modelReset):
+                signal.connect(self._refollow)
         self.auto_expand = True
         # No minimum beyond a name's worth: the rows elide the name and drop the tags first (PackRowDelegate),
         # and a fixed minimum here would push the window wider than a laptop's screen.
@@ -109,6 +119,41 @@ class WorkspacePanel(QWidget):
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
         layout.addWidget(self.tree)
+        self._groups_changed()
+
+    # -- the model the tree shows ------------------------------------------------------------------
+    def view_index(self, source: QModelIndex) -> QModelIndex:
+        """The tree's index for a row of the model (invalid when the filter hides it)."""
+        return self.proxy.mapFromSource(source) if self._filtering else QModelIndex(source)
+
+    def source_index(self, index: QModelIndex) -> QModelIndex:
+        """The model's index for a row of the tree."""
+        return self.proxy.mapToSource(index) if self._filtering else QModelIndex(index)
+
+    def _show_through_filter(self, filtering: bool) -> None:
+        if filtering == self._filtering:
+            return
+        self._filtering = filtering
+        if filtering:
+            self.proxy.setSourceModel(self.model)
+        old = self.tree.selectionModel()
+        self.tree.setModel(self.proxy if filtering else self.model)
+        old.deleteLater()  # setModel makes a new one and leaves the old to its owner
+        self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        if not filtering:
+            self.proxy.setSourceModel(None)  # a proxy nobody shows would still follow every change
+        self._groups_changed()
+
+    def _groups_changed(self, parent: QModelIndex | None = None, _first: int = 0, _last: int = 0) -> None:
+        """Without the proxy, a group with no pack is a hidden row (the proxy's filter hides it otherwise)."""
+        if self._filtering or (parent is not None and parent.isValid() and parent.data(Role.KIND) != "group"):
+            return
+        root = QModelIndex()
+        for row in range(self.model.rowCount(root)):
+            index = self.model.index(row, 0, root)
+            hidden = self.model.rowCount(index) == 0
+            if self.tree.isRowHidden(row, root) != hidden:
+                self.tree.setRowHidden(row, root, hidden)
 
     def expect(self, total: int) -> None:
         """The scan found ``total`` packs (0: not known yet): expand groups as packs arrive only when that
@@ -117,9 +162,10 @@ class WorkspacePanel(QWidget):
 
     def scan_finished(self) -> None:
         """Expand the groups that are small enough to lay out at once; big ones wait for a click."""
-        for row in range(self.proxy.rowCount()):
-            index = self.proxy.index(row, 0)
-            if self.proxy.rowCount(index) <= AUTO_EXPAND_LIMIT:
+        shown = self.tree.model()
+        for row in range(shown.rowCount()):
+            index = shown.index(row, 0)
+            if 0 < shown.rowCount(index) <= AUTO_EXPAND_LIMIT:
                 self.tree.expand(index)
         self.auto_expand = True
         current = self.tree.currentIndex()
@@ -130,7 +176,7 @@ class WorkspacePanel(QWidget):
         # Every insertion under an expanded group re-lays out and repaints its rows, so a large scan fills
         # collapsed groups, whose titles count up, and expands the small ones at the end.
         if self.auto_expand and parent.isValid() and parent.data(Role.KIND) == "group":
-            self.tree.expand(self.proxy.mapFromSource(parent))
+            self.tree.expand(self.view_index(parent))
 
     # -- expanded rows and the filter --------------------------------------------------------------
     @staticmethod
@@ -140,7 +186,7 @@ class WorkspacePanel(QWidget):
         return str(index.data(Role.PATH) or "")
 
     def _expanded(self, index: QModelIndex) -> None:
-        source = self.proxy.mapToSource(index)
+        source = self.source_index(index)
         self.model.list_children(source)
         if not self._restoring:
             self._open_rows[self._row_key(index)] = QPersistentModelIndex(source)
@@ -153,22 +199,25 @@ class WorkspacePanel(QWidget):
         self.proxy.set_needle(text)
         self._restoring = True
         try:
+            self._show_through_filter(bool(self.proxy.needle))
+            shown = self.tree.model()
             if self.proxy.needle:
                 self.tree.expandToDepth(0)  # the matches, not collapsed group titles
             else:  # back to the tree the user had: groups expanded only for the filter fold again
-                for row in range(self.proxy.rowCount()):
-                    group = self.proxy.index(row, 0)
+                for row in range(shown.rowCount()):
+                    group = shown.index(row, 0)
                     if self._row_key(group) not in self._open_rows:
                         self.tree.collapse(group)
             for key, source in list(self._open_rows.items()):
                 if not source.isValid():
                     del self._open_rows[key]  # the row is gone (a rescan, a removed pack)
                     continue
-                index = self.proxy.mapFromSource(QModelIndex(source))
+                index = self.view_index(QModelIndex(source))
                 if index.isValid():
                     self.tree.expand(index)
         finally:
             self._restoring = False
+        self._refollow()  # a new model has a new selection: put it back on the pack
         self._count_visible()
 
     def _count_visible(self, parent: QModelIndex | None = None, _first: int = 0, _last: int = 0) -> None:
@@ -212,12 +261,13 @@ class WorkspacePanel(QWidget):
         """Select the pack at ``root`` as a click would: ``pack_selected`` is emitted.
 
         A pack in a large collapsed group (Quick Open, a problem, a link) is selected a turn later: opening the
-        group lays out every one of its rows, 30-45 ms at 10,000 packs the first time, and that turn does
-        nothing else, as if the user had opened the group first.
+        group lays out every one of its rows (a few ms for 10,000 packs, 30-45 ms while a filter is typed), and
+        that turn does nothing else, as if the user had opened the group first.
         """
-        index = self.proxy.mapFromSource(self.model.index_for_pack(root))
+        index = self.view_index(self.model.index_for_pack(root))
         group = index.parent()
-        if group.isValid() and not self.tree.isExpanded(group) and self.proxy.rowCount(group) > AUTO_EXPAND_LIMIT:
+        large = group.isValid() and self.tree.model().rowCount(group) > AUTO_EXPAND_LIMIT
+        if large and not self.tree.isExpanded(group):
             self.following = root
             self.tree.expand(group)
             next_turn(self, lambda: self._select_now(root))
@@ -225,7 +275,7 @@ class WorkspacePanel(QWidget):
         self._select_now(root)
 
     def _select_now(self, root: Path) -> None:
-        index = self.proxy.mapFromSource(self.model.index_for_pack(root))
+        index = self.view_index(self.model.index_for_pack(root))
         if index.isValid():
             self._announcing = True
             try:
@@ -251,7 +301,7 @@ class WorkspacePanel(QWidget):
         pack = current.data(Role.PACK) if current.isValid() else None
         if isinstance(pack, Pack) and pack.root == root:
             return
-        index = self.proxy.mapFromSource(self.model.index_for_pack(root))
+        index = self.view_index(self.model.index_for_pack(root))
         if index.isValid():
             self.tree.setCurrentIndex(index)  # not user input: announces nothing
             # Scrolling to a row expands its group. While a large scan fills a collapsed group, that would make
