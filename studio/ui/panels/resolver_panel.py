@@ -44,6 +44,7 @@ from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.panels.layers_view import LayersView
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
+from studio.ui.turns import next_turn
 from studio.ui.workers import next_request_id, submit
 
 DEBOUNCE_MS = 50
@@ -227,7 +228,12 @@ class ResolverPanel(ModePanel):
             self._offer_pending = 0
             self._offer(0, _offered_with(list(packs), selected))
         else:
-            self._offer_pending = submit(_offered_with, list(packs), selected, on_done=self._offer)
+            # Started a turn later: the panel's first paint comes first, instead of taking turns at the
+            # interpreter lock with the worker (which made a 35 ms paint a 60 ms stall).
+            self._offer_pending = request = next_request_id()
+            workspace = list(packs)
+            next_turn(self, lambda: request == self._offer_pending and submit(
+                _offered_with, workspace, selected, on_done=self._offer, request_id=request))
 
     def _offer(self, request_id: int, made: object) -> None:
         if request_id != self._offer_pending or not isinstance(made, tuple):
