@@ -267,7 +267,9 @@ class DiagnosticsTableModel(QAbstractTableModel):
         self._all = every
         self.layoutAboutToBeChanged.emit()
         persistent = self.persistentIndexList()
-        targets = _new_rows_of(persistent, self._rows, shown)
+        column = self.sort_column if 0 <= self.sort_column < len(COLUMNS) else -1
+        targets = _new_rows_of(persistent, self._rows, shown, column,
+                               self.sort_order == Qt.SortOrder.DescendingOrder)
         self._rows = shown
         moved = [self.index(row, index.column()) if row >= 0 else QModelIndex()
                  for index, row in zip(persistent, targets, strict=True)]
@@ -381,20 +383,27 @@ def _tally(totals: DiagnosticCounts, counts: DiagnosticCounts, sign: int) -> Non
             totals.by_code.pop(code, None)
 
 
-def _new_rows_of(persistent: list[QModelIndex], old: list[_Row], new: list[_Row]) -> list[int]:
-    """Where each persistent index's row went (-1 when it is gone)."""
-    if not persistent:
-        return []
-    position = {id(r): i for i, r in enumerate(new)}
+def _new_rows_of(persistent: list[QModelIndex], old: list[_Row], new: list[_Row], column: int,
+                 descending: bool) -> list[int]:
+    """Where each persistent index's row went (-1 when it is gone).
+
+    ``new`` is in the table's order, in which every row has a place of its own (ties go by arrival), so a row
+    still there is found by binary search: a dictionary of the whole table, made for every update while a
+    row was selected, took milliseconds at 13,000 findings.
+    """
     by_finding: dict[tuple[str, Diagnostic], int] = {}
     targets = []
     for index in persistent:
         row = old[index.row()] if 0 <= index.row() < len(old) else None
-        target = position.get(id(row), -1) if row is not None else -1
-        if row is not None and target < 0:
-            if not by_finding:  # only when a selected row's pack was replaced
-                by_finding = {(r.root, r.diagnostic): i for i, r in enumerate(new)}
-            target = by_finding.get((row.root, row.diagnostic), -1)
+        target = -1
+        if row is not None:
+            at = _place(new, row, column, descending)
+            if at < len(new) and new[at] is row:
+                target = at
+            else:  # only when a selected row's pack was replaced: an equal finding of the same pack
+                if not by_finding:
+                    by_finding = {(r.root, r.diagnostic): i for i, r in enumerate(new)}
+                target = by_finding.get((row.root, row.diagnostic), -1)
         targets.append(target)
     return targets
 
