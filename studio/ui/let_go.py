@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QCoreApplication, QTimer
 
 from studio.ui.turns import YIELD_MS
 
@@ -16,14 +16,26 @@ SLICE = 500
 """Objects released per turn (a few milliseconds for packs or row wrappers)."""
 
 _held: list[object] = []
+_timer: list[QTimer] = []
+"""The one timer that releases slices (made on first use, owned by the application)."""
 
 
 def let_go(objects: Iterable[object]) -> None:
     """Keep ``objects`` a little longer and release them over the next turns of the event loop."""
-    first = not _held
     _held.extend(objects)
-    if first and _held:
-        QTimer.singleShot(YIELD_MS, _release_slice)  # not 0: a zero-delay chain holds every timer (turns.py)
+    if not _held:
+        return
+    app = QCoreApplication.instance()
+    if app is None:  # no event loop to spread the work over (a script, a test without Qt): release now
+        _held.clear()
+        return
+    if not _timer:
+        timer = QTimer(app)
+        timer.setInterval(YIELD_MS)  # not 0: a zero-delay chain holds every timer (turns.py)
+        timer.timeout.connect(_release_slice)
+        _timer.append(timer)
+    if not _timer[0].isActive():
+        _timer[0].start()
 
 
 def held() -> int:
@@ -33,5 +45,5 @@ def held() -> int:
 
 def _release_slice() -> None:
     del _held[-SLICE:]  # from the end: nothing left over is shifted
-    if _held:
-        QTimer.singleShot(YIELD_MS, _release_slice)  # not 0: a zero-delay chain holds every timer (turns.py)
+    if not _held and _timer:
+        _timer[0].stop()

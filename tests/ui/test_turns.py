@@ -35,3 +35,15 @@ def test_a_timer_runs_between_slices(qtbot) -> None:
     slices = [i for i, what in enumerate(log) if what == "slice"]
     # Every slice after the first comes after a tick that came after the slice before it.
     assert all("tick" in log[a + 1:b] for a, b in zip(slices, slices[1:], strict=False))
+
+
+def test_what_is_let_go_is_released_over_later_turns_however_it_arrives(qtbot) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui.let_go import SLICE, held, let_go
+
+    before = held()
+    let_go([object() for _ in range(SLICE * 3)])
+    assert held() == before + SLICE * 3, "nothing is released in the turn that lets go"
+    let_go([object()])  # more while the release is under way
+    qtbot.waitUntil(lambda: held() == 0, timeout=5000)
+    let_go([object()])  # and again once it has stopped
+    qtbot.waitUntil(lambda: held() == 0, timeout=5000)
