@@ -35,8 +35,8 @@ SETTLE_SLICE = 200
 """Settled packs shown per event-loop turn at most: a verdict that moves a pack re-lays out its tree group."""
 SETTLE_BUDGET_S = 0.008
 """GUI-thread time a turn of settling may take (the goal is no stall over 50 ms)."""
-PROBLEMS_SLICE = 1000
-"""Settled packs the Problems table takes per turn (about 7 ms of work at 10,000 packs)."""
+PROBLEMS_SLICE = 400
+"""Settled packs the Problems table takes per turn (a few ms of Python, then Qt lays the table out again)."""
 
 
 class WorkspaceViews(QObject):
