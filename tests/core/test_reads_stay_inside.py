@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from race_support import after_first_call, before_first_call, swap_for_link
 
 from studio.core import atomic
 from studio.core.pack import load_pack
@@ -58,11 +59,6 @@ def link(root: Path, rel: str, target: Path) -> Path:
     return path
 
 
-def swap_for_link(path: Path, target: Path) -> None:
-    """Replace ``path`` (a file or folder) by a symlink to ``target``; the original is kept beside it."""
-    os.rename(path, path.with_name(path.name + ".real"))
-    os.symlink(target, path)
-
 
 def listing(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir())
@@ -78,37 +74,6 @@ def secret_in_pack(root: Path) -> list[str]:
             if not os.path.islink(path) and SECRET.encode() in Path(path).read_bytes():
                 found.append(os.path.relpath(path, root))
     return found
-
-
-def after_first_call(module: Any, name: str, action: Callable[[], None],
-                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """Wrap ``module.name`` so that ``action`` runs once, right after its first call returns."""
-    real = getattr(module, name)
-    done: list[bool] = []
-
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        result = real(*args, **kwargs)
-        if not done:
-            done.append(True)
-            action()
-        return result
-
-    monkeypatch.setattr(module, name, wrapped)
-
-
-def before_first_call(module: Any, name: str, action: Callable[[], None],
-                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Wrap ``module.name`` so that ``action`` runs once, right before its first call."""
-    real = getattr(module, name)
-    done: list[bool] = []
-
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        if not done:
-            done.append(True)
-            action()
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(module, name, wrapped)
 
 
 # -- eval suites ---------------------------------------------------------------------------------------------

@@ -10,13 +10,12 @@ after it (only the moment is arranged; the reads are real).
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
+from race_support import after_first_call, swap_for_link
 from search_packs import knowledge
 
 from studio.cli import main
@@ -51,26 +50,6 @@ def pack(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
         "compiled/facts.md": "# Facts\n\nCapacity is 1.7 litres.\n",
     }, parent=tmp_path / "packs")
 
-
-def _swap_for_link(path: Path, target: Path) -> None:
-    """Replace ``path`` (a file or folder) by a symlink to ``target``; the original is kept beside it."""
-    os.rename(path, path.with_name(path.name + ".real"))
-    os.symlink(target, path)
-
-
-def _after_first_call(module: Any, name: str, action: Callable[[], None], monkeypatch: pytest.MonkeyPatch) -> None:
-    """Wrap ``module.name`` so that ``action`` runs once, right after its first call returns."""
-    real = getattr(module, name)
-    done: list[bool] = []
-
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        result = real(*args, **kwargs)
-        if not done:
-            done.append(True)
-            action()
-        return result
-
-    monkeypatch.setattr(module, name, wrapped)
 
 
 def _nothing_secret(index: SearchIndex) -> None:
@@ -146,7 +125,7 @@ def test_a_symlinked_folder_is_never_walked(pack: Path, outside: Path, index: Se
 def test_a_folder_swapped_for_a_link_after_the_listing_is_not_read(
         pack: Path, outside: Path, index: SearchIndex, monkeypatch: pytest.MonkeyPatch) -> None:
     (outside / "care.md").write_text(f"# Care\n\n{SECRET} {SHARED}\n", encoding="utf-8")  # the name the walk saw
-    _after_first_call(changes_module, "list_pack_files", lambda: _swap_for_link(pack / "wiki", outside), monkeypatch)
+    after_first_call(changes_module, "list_pack_files", lambda: swap_for_link(pack / "wiki", outside), monkeypatch)
     report = index.refresh([pack])
     assert report.skipped["symlink-escape"] == 1  # wiki/care.md, now reached only through the link
     _nothing_secret(index)
@@ -160,7 +139,7 @@ def test_a_file_swapped_for_a_link_after_indexing_gives_no_snippet_and_says_why(
     index.refresh([pack])
     before = index.search(SHARED).hits
     assert [h.path for h in before] == ["wiki/care.md"] and SHARED in before[0].snippet.lower()
-    _swap_for_link(pack / "wiki" / "care.md", outside / "secret.md")  # the index has not seen this yet
+    swap_for_link(pack / "wiki" / "care.md", outside / "secret.md")  # the index has not seen this yet
     hits = index.search(SHARED).hits
     assert [h.path for h in hits] == ["wiki/care.md"]
     hit = hits[0]
@@ -179,7 +158,7 @@ def test_the_cli_says_why_a_hit_has_no_snippet(
     assert main(["search", SHARED, str(pack), "--cache-dir", cache]) == 0
     capsys.readouterr()
     # The CLI refreshes first; the swap lands right after that refresh, before the snippets are cut.
-    _after_first_call(indexer, "refresh", lambda: _swap_for_link(pack / "wiki" / "care.md", outside / "secret.md"),
+    after_first_call(indexer, "refresh", lambda: swap_for_link(pack / "wiki" / "care.md", outside / "secret.md"),
                       monkeypatch)
     assert main(["search", SHARED, str(pack), "--cache-dir", cache]) == 0
     out = capsys.readouterr().out
@@ -192,7 +171,7 @@ def test_a_file_swapped_between_its_stat_and_its_read_is_not_indexed(
     index.refresh([pack])
     page = pack / "wiki" / "care.md"
     page.write_text(f"# Care\n\nNew {SHARED} advice.\n", encoding="utf-8")
-    _after_first_call(changes_module, "stamp_file", lambda: _swap_for_link(page, outside / "secret.md"),
+    after_first_call(changes_module, "stamp_file", lambda: swap_for_link(page, outside / "secret.md"),
                       monkeypatch)
     report = index.update_paths([page])
     assert report.skipped["symlink-escape"] == 1 and report.indexed == 0
@@ -206,7 +185,7 @@ def test_an_exact_token_count_never_reads_a_file_swapped_for_a_link(pack: Path, 
     compressed = build_compressed_index([load_pack(pack)], tokenizer=tok, count_budget=0)  # lower bounds only
     entry = next(e for e in compressed.entries if e.path == "wiki/care.md")
     assert entry.estimated and exact_tokens(entry, tok) is not None
-    _swap_for_link(pack / "wiki" / "care.md", outside / "secret.md")
+    swap_for_link(pack / "wiki" / "care.md", outside / "secret.md")
     assert exact_tokens(entry, tok) is None
 
 

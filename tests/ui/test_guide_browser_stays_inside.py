@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument
+from race_support import swap_for_link
 
 from studio.core.pack import load_pack
 from studio.ui.previews import build_previews, runtime_items
@@ -74,11 +75,6 @@ def pack(qapp: Any, make_pack: Callable[..., Path], tmp_path: Path) -> tuple[Pat
     os.symlink(outside / "secret.md", root / "documents" / "leak.md")
     return root, outside
 
-
-def swap_for_link(path: Path, target: Path) -> None:
-    """Replace ``path`` (a file or folder) by a symlink to ``target``; the original is kept beside it."""
-    os.rename(path, path.with_name(path.name + ".real"))
-    os.symlink(target, path)
 
 
 def image_urls(guide_html: str) -> list[QUrl]:
