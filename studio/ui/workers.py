@@ -13,6 +13,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal, Slot
 
+from studio.ui.turns import next_turn
+
 _ids = itertools.count(1)
 
 
@@ -103,3 +105,51 @@ def submit(
 
 # Each job and its signal carrier, until its queued result is delivered (then dropped on the GUI thread).
 _keep_alive: dict[JobSignals, Job] = {}
+
+
+IN_PLACE_LIMIT = 2000
+"""``LatestWork``: inputs up to this size are worked out at once on the GUI thread (a few ms), larger ones in a
+worker thread."""
+
+
+class LatestWork:
+    """A series of jobs of which only the newest answer counts, each worked out at once when its input is small
+    and in a worker otherwise (how panels follow a workspace of any size without holding the window).
+
+    ``later``: a worker job starts a turn after it is asked for, so that what the window paints meanwhile does not
+    take turns at the interpreter lock with it (``context`` owns that delay).
+    """
+
+    def __init__(self, on_done: Callable[[Any], None], context: QObject | None = None, later: bool = False) -> None:
+        self.on_done = on_done
+        self.context = context
+        self.later = later
+        self.pending = 0
+        """The id of the job whose answer is awaited (0: none)."""
+
+    def run(self, size: int, fn: Callable[..., Any], *args: Any) -> None:
+        """Work out ``fn(*args)`` for an input of ``size`` items; ``on_done`` gets its answer unless a newer
+        ``run`` (or ``cancel``) came first."""
+        if size <= IN_PLACE_LIMIT:
+            self.pending = 0
+            self.on_done(fn(*args))
+            return
+        self.pending = request = next_request_id()
+
+        def start() -> None:
+            if request == self.pending:
+                submit(fn, *args, on_done=self._done, request_id=request)
+
+        if self.later and self.context is not None:
+            next_turn(self.context, start)
+        else:
+            start()
+
+    def cancel(self) -> None:
+        """An answer still being worked out is out of date."""
+        self.pending = 0
+
+    def _done(self, request_id: int, result: Any) -> None:
+        if request_id == self.pending:
+            self.pending = 0
+            self.on_done(result)

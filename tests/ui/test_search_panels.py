@@ -177,11 +177,11 @@ def test_the_chosen_pack_stays_chosen_when_the_workspace_is_set_again(panel: Fin
 
 def test_a_large_workspace_gets_its_pack_choices_from_a_worker_and_keeps_the_chosen_one(
         qtbot, monkeypatch, panel: FindInWorkspacePanel, packs: list[Pack]) -> None:  # type: ignore[no-untyped-def]
-    from studio.ui.models import pack_choices
+    from studio.ui import workers
 
     chosen = packs[1]
     panel.pack_filter.setCurrentIndex(panel.pack_filter.findText(chosen.name))
-    monkeypatch.setattr(pack_choices, "IN_PLACE_LIMIT", 1)  # these few packs count as a large workspace
+    monkeypatch.setattr(workers, "IN_PLACE_LIMIT", 1)  # these few packs count as a large workspace
     with qtbot.waitSignal(panel.pack_choices.rows_set, timeout=5000):
         panel.set_packs(list(reversed(packs)))
     assert panel.pack_filter.count() == len(packs) + 1

@@ -18,12 +18,10 @@ from studio.ui import workers
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 _NO_PARENT = QModelIndex()
-IN_PLACE_LIMIT = 2000
-"""Up to this many packs the rows are made at once; more are made in a worker thread."""
 
 
-def _rows_of(packs: Sequence[Pack]) -> list[tuple[str, str]]:
-    return sorted((p.name, str(p.root)) for p in packs)
+def _rows_of(packs: Sequence[Pack], keep: str) -> tuple[list[tuple[str, str]], str]:
+    return sorted((p.name, str(p.root)) for p in packs), keep
 
 
 class PackChoicesModel(QAbstractListModel):
@@ -42,16 +40,11 @@ class PackChoicesModel(QAbstractListModel):
         self._everything = everything
         self._rows: list[tuple[str, str]] = []
         self._row_of: dict[str, int] = {}
-        self._latest = -1
+        self._work = workers.LatestWork(lambda made: self._apply(*made))
 
     def set_packs(self, packs: Sequence[Pack], keep: str = "") -> None:
         """List ``packs``; ``rows_set`` then gives the row of the pack folder ``keep`` (0 when it is gone)."""
-        if len(packs) <= IN_PLACE_LIMIT:
-            self._latest = -1
-            self._apply(_rows_of(packs), keep)
-            return
-        self._latest = workers.submit(_rows_of, list(packs),
-                                      on_done=lambda request, rows: request == self._latest and self._apply(rows, keep))
+        self._work.run(len(packs), _rows_of, list(packs), keep)
 
     def _apply(self, rows: list[tuple[str, str]], keep: str) -> None:
         self.beginResetModel()

@@ -91,7 +91,6 @@ class ResolverInputs(QWidget):
         self.pack_list.setWordWrap(False)
         self.pack_list.setSelectionBehavior(QTableView.SelectionBehavior.SelectRows)
         self.pack_list.horizontalHeader().setStretchLastSection(True)
-        self.pack_list.horizontalHeader().setResizeContentsPrecision(200)
         self.pack_list.setMaximumHeight(130)
         self.pack_list.setItemDelegateForColumn(COL_ACTIVATION, _ActivationChooser(self.pack_list))
         self.profile = _override_combo(PROFILES)

@@ -44,25 +44,18 @@ from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.panels.layers_view import LayersView
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
-from studio.ui.turns import next_turn
-from studio.ui.workers import next_request_id, submit
+from studio.ui.workers import LatestWork, next_request_id, submit
 
 DEBOUNCE_MS = 50
-OFFER_IN_PLACE_LIMIT = 2000
-"""Up to this many packs in the workspace, those offered are picked at once; more, in a worker thread."""
 COUNT_STEP = 32
 """Candidates tokenized per background step: a few milliseconds, so a new request waits at most that long."""
 
 
-def _offered(packs: list[Pack]) -> tuple[list[Pack], list[str]]:
-    """The packs that load, and their names (read here, off the GUI thread, for a large workspace)."""
+def _offered(packs: list[Pack], selected: Pack | None) -> tuple[list[Pack], list[str], Pack | None]:
+    """The packs that load and their names (read here, off the GUI thread, for a large workspace), and the pack
+    to activate."""
     usable = [p for p in packs if p.loads]
-    return usable, [p.name for p in usable]
-
-
-
-def _offered_with(packs: list[Pack], selected: Pack | None) -> tuple[list[Pack], list[str], Pack | None]:
-    return (*_offered(packs), selected)
+    return usable, [p.name for p in usable], selected
 
 
 class ResolverPanel(ModePanel):
@@ -94,7 +87,9 @@ class ResolverPanel(ModePanel):
         self._refresh_id = -1
         self.background_pending = False
         """True from a result with uncounted candidates until the refreshed, fully counted one is shown."""
-        self._offer_pending = 0
+        # A turn later: the panel's first paint comes first, instead of taking turns at the interpreter lock with
+        # the worker (which made a 35 ms paint a 60 ms stall).
+        self._offer_work = LatestWork(self._offer, self, later=True)
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)  # the session belongs to exactly one thread at a time
         self.result: ResolveResult | None = None
@@ -224,20 +219,9 @@ class ResolverPanel(ModePanel):
         35 ms at 10,000 packs, so a large workspace's are picked in a worker thread.
         """
         self.show_pack_in_view(selected)
-        if len(packs) <= OFFER_IN_PLACE_LIMIT:
-            self._offer_pending = 0
-            self._offer(0, _offered_with(list(packs), selected))
-        else:
-            # Started a turn later: the panel's first paint comes first, instead of taking turns at the
-            # interpreter lock with the worker (which made a 35 ms paint a 60 ms stall).
-            self._offer_pending = request = next_request_id()
-            workspace = list(packs)
-            next_turn(self, lambda: request == self._offer_pending and submit(
-                _offered_with, workspace, selected, on_done=self._offer, request_id=request))
+        self._offer_work.run(len(packs), _offered, list(packs), selected)
 
-    def _offer(self, request_id: int, made: object) -> None:
-        if request_id != self._offer_pending or not isinstance(made, tuple):
-            return
+    def _offer(self, made: tuple[list[Pack], list[str], Pack | None]) -> None:
         usable, names, selected = made
         first = selected if selected is not None else next(iter(usable), None)
         self.inputs.set_packs(usable, {first.name} if first is not None else set(), names=names)
@@ -256,7 +240,7 @@ class ResolverPanel(ModePanel):
 
     def set_packs(self, packs: list[Pack], checked: set[str] | None = None) -> None:
         """Offer ``packs`` for activation (a re-run follows)."""
-        self._offer_pending = 0  # a workspace still being picked in a worker is out of date
+        self._offer_work.cancel()  # a workspace still being picked in a worker is out of date
         self.inputs.set_packs(packs, checked)
 
     def run_now(self, *, refresh: bool = False) -> int:

@@ -51,7 +51,7 @@ from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.turns import next_turn
-from studio.ui.workers import next_request_id, submit
+from studio.ui.workers import LatestWork, next_request_id, submit
 
 PACK_ROLE = Qt.ItemDataRole.UserRole + 50
 
@@ -61,8 +61,6 @@ DECIDED_COLOR = QColor("#8a8f98")
 LAST_DECISION_COLUMN = 3
 
 
-QUEUE_IN_PLACE_LIMIT = 2000
-"""Up to this many packs in the workspace the queue is worked out at once; more, in a worker thread."""
 
 class ReviewQueueModel(ItemTableModel[Pack]):
     """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
@@ -176,7 +174,7 @@ class ReviewPanel(ModePanel):
         """True while the panel selects a row itself (not the user): no ``pack_chosen`` then."""
         self._waiting: list[Pack] = []
         """Every pack waiting for review, stale ones included, most urgent first (``review_queue``)."""
-        self._queue_pending = 0
+        self._queue_work = LatestWork(self._queue_made)
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
@@ -265,15 +263,9 @@ class ReviewPanel(ModePanel):
         out in a worker thread; the old queue stays on screen meanwhile.
         """
         self.packs = list(packs)
-        if len(self.packs) <= QUEUE_IN_PLACE_LIMIT:
-            self._queue_pending = 0
-            self._queue_made(0, _queue_of(self.packs))
-        else:
-            self._queue_pending = submit(_queue_of, self.packs, on_done=self._queue_made)
+        self._queue_work.run(len(self.packs), _queue_of, self.packs)
 
-    def _queue_made(self, request_id: int, made: object) -> None:
-        if request_id != self._queue_pending or not isinstance(made, tuple):
-            return
+    def _queue_made(self, made: tuple[dict[Any, PackLabel], list[Pack]]) -> None:
         self.queue.labels, self._waiting = made
         self._refresh_queue(reread=True)  # records may have come and gone: read again, showing the old meanwhile
 

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QComboBox, QStyle, QStyleOptionViewItem
 
 from studio.core.model import Pack
 from studio.core.pack import load_pack
+from studio.ui import workers
 from studio.ui.models.pack_activation import COL_ACTIVATION, COL_CONFIRM, COL_PACK, PackActivationModel
-from studio.ui.panels import resolver_panel
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_panel import ResolverPanel
 
@@ -115,7 +115,7 @@ def test_ten_thousand_packs_are_listed_without_a_widget_or_item_each(qtbot, exam
 
 def test_a_large_workspace_is_offered_from_a_worker_and_only_the_latest_follow_counts(
         qtbot, monkeypatch, examples_copy: Path) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(resolver_panel, "OFFER_IN_PLACE_LIMIT", 1)  # two packs count as a large workspace here
+    monkeypatch.setattr(workers, "IN_PLACE_LIMIT", 1)  # two packs count as a large workspace here
     panel = ResolverPanel()
     qtbot.addWidget(panel)
     espresso, orbit, lin = (load_pack(examples_copy / n) for n in ("northwind-espresso", "orbit-launch-notes",

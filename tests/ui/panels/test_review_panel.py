@@ -9,7 +9,7 @@ from panels_support import set_status
 from PySide6.QtCore import QTimer
 
 from studio.core.pack import load_pack
-from studio.ui.panels import review_panel
+from studio.ui import workers
 from studio.ui.panels.review_panel import LAST_DECISION_COLUMN, ReviewPanel
 
 EXAMPLES = ("northwind-espresso", "lin-yue-persona", "harbor-support-playbook", "atlas-lending-policy",
@@ -180,7 +180,7 @@ def test_a_decision_reopened_by_a_later_status_change_is_not_shown_as_decided(qt
 
 def test_a_large_workspace_queue_is_worked_out_in_a_worker_and_only_the_latest_shows(
         qtbot, monkeypatch, examples_copy: Path) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(review_panel, "QUEUE_IN_PLACE_LIMIT", 2)  # five packs count as a large workspace here
+    monkeypatch.setattr(workers, "IN_PLACE_LIMIT", 2)  # five packs count as a large workspace here
     panel = _panel(qtbot, examples_copy)
     qtbot.waitUntil(lambda: panel.queued_names() == ["harbor-support-playbook", "orbit-launch-notes"], timeout=10000)
     disputed_too = set_status(examples_copy / "atlas-lending-policy", "disputed")
