@@ -9,7 +9,7 @@ from PySide6.QtCore import QObject, QTimer
 YIELD_MS = 1
 
 
-def next_turn(context: QObject, fn: Callable[[], None]) -> None:
+def next_turn(context: QObject, fn: Callable[[], None], after_ms: int = YIELD_MS) -> None:
     """Call ``fn`` on a later turn of the event loop (dropped if ``context`` is deleted first).
 
     Not ``QTimer.singleShot(0, ...)``: Qt 6 posts a zero-delay call as an event, and posted events go
@@ -17,5 +17,7 @@ def next_turn(context: QObject, fn: Callable[[], None]) -> None:
     zero-delay slices therefore holds every timer (blinking cursors, debounces, animations) until the
     whole chain is done, however small each slice is. A 1 ms timer lets the timers due meanwhile run
     between slices.
+
+    ``after_ms``: wait longer than that, for a chore that should leave the window idle between slices.
     """
-    QTimer.singleShot(YIELD_MS, context, fn)
+    QTimer.singleShot(max(YIELD_MS, after_ms), context, fn)

@@ -35,8 +35,12 @@ SETTLE_SLICE = 200
 """Settled packs shown per event-loop turn at most: a verdict that moves a pack re-lays out its tree group."""
 SETTLE_BUDGET_S = 0.008
 """GUI-thread time a turn of settling may take (the goal is no stall over 50 ms)."""
-PROBLEMS_SLICE = 400
-"""Settled packs the Problems table takes per turn (a few ms of Python, then Qt lays the table out again)."""
+PROBLEMS_FIRST = 100
+"""Settled packs the Problems table takes in its first turn; later turns take as many as fit ``PROBLEMS_BUDGET_S``."""
+PROBLEMS_BUDGET_S = 0.010
+"""GUI-thread time a turn of the Problems table's settling may take. A pack's cost varies tenfold (how many
+findings, how many namesakes to relabel), so each turn is sized from the time the last one took per pack."""
+PROBLEMS_MIN, PROBLEMS_MAX = 25, 2000
 
 
 class WorkspaceViews(QObject):
@@ -151,7 +155,8 @@ class WorkspaceViews(QObject):
         """
         if generation != self.session.scan_generation:
             return  # a new scan started meanwhile
-        deadline = time.perf_counter() + SETTLE_BUDGET_S
+        began = time.perf_counter()
+        deadline = began + SETTLE_BUDGET_S
         head: list[Pack] = []
         end = start
         while end < len(packs) and end - start < SETTLE_SLICE and (end == start or time.perf_counter() < deadline):
@@ -165,21 +170,42 @@ class WorkspaceViews(QObject):
         shown.extend(head)
         self._relabel(head)
         if end < len(packs):
-            self._next(lambda: self._settle_slice(packs, generation, shown, end))
+            self._next(lambda: self._settle_slice(packs, generation, shown, end),
+                       rest_after=time.perf_counter() - began)
             return
-        self._problems_slice(shown, generation, 0)
+        if len(packs) <= SETTLE_SLICE:  # small: in this turn, as one update with the workspace's own findings
+            self._show_problems(shown, workspace=True)
+            return
+        # Its own turns: on the turn of the last tree slice, the first update of the table made one 40-60 ms
+        # stall at 10,000 packs. The workspace's own findings go first, alone (hundreds of rows when many
+        # packs share names).
+        self._next(lambda: self._problems_of_workspace(shown, generation))
 
-    def _problems_slice(self, packs: list[Pack], generation: int, start: int) -> None:
-        """The Problems table takes settled packs ``PROBLEMS_SLICE`` a turn, from ``start`` on (the workspace's
-        own findings with the first): all 10,000 in one update held the window for 60-80 ms."""
+    def _problems_of_workspace(self, packs: list[Pack], generation: int) -> None:
+        if generation == self.session.scan_generation:
+            began = time.perf_counter()
+            self._show_problems([], workspace=True)
+            self._next(lambda: self._problems_slice(packs, generation, 0, PROBLEMS_FIRST),
+                       rest_after=time.perf_counter() - began)
+
+    def _show_problems(self, packs: list[Pack], workspace: bool = False) -> None:
+        current = [p for p in packs if self.session.packs.get(p.root) is p]  # not reloaded meanwhile
+        self.diag_model.show_packs(current, workspace=self.session.diagnostics if workspace else None)
+        self.refresh_counts()
+
+    def _problems_slice(self, packs: list[Pack], generation: int, start: int, size: int) -> None:
+        """The Problems table takes ``size`` settled packs from ``start`` on, and the next turn as many as the
+        time this one took says fit in ``PROBLEMS_BUDGET_S``: all 10,000 in one update held the window for
+        60-80 ms, and a fixed 400 a turn still 30-45 ms when those packs had many findings."""
         if generation != self.session.scan_generation:
             return
-        end = min(start + PROBLEMS_SLICE, len(packs))
-        current = [p for p in packs[start:end] if self.session.packs.get(p.root) is p]
-        self.diag_model.show_packs(current, workspace=self.session.diagnostics if start == 0 else None)
-        self.refresh_counts()
+        began = time.perf_counter()
+        end = min(start + size, len(packs))
+        self._show_problems(packs[start:end])
         if end < len(packs):
-            self._next(lambda: self._problems_slice(packs, generation, end))
+            spent = max(time.perf_counter() - began, 1e-4)
+            following = max(PROBLEMS_MIN, min(PROBLEMS_MAX, 2 * size, int(size * PROBLEMS_BUDGET_S / spent)))
+            self._next(lambda: self._problems_slice(packs, generation, end, following), rest_after=spent)
 
     def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
         self._relabel([fresh])
@@ -211,5 +237,8 @@ class WorkspaceViews(QObject):
         self.status.set_counts(self.diag_model.counts(), len(self.session.packs),
                                self.tally.quarantined, self.tally.shadowed)
 
-    def _next(self, step: Callable[[], None]) -> None:
-        next_turn(self, step)
+    def _next(self, step: Callable[[], None], rest_after: float = 0.0) -> None:
+        """``step`` on a later turn; ``rest_after``: seconds the last slice took, left idle before the next one, so
+        that settling uses at most half of the window's time and a click is rarely queued right behind a slice
+        (the two together made the 50-60 ms stalls right after a 10,000-pack scan)."""
+        next_turn(self, step, int(rest_after * 1000))

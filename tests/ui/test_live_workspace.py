@@ -78,3 +78,36 @@ def test_a_scan_delivers_each_pack_once_and_then_only_the_verdicts(qtbot, open_a
     # Only the two namesakes got a verdict; the Problems table shows each of their collisions once.
     assert sorted(p.name for p in settled) == ["a", "b"]
     assert window.diag_model.counts().by_code.get("name-collision") == 2
+
+
+def test_a_large_settle_spread_over_turns_lists_the_same_problems(qtbot, open_and_wait, window: MainWindow,
+                                                                   make_pack, tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    """At 10,000 packs the tree and the Problems table take settled packs a few at a time, over many turns;
+    the table must end up as it does when a small workspace settles in one turn."""
+    import studio.ui.workspace_views as views
+
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: {status}\n---\n# G\n"
+    for i in range(6):  # six names, each in both folders: a verdict each
+        for folder in ("one", "two"):
+            make_pack(f"p{i}", text.format(name=f"shared{i}", status="bogus" if i % 2 else "ready"),
+                      parent=tmp_path / folder)
+
+    def table() -> list[tuple[str, str, str]]:
+        model = window.diag_model
+        return sorted((model.index(r, 1).data(), model.index(r, 2).data(), model.index(r, 3).data())
+                      for r in range(model.rowCount()))
+
+    open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
+    in_one_turn = table()
+    assert sum(1 for code, _, _ in in_one_turn if code == "name-collision") == 6  # one per shared name
+
+    monkeypatch.setattr(views, "SETTLE_SLICE", 2)
+    monkeypatch.setattr(views, "PROBLEMS_FIRST", 1)
+    monkeypatch.setattr(views, "PROBLEMS_MIN", 1)
+    monkeypatch.setattr(views, "PROBLEMS_BUDGET_S", 0.0)  # one pack a turn
+    turns: list[int] = []
+    window.diag_model.layoutChanged.connect(lambda: turns.append(window.diag_model.rowCount()))
+    open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
+    qtbot.waitUntil(lambda: table() == in_one_turn, timeout=5000)
+    assert len(set(turns)) > 6  # the table grew over many updates, not in one
