@@ -14,7 +14,9 @@ import time
 
 from PySide6.QtCore import QObject, QTimer
 
-CHECK_MS = 200
+CHECK_MS = 50
+"""How often the timer looks. A young collection walks every object made since the last one: while a 10,000-pack
+workspace loads, 200 ms of unpickled packs took 20-22 ms to walk (measured), 50 ms of them a quarter of that."""
 FULL_EVERY_S = 30.0
 """Python itself runs a full collection only once enough new long-lived objects have piled up (a rule its
 C API keeps to itself); a full pass walks every object not frozen, tens of milliseconds while a large
