@@ -33,7 +33,9 @@ from __future__ import annotations
 
 import argparse
 import collections
+import cProfile
 import os
+import pstats
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,7 @@ import threading
 import time
 import traceback
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -66,6 +69,8 @@ class Heartbeat:
     def __init__(self) -> None:
         self.clock = QElapsedTimer()
         self.clock.start()
+        self.started_wall = time.perf_counter()
+        """When the clock started, on Python's clock (the sampler names stalls in the clock's time)."""
         self.last = 0
         self.last_wall = time.perf_counter()
         """The same tick on Python's clock, read by the stack sampler's thread."""
@@ -98,6 +103,27 @@ class Heartbeat:
 
     def reset(self, phase: str) -> None:
         self.phase = phase
+        _profile_phase(phase)
+
+
+_PROFILE: list[Any] = []
+
+
+def _profile_phase(phase: str) -> None:
+    """With ``BENCH_PROFILE_PHASE=browsing`` (a phase's name), profile the GUI thread through that phase and
+    write the slowest functions to ``bench-profile-<phase>.txt`` when it ends."""
+    wanted = os.environ.get("BENCH_PROFILE_PHASE", "")
+    if _PROFILE:
+        profile, name = _PROFILE.pop()
+        profile.disable()
+        out = Path(f"bench-profile-{name.replace(' ', '-')}.txt")
+        with out.open("w") as fh:
+            pstats.Stats(profile, stream=fh).sort_stats("cumulative").print_stats(60)
+        print(f"profile of {name!r} written to {out}")
+    if wanted and phase == wanted:
+        profile = cProfile.Profile()
+        _PROFILE.append((profile, phase))
+        profile.enable()
 
 
 class StackSampler:
@@ -131,12 +157,12 @@ class StackSampler:
 
     def report(self) -> None:
         self.stop.set()
-        start = min(self.samples, default=0.0)
         for since, counter in sorted(self.samples.items()):
             total = sum(counter.values())
             if total * 5 < REPORT_MS - 30:
                 continue  # too few samples for a stall worth naming
-            print(f"  stall after t={1000 * (since - start):.0f} ms, ~{30 + 5 * total} ms:")
+            at = since - self.beat.started_wall
+            print(f"  stall after {at:.2f} s (the times of 'stalls over 50 ms' below), ~{30 + 5 * total} ms:")
             for where, n in counter.most_common(3):
                 print(f"    {n:3d} x {where}")
 
