@@ -10,12 +10,16 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QCoreApplication, QTimer
 
+from studio.ui.heap import trim_heap
 from studio.ui.turns import YIELD_MS
 
 SLICE = 500
 """Objects released per turn (a few milliseconds for packs or row wrappers)."""
+TRIM_AFTER = 5000
+"""Once this many objects have been released, the C heap's free pages go back to the system (``heap``)."""
 
 _held: list[object] = []
+_released = [0]
 _timer: list[QTimer] = []
 """The one timer that releases slices (made on first use, owned by the application)."""
 
@@ -44,6 +48,10 @@ def held() -> int:
 
 
 def _release_slice() -> None:
+    _released[0] += min(SLICE, len(_held))
     del _held[-SLICE:]  # from the end: nothing left over is shifted
     if not _held and _timer:
         _timer[0].stop()
+        if _released[0] >= TRIM_AFTER:  # a workspace's worth: its pages are free now
+            _released[0] = 0
+            trim_heap()
