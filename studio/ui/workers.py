@@ -47,7 +47,22 @@ class JobSignals(QObject):
     @Slot()
     def _delivered(self) -> None:
         # Not now: this object is still delivering its own signal. A timer's call is dropped once made.
-        QTimer.singleShot(0, lambda: _keep_alive.pop(self, None))
+        QTimer.singleShot(0, lambda: _forget(self))
+
+
+def _nothing() -> None:
+    return None
+
+
+def _forget(signals: JobSignals) -> None:
+    """Drop a delivered job. Its Python object outlives this: the pool was given the QRunnable, and PySide keeps
+    the wrapper of an object the C++ side owns (measured: every job of a session was still alive). So the job lets
+    go of its function (a closure may hold a whole workspace) and of this signal carrier, and only a bare object
+    of a few hundred bytes stays behind."""
+    job = _keep_alive.pop(signals, None)
+    if job is not None:
+        job.fn = _nothing
+        job.signals = _RELEASED
 
 
 class Job(QRunnable):
@@ -105,6 +120,8 @@ def submit(
 
 # Each job and its signal carrier, until its queued result is delivered (then dropped on the GUI thread).
 _keep_alive: dict[JobSignals, Job] = {}
+_RELEASED = JobSignals()
+"""What a delivered job's ``signals`` point to instead of its own carrier (one shared object, never emitted)."""
 
 
 IN_PLACE_LIMIT = 2000
