@@ -177,11 +177,15 @@ class JobModes(QObject):
         """Every pack of the workspace (after a scan settled)."""
         self._packs = list(packs)
         self._position = {p.root: i for i, p in enumerate(self._packs)}
+        what = Follows.WORKSPACE
+        if self._selected is not None and self._selected.root not in self._position:
+            self._selected = None  # a pack of the last workspace: held here, it kept that pack alive
+            what |= Follows.SELECTION
         for name, panel in self.panels.items():
             if name != self.current and panel.follows & Follows.WORKSPACE and name not in self._empty:
                 panel.let_go()
                 self._empty.add(name)
-        self._mark(Follows.WORKSPACE)
+        self._mark(what)
 
     def pack_replaced(self, fresh: Pack) -> None:
         # In place by position: a reload in a 10,000-pack workspace must not compare every pack's path.

@@ -82,6 +82,7 @@ class WorkspaceViews(QObject):
 
     def _started(self) -> None:
         self.tree_model.clear()
+        self.workspace_panel.forget_rows()
         let_go([self.labels])  # every pack's label: freed on a later turn
         self.labels = LabelIndex()
         self.diag_model.clear()

@@ -111,3 +111,32 @@ def test_a_large_settle_spread_over_turns_lists_the_same_problems(qtbot, open_an
     open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
     qtbot.waitUntil(lambda: table() == in_one_turn, timeout=5000)
     assert len(set(turns)) > 6  # the table grew over many updates, not in one
+
+
+def test_opening_another_workspace_frees_every_pack_of_the_last_one(qtbot, open_and_wait, window: MainWindow,
+                                                                     make_pack, tmp_path: Path) -> None:
+    """Re-opening must not grow memory: no view, cache or finished job may keep the packs it showed."""
+    import gc
+
+    from studio.core.model import Pack
+    from studio.ui import let_go
+
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
+    for i in range(8):
+        make_pack(f"old{i}", text.format(name=f"old{i}"), parent=tmp_path / "first")
+        make_pack(f"new{i}", text.format(name=f"new{i}"), parent=tmp_path / "second")
+    window.show()
+    qtbot.waitExposed(window)
+    open_and_wait(window, [tmp_path / "first"])
+    old_roots = set(window.session.packs)
+    for root in old_roots:  # each pack selected, its row painted, its previews and counts worked out
+        window.workspace_panel.select_pack(root)
+        window.workspace_panel.tree.viewport().repaint()
+        qtbot.wait(20)
+    open_and_wait(window, [tmp_path / "second"])
+    qtbot.waitUntil(lambda: let_go.held() == 0, timeout=3000)
+    qtbot.wait(100)  # delivered jobs are dropped a turn later
+    gc.unfreeze()  # the settled workspace is frozen out of the collector's sight; bring it back to look
+    gc.collect()
+    alive = [o.root for o in gc.get_objects() if isinstance(o, Pack) and o.root in old_roots]
+    assert alive == []

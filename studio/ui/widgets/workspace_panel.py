@@ -257,6 +257,12 @@ class WorkspacePanel(QWidget):
         self.following = pack.root if isinstance(pack, Pack) else None
         self.pack_selected.emit(pack if isinstance(pack, Pack) else None)
 
+    def forget_rows(self) -> None:
+        """A new workspace is coming: the row painter lets go of the packs it drew."""
+        delegate = self.tree.itemDelegate()
+        if isinstance(delegate, PackRowDelegate):
+            delegate.forget()
+
     def select_pack(self, root: Path) -> None:
         """Select the pack at ``root`` as a click would: ``pack_selected`` is emitted.
 
