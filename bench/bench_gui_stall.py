@@ -139,6 +139,8 @@ class StackSampler:
         self.beat = beat
         self.gui_thread = threading.get_ident()
         self.samples: dict[float, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        self.others: dict[float, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        """The other threads' innermost frames in the same samples."""
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -154,6 +156,12 @@ class StackSampler:
             stack = [f for f in traceback.extract_stack(frame) if "/studio/" in f.filename]
             where = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(stack[-4:]))
             self.samples[since][where or "(Qt / event loop)"] += 1
+            # A stall with little GUI CPU is a wait: for the interpreter lock, most often, held by one of these.
+            for ident, other in sys._current_frames().items():
+                if ident not in (self.gui_thread, threading.get_ident()):
+                    top = traceback.extract_stack(other)[-2:]
+                    line = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(top))
+                    self.others[since][line] += 1
 
     def report(self) -> None:
         self.stop.set()
@@ -165,6 +173,8 @@ class StackSampler:
             print(f"  stall after {at:.2f} s (the times of 'stalls over 50 ms' below), ~{30 + 5 * total} ms:")
             for where, n in counter.most_common(3):
                 print(f"    {n:3d} x {where}")
+            for where, n in self.others[since].most_common(2):
+                print(f"    {n:3d} x (other thread) {where}")
 
 
 def knowledge_roots(corpus: Path) -> list[Path]:
