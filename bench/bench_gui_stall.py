@@ -16,6 +16,7 @@ a gap covers a whole burst of such events, not just the longest single one.
     python bench/bench_gui_stall.py --packs 200     # quicker
     python bench/bench_gui_stall.py --corpus DIR    # reuse a corpus generated earlier
     python bench/bench_gui_stall.py --trace         # also name the code behind each stall
+    BENCH_PROFILE_PHASE=browsing python bench/bench_gui_stall.py   # and a cProfile of one phase, to a file
     python bench/bench_gui_stall.py --open-after 0  # select a pack and open its file in one step
     python bench/bench_gui_stall.py --corpus /tmp/corpus-10k --reopen 3 --compare-cli   # the 10,000-pack figures
 
