@@ -148,3 +148,21 @@ def test_hidden_modes_let_go_of_a_replaced_workspace_and_follow_the_new_one_when
     window.actions.modes["Review"].trigger()
     assert [p.name for p in review.packs] == ["orbit-launch-notes"]
     assert review.queued_names() == ["orbit-launch-notes"]
+
+
+def test_a_mode_shown_right_after_a_re_opening_keeps_the_new_workspace(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path) -> None:
+    """Hidden modes let go of the last workspace a turn at a time; one shown before its turn came has followed
+    the new workspace already and must not be emptied afterwards."""
+    open_and_wait(window, [examples_copy])
+    review = window.modes.panel("Review")
+    resolve = window.modes.panel("Resolve")
+    window.actions.modes["Review"].trigger()
+    window.actions.modes["Resolve"].trigger()
+    window.actions.modes["Author"].trigger()
+    fresh = [p for p in window.session.packs.values() if p.name == "orbit-launch-notes"]
+    window.modes.set_packs(fresh)  # as a re-opening's settle does; no event loop turn between the two
+    window.actions.modes["Review"].trigger()
+    qtbot.wait(50)  # the turns of letting go have come and gone
+    assert [p.name for p in review.packs] == ["orbit-launch-notes"]
+    assert resolve.inputs.packs == []  # still hidden: let go
