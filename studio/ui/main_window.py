@@ -236,12 +236,17 @@ class MainWindow(WindowAuthoring, QMainWindow):
         entry = request.to_settings()  # once: 700 roots make it a few milliseconds
         request.pins = self.settings.pins(entry)
         self.session.open(request)
-        self.settings.add_recent(entry)
-        self._fill_recent_menu()
-        self.welcome.set_recent(self.settings.recent_workspaces())
+        # On a turn of its own: writing the settings file (QSettings syncs it to disk) and re-reading the list
+        # took 10-30 ms with 700 roots an entry, on the turn a re-opening already clears every view.
+        next_turn(self, lambda: self._remember_recent(entry))
         self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
         self.switch_mode(AUTHOR)
         self.actions.workspace_opened()
+
+    def _remember_recent(self, entry: list[str]) -> None:
+        self.settings.add_recent(entry)
+        self._fill_recent_menu()
+        self.welcome.set_recent(self.settings.recent_workspaces())
 
     def open_preferences(self) -> None:
         if PreferencesDialog(self.settings, self).exec() == QDialog.DialogCode.Accepted:

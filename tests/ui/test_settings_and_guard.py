@@ -56,3 +56,15 @@ def test_many_void_qt_calls_do_not_exhaust_none(qtbot) -> None:
     for _ in range(20_000):
         widget.update()
     assert sys.getrefcount(None) > 0 and sys.getrefcount(None) >= before - 20_000
+
+
+def test_an_opened_workspace_heads_the_recent_menu(qtbot, open_and_wait, window, make_pack, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The recent list is written a turn after the scan starts (not on the opening turn), but it is written."""
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
+    make_pack("a", text.format(name="a"), parent=tmp_path / "first")
+    make_pack("b", text.format(name="b"), parent=tmp_path / "second")
+    open_and_wait(window, [tmp_path / "first"])
+    open_and_wait(window, [tmp_path / "second"])
+    labels = [action.text() for action in window.actions.recent_menu.actions()]
+    assert labels[:2] == [str(tmp_path / "second"), str(tmp_path / "first")]
+    assert window.settings.recent_workspaces()[0] == [str(tmp_path / "second")]
