@@ -39,6 +39,7 @@ from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.gc_policy import hold_full_collections
 from studio.ui.let_go import let_go
+from studio.ui.turns import next_size
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -199,9 +200,8 @@ class WorkspaceSession(QObject):
             chunk, self._findings_backlog = backlog[:self._findings_batch], backlog[self._findings_batch:]
             start = time.perf_counter()
             self.findings_added.emit(chunk)
-            spent = max(time.perf_counter() - start, 1e-4)
-            self._findings_batch = max(FINDINGS_BATCH_MIN, min(FINDINGS_BATCH_MAX, 2 * len(chunk),
-                                                               int(len(chunk) * FINDINGS_BUDGET_S / spent)))
+            self._findings_batch = next_size(len(chunk), time.perf_counter() - start, FINDINGS_BUDGET_S,
+                                             FINDINGS_BATCH_MIN, FINDINGS_BATCH_MAX)
             return
         with self._lock:
             # A bounded batch per tick keeps each model update short; the rest waits for the next tick.
@@ -217,9 +217,8 @@ class WorkspaceSession(QObject):
             start = time.perf_counter()
             self.packs_added.emit(fresh)
             self._findings_backlog.extend(fresh)
-            spent = max(time.perf_counter() - start, 1e-4)
-            # Size the next batch so that announcing it takes about TICK_BUDGET_S (never more than doubling).
-            self._batch = max(BATCH, min(BATCH_MAX, 2 * len(fresh), int(len(fresh) * TICK_BUDGET_S / spent)))
+            # Size the next batch so that announcing it takes about TICK_BUDGET_S.
+            self._batch = next_size(len(fresh), time.perf_counter() - start, TICK_BUDGET_S, BATCH, BATCH_MAX)
         # Settled once every pack and every finding has been shown: a loaded copy's findings shown after its
         # settled copy would overwrite the verdict's findings.
         if empty and self._result is not None and not self._findings_backlog:

@@ -26,7 +26,7 @@ from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import JobModes
 from studio.ui.status_line import PackTally, StatusLine
-from studio.ui.turns import next_turn
+from studio.ui.turns import next_size, next_turn
 from studio.ui.widgets.quick_open import QuickOpen
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 from studio.ui.workspace_session import WorkspaceSession
@@ -204,8 +204,8 @@ class WorkspaceViews(QObject):
         end = min(start + size, len(packs))
         self._show_problems(packs[start:end])
         if end < len(packs):
-            spent = max(time.perf_counter() - began, 1e-4)
-            following = max(PROBLEMS_MIN, min(PROBLEMS_MAX, 2 * size, int(size * PROBLEMS_BUDGET_S / spent)))
+            spent = time.perf_counter() - began
+            following = next_size(end - start, spent, PROBLEMS_BUDGET_S, PROBLEMS_MIN, PROBLEMS_MAX)
             self._next(lambda: self._problems_slice(packs, generation, end, following), rest_after=spent)
 
     def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:

@@ -47,3 +47,13 @@ def test_what_is_let_go_is_released_over_later_turns_however_it_arrives(qtbot) -
     qtbot.waitUntil(lambda: held() == 0, timeout=5000)
     let_go([object()])  # and again once it has stopped
     qtbot.waitUntil(lambda: held() == 0, timeout=5000)
+
+
+def test_the_next_slice_is_sized_to_the_budget_from_the_last_ones_pace() -> None:
+    from studio.ui.turns import next_size
+
+    assert next_size(100, 0.020, 0.010, 25, 2000) == 50  # twice the budget: half as many
+    assert next_size(100, 0.001, 0.010, 25, 2000) == 200  # ten times faster: no more than double
+    assert next_size(100, 0.0, 0.010, 25, 2000) == 200  # too fast to time: double
+    assert next_size(10, 1.0, 0.010, 25, 2000) == 25  # never under the floor
+    assert next_size(1500, 0.001, 0.010, 25, 2000) == 2000  # nor over the ceiling
