@@ -10,7 +10,6 @@ re-opening in two (measured with ``bench/bench_gui_stall.py --reopen 3``). ``mal
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 from collections.abc import Callable
 
@@ -21,8 +20,9 @@ def _load() -> Callable[[int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        function = libc.malloc_trim
+        # The C library already loaded in this process (``find_library`` would start ``ldconfig`` for it, a
+        # subprocess on the window's thread).
+        function = ctypes.CDLL(None).malloc_trim
     except (OSError, AttributeError):  # musl and others have no malloc_trim
         return None
     function.argtypes = [ctypes.c_size_t]
