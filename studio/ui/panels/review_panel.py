@@ -61,7 +61,6 @@ DECIDED_COLOR = QColor("#8a8f98")
 LAST_DECISION_COLUMN = 3
 
 
-
 class ReviewQueueModel(ItemTableModel[Pack]):
     """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
 
