@@ -20,6 +20,10 @@ a gap covers a whole burst of such events, not just the longest single one.
     python bench/bench_gui_stall.py --open-after 0  # select a pack and open its file in one step
     python bench/bench_gui_stall.py --corpus /tmp/corpus-10k --reopen 3 --compare-cli   # the 10,000-pack figures
 
+A stall with little GUI CPU is a wait (for the interpreter lock or a core). To see who held what, run the bench under
+``perf sched record -g -k CLOCK_MONOTONIC -- python bench/bench_gui_stall.py ...``: the stalls over 50 ms are listed
+with the moment the heartbeat started on that clock, so ``perf sched timehist`` shows each thread around them.
+
 ``--reopen N`` opens the same workspace N more times after browsing and prints the window process's memory
 (resident set, from /proc) after each opening: it must not grow from one to the next. ``--compare-cli`` first
 times ``pack-studio validate --format json`` on the same folders in a fresh process, so the time until every pack
@@ -35,6 +39,7 @@ from __future__ import annotations
 import argparse
 import collections
 import cProfile
+import gc
 import os
 import pstats
 import subprocess
@@ -72,6 +77,9 @@ class Heartbeat:
         self.clock.start()
         self.started_wall = time.perf_counter()
         """When the clock started, on Python's clock (the sampler names stalls in the clock's time)."""
+        self.started_monotonic = time.clock_gettime(time.CLOCK_MONOTONIC) if hasattr(time, "CLOCK_MONOTONIC") else 0.0
+        """The same moment on the system's monotonic clock, to find a stall in ``perf record -k CLOCK_MONOTONIC``
+        or ``strace -ttt`` output taken at the same time."""
         self.last = 0
         self.last_wall = time.perf_counter()
         """The same tick on Python's clock, read by the stack sampler's thread."""
@@ -142,6 +150,11 @@ class StackSampler:
         self.samples: dict[float, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         self.others: dict[float, collections.Counter[str]] = collections.defaultdict(collections.Counter)
         """The other threads' innermost frames in the same samples."""
+        self.collections: list[tuple[float, float, int]] = []
+        """(start, end, generation) of every cyclic garbage collection: one holds the interpreter lock in C, where
+        the sampler cannot see it (its samples wait until it is over)."""
+        self._collecting = 0.0
+        gc.callbacks.append(self._gc_event)
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
@@ -164,8 +177,15 @@ class StackSampler:
                     line = " < ".join(f"{Path(f.filename).name}:{f.lineno} {f.name}" for f in reversed(top))
                     self.others[since][line] += 1
 
+    def _gc_event(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._collecting = time.perf_counter()
+        else:
+            self.collections.append((self._collecting, time.perf_counter(), info.get("generation", -1)))
+
     def report(self) -> None:
         self.stop.set()
+        gc.callbacks.remove(self._gc_event)
         for since, counter in sorted(self.samples.items()):
             total = sum(counter.values())
             if total * 5 < REPORT_MS - 30:
@@ -176,6 +196,11 @@ class StackSampler:
                 print(f"    {n:3d} x {where}")
             for where, n in self.others[since].most_common(2):
                 print(f"    {n:3d} x (other thread) {where}")
+            until = since + 0.030 + 0.005 * total
+            during = [(end - start, gen) for start, end, gen in self.collections if start < until and end > since]
+            if during:
+                print("      garbage collections meanwhile: " + ", ".join(f"generation {gen} {1000 * took:.0f} ms"
+                                                                      for took, gen in during))
 
 
 def knowledge_roots(corpus: Path) -> list[Path]:
@@ -342,6 +367,8 @@ def main() -> int:
         print(f"longest stall while re-opening: {max(max(reopens) - PERIOD_MS, 0)} ms")
     over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase}, {cpu} ms CPU)" for phase, at, ms, cpu in beat.stalls)
     print(f"stalls over {REPORT_MS} ms: {over or 'none'}")
+    if beat.stalls:
+        print(f"(those times count from {beat.started_monotonic:.6f} s on the system's monotonic clock)")
     print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}; goal < 50 ms)")
     tmp.cleanup()
     return 0 if stall < 50 else 1
