@@ -98,15 +98,19 @@ class Workspace:
     locations: list[ScanLocation]
     options: WorkspaceOptions
     _index: dict[Path, int] = field(init=False, repr=False)
-    _named: dict[str, set[Path]] | None = field(init=False, repr=False)
-    """Roots by pack name, built on the first ``replace_pack`` (a scan never needs it)."""
+    _named: dict[str, set[Path]] = field(init=False, repr=False)
+    """Roots by pack name, for ``replace_pack`` and its kin (a scan never needs it); complete once ``_indexed`` is
+    ``len(packs)``."""
     _looks: dict[str, set[str]] = field(init=False, repr=False)
     """Names by lookalike skeleton (both of ``_lookalike_keys``), built with ``_named``."""
+    _indexed: int = field(init=False, repr=False)
+    """How many of ``packs`` (from the start) are in ``_named``: the index is built in steps (``index_names``)."""
 
     def __post_init__(self) -> None:
         self._index = {p.root: i for i, p in enumerate(self.packs)}
-        self._named = None
+        self._named = {}
         self._looks = {}
+        self._indexed = 0
 
     @classmethod
     def settled(cls, packs: list[Pack], diagnostics: list[Diagnostic], locations: list[ScanLocation],
@@ -176,6 +180,7 @@ class Workspace:
         if index is None:
             self.packs.append(fresh)
             self.packs.sort(key=pack_order)
+            self._indexed = len(self.packs)  # its name is added below
             self._index = {p.root: i for i, p in enumerate(self.packs)}
             old_name = pack.name
         else:
@@ -195,9 +200,11 @@ class Workspace:
         index = self._index.get(root)
         if index is None:
             return []
+        named = self._names()  # before the list changes: a partial index counts positions in it
         gone = self.packs.pop(index)
+        self._indexed = len(self.packs)
         self._index = {p.root: i for i, p in enumerate(self.packs)}
-        self._names().get(gone.name, set()).discard(root)
+        named.get(gone.name, set()).discard(root)
         return self._resettle(self._related({gone.name}))
 
     def set_pin(self, name: str, root: Path | None) -> list[Path]:
@@ -247,22 +254,29 @@ class Workspace:
                 best = location
         return (best.scope, best.path) if best is not None else (Scope.EXPLICIT, None)
 
-    def index_names(self) -> None:
-        """Build the name and lookalike indexes that ``replace_pack`` needs now rather than on its first call (the
-        app does it off the window's thread: 10,000 names take tens of milliseconds)."""
-        self._names()
+    def index_names(self, limit: int | None = None) -> bool:
+        """Index the names of ``limit`` more packs (all of them when None) for ``replace_pack``, which otherwise
+        indexes them all on its first call; True once every pack is indexed.
+
+        10,000 names take 30-40 ms: the app indexes them a few hundred at a time between other work on the
+        window's thread, where they contend with nothing (in a worker thread they held the interpreter lock the
+        window needed just as a scan ended). Indexing is only ever partial while the packs stay as scanned: every
+        call that changes them completes it first.
+        """
+        packs = self.packs
+        stop = len(packs) if limit is None else min(len(packs), self._indexed + max(limit, 0))
+        for i in range(self._indexed, stop):
+            self._add_name(packs[i].name, packs[i].root)
+        self._indexed = max(self._indexed, stop)
+        return self._indexed >= len(packs)
 
     def _names(self) -> dict[str, set[Path]]:
-        """Roots by name, and names by lookalike skeleton (``_looks``); kept up to date from here on."""
-        if self._named is None:
-            self._named = {}
-            self._looks = {}
-            for p in self.packs:
-                self._add_name(p.name, p.root)
+        """Roots by name, and names by lookalike skeleton (``_looks``), every pack indexed; kept up to date from
+        here on."""
+        self.index_names()
         return self._named
 
     def _add_name(self, name: str, root: Path) -> None:
-        assert self._named is not None
         if name not in self._named:
             for key in _lookalike_keys(name):
                 self._looks.setdefault(key, set()).add(name)

@@ -129,7 +129,7 @@ def open_workspace_in_child(
 def _rebuild(options: WorkspaceOptions, received: dict[str, Pack], order: list[str], verdicts: dict[str, Verdict],
              diagnostics: list[Diagnostic], locations: list[Any]) -> Workspace:
     packs = [received[root] for root in order if root in received]
-    workspace = Workspace.settled(packs, diagnostics, locations, options,
-                                  verdicts={Path(root): verdict for root, verdict in verdicts.items()})
-    workspace.index_names()  # here, in the scan's worker thread, not at the first save on the window's
-    return workspace
+    # Its name index is built later, on the window's thread (``WorkspaceSession``): here it contended with the
+    # window for the interpreter lock.
+    return Workspace.settled(packs, diagnostics, locations, options,
+                             verdicts={Path(root): verdict for root, verdict in verdicts.items()})

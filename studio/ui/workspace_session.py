@@ -39,7 +39,7 @@ from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.gc_policy import hold_full_collections
 from studio.ui.let_go import let_go
-from studio.ui.turns import next_size
+from studio.ui.turns import next_size, next_turn
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -73,6 +73,12 @@ FINDINGS_BATCH_MAX = 600
 one took (at 10,000 packs the whole backlog of 300 ms, up to 6,000 packs, took 50-75 ms in one update)."""
 FINDINGS_BUDGET_S = 0.008
 """Python time an update aims for: the table view lays out and paints after it, outside this measure."""
+NAMES_FIRST = 200
+NAMES_MIN, NAMES_MAX = 100, 5000
+NAMES_BUDGET_S = 0.004
+"""The settled workspace's name index (``Workspace.index_names``) is built on the window's thread a slice per turn,
+each sized to take about this long: 10,000 names take 30-40 ms, which in the scan's worker thread contended with
+the window for the interpreter lock just as the views were settling (50-60 ms stalls when re-opening)."""
 
 
 def _absolute(path: Path) -> Path:
@@ -245,6 +251,18 @@ class WorkspaceSession(QObject):
         # passes, which otherwise hold the interpreter lock for tens of milliseconds at a time.
         gc.freeze()
         self._finish(result.cancelled)
+        core = result.core
+        next_turn(self, lambda: self._index_names(core, NAMES_FIRST))
+
+    def _index_names(self, core: Workspace, size: int) -> None:
+        """Index ``size`` more names of ``core``, and the rest on later turns, each resting as long as it ran."""
+        if core is not self._core:
+            return  # another scan started; a save meanwhile completes the index itself (``replace_pack``)
+        began = time.perf_counter()
+        if not core.index_names(size):
+            spent = time.perf_counter() - began
+            following = next_size(size, spent, NAMES_BUDGET_S, NAMES_MIN, NAMES_MAX)
+            next_turn(self, lambda: self._index_names(core, following), int(spent * 1000))
 
     def _on_scan_failed(self, request_id: int, text: str) -> None:
         if request_id != self._scan_id:

@@ -111,3 +111,37 @@ def test_lookalike_names_are_settled_and_follow_a_rename(tmp_path: Path) -> None
     changed = ws.replace_pack(reload_pack(ws.by_root(cyrillic)))  # type: ignore[arg-type]
     assert changed == [cyrillic, latin]
     assert ws.findings(latin) == () and ws.verdict(cyrillic).findings == ()
+
+
+@pytest.mark.parametrize("indexed", [0, 1, 2, 3])
+def test_a_change_settles_namesakes_alike_however_far_the_name_index_got(tmp_path: Path, indexed: int) -> None:
+    # The app indexes names a slice per turn after a scan; a save, a deletion or a pin may come before the end.
+    a = put(tmp_path / "p" / ".agents" / "knowledge" / "a", "shared")
+    b = put(tmp_path / "u" / ".agents" / "knowledge" / "b", "shared")
+    c = put(tmp_path / "u" / ".agents" / "knowledge" / "c", "sh\u0430red")  # a look-alike (Cyrillic a)
+    ws = open_workspace(WorkspaceOptions(project=tmp_path / "p", home=tmp_path / "u", builtin=False))
+    assert ws.index_names(indexed) is (indexed >= 3)
+    # Deleting the winner: its namesake loads again, and the look-alike is settled with it.
+    ws.remove_pack(a)
+    assert ws.by_root(b).loads and ws.by_root(b).shadowed_by is None  # type: ignore[union-attr]
+    assert ws.index_names(0)  # the removal completed the index
+    # Back again: it shadows its namesake, the look-alike stays listed beside it.
+    assert ws.replace_pack(load_pack(a, Scope.PROJECT, tmp_path / "p" / ".agents" / "knowledge"))[:2] == [a, b]
+    assert ws.by_root(b).shadowed_by == a  # type: ignore[union-attr]
+    assert [d.code for d in ws.verdict(c).findings] == ["lookalike-pack-names"]
+
+
+def test_partial_indexing_then_a_save_gives_what_a_whole_index_gives(tmp_path: Path) -> None:
+    roots = [put(tmp_path / "u" / ".agents" / "knowledge" / f"n{i}", f"name-{i % 4}") for i in range(12)]
+    options = WorkspaceOptions(home=tmp_path / "u", builtin=False)
+    stepped, whole = open_workspace(options), open_workspace(options)
+    steps = 0
+    while not stepped.index_names(5):
+        steps += 1
+    assert steps == 2  # 12 names, 5 at a time
+    whole.index_names()
+    for root in roots[::3]:
+        (root / "KNOWLEDGE.md").write_text((root / "KNOWLEDGE.md").read_text().replace("name: name-", "name: re-"))
+        assert stepped.replace_pack(reload_pack(stepped.by_root(root))) == \
+            whole.replace_pack(reload_pack(whole.by_root(root)))  # type: ignore[arg-type]
+    assert [(p.root, p.verdict) for p in stepped.packs] == [(p.root, p.verdict) for p in whole.packs]

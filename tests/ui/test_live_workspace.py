@@ -140,3 +140,29 @@ def test_opening_another_workspace_frees_every_pack_of_the_last_one(qtbot, open_
     gc.collect()
     alive = [o.root for o in gc.get_objects() if isinstance(o, Pack) and o.root in old_roots]
     assert alive == []
+
+
+def test_after_a_scan_the_name_index_is_built_a_slice_per_turn_and_saves_settle_namesakes(
+        qtbot, open_and_wait, window: MainWindow, make_pack, tmp_path: Path, monkeypatch) -> None:
+    """The index a save needs to settle a pack's namesakes is built on the window's thread after the scan, a few
+    names a turn (in the scan's thread it held the interpreter lock the window needed); a save before it is done
+    still settles the namesakes."""
+    import studio.ui.workspace_session as session_module
+
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
+    roots = [make_pack(f"p{i}", text.format(name=f"name{i}"), parent=tmp_path / "ws").resolve() for i in range(8)]
+    monkeypatch.setattr(session_module, "NAMES_FIRST", 1)
+    monkeypatch.setattr(session_module, "NAMES_MIN", 1)
+    monkeypatch.setattr(session_module, "NAMES_MAX", 1)
+    open_and_wait(window, [tmp_path / "ws"])
+    core = window.session.workspace
+    assert core is not None and not core.index_names(0)  # not built in the scan's thread
+    qtbot.waitUntil(lambda: core.index_names(0), timeout=3000)
+
+    open_and_wait(window, [tmp_path / "ws"])  # again, and save before the index is complete
+    core = window.session.workspace
+    assert core is not None and not core.index_names(0)
+    (roots[0] / "KNOWLEDGE.md").write_text(text.format(name="name7"), encoding="utf-8")
+    window.session.replace(reload_pack(window.session.packs[roots[0]]))
+    assert window.session.packs[roots[7]].shadowed_by == roots[0]  # same scope: the first folder wins
+    assert core.index_names(0)
