@@ -35,9 +35,17 @@ def test_watching_stops_at_the_cap_and_starts_over_after_clear(qtbot, tmp_path: 
     qtbot.waitUntil(lambda: _watched(watch) == 10, timeout=5000)
     qtbot.wait(100)
     assert _watched(watch) == 10
+    # Past the cap, more packs are not even listed (at 10,000 packs that was 8,000 folders for nothing).
+    listed: list[Path] = []
+    real = live_watch.paths_to_watch
+    monkeypatch.setattr(live_watch, "paths_to_watch", lambda roots: listed.extend(roots) or real(roots))
+    watch.watch_packs(_packs(tmp_path / "c", 3))
+    qtbot.wait(100)
+    assert listed == [] and _watched(watch) == 10
     watch.clear()
     watch.watch_packs(second)
     qtbot.waitUntil(lambda: _watched(watch) == 9, timeout=5000)
+    assert listed == second  # a new workspace starts from zero
 
 
 def test_many_packs_are_watched_in_slices_and_a_change_is_reported(qtbot, tmp_path: Path,
