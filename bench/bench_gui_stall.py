@@ -368,9 +368,9 @@ def main() -> int:
         print(f"longest stall while re-opening: {max(max(reopens) - PERIOD_MS, 0)} ms")
     over = ", ".join(f"{ms} ms at {at / 1000:.2f} s ({phase}, {cpu} ms CPU)" for phase, at, ms, cpu in beat.stalls)
     print(f"stalls over {REPORT_MS} ms: {over or 'none'}")
-    if beat.stalls:
-        print(f"(those times count from {beat.started_monotonic:.6f} s on the system's monotonic clock)")
-    print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}; goal < 50 ms)")
+    print(f"(the times above count from {beat.started_monotonic:.6f} s on the system's monotonic clock)")
+    print(f"longest GUI stall: {stall} ms (gap {beat.longest} ms during {beat.longest_phase}, ending at "
+          f"{beat.longest_at / 1000:.2f} s; goal < 50 ms)")
     tmp.cleanup()
     return 0 if stall < 50 else 1
 
