@@ -81,8 +81,8 @@ class WorkspaceViews(QObject):
         session.finished.connect(self._finished)
 
     def _started(self) -> None:
+        self.workspace_panel.forget_rows()  # first: it folds the large groups the clear empties
         self.tree_model.clear()
-        self.workspace_panel.forget_rows()
         let_go([self.labels])  # every pack's label: freed on a later turn
         self.labels = LabelIndex()
         self.diag_model.clear()

@@ -205,3 +205,28 @@ def test_the_tree_goes_through_the_filter_only_while_text_is_typed_and_the_selec
     assert _visible(panel) == ["Explicit (2)"]
     panel.model.add_packs([broken])
     assert _visible(panel) == ["Explicit (2)", "Quarantined (1)"]
+
+
+def test_a_large_group_folds_before_its_rows_go_and_a_small_workspace_keeps_its_groups(
+        qtbot, make_pack, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import studio.ui.models.pack_tree as pack_tree
+
+    base = _pack(make_pack, "alpha")
+    packs = [dataclasses.replace(base, root=base.root.parent / f"copy-{i:04d}") for i in range(AUTO_EXPAND_LIMIT + 1)]
+    panel = _panel(qtbot, packs)
+    group = panel.tree.model().index(0, 0, QModelIndex())
+    panel.tree.expand(group)
+    # A workspace small enough to be emptied in one turn: the group stays as the user left it.
+    panel.forget_rows()
+    panel.model.clear()
+    assert panel.tree.isExpanded(group)
+
+    panel.model.add_packs(packs)
+    monkeypatch.setattr(pack_tree, "SLICED_CLEAR_LIMIT", 100)  # as if this were 10,000 packs
+    monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 50)
+    assert panel.model.clears_in_slices
+    panel.forget_rows()
+    assert not panel.tree.isExpanded(group)  # folded before the first slice of rows leaves
+    panel.model.clear()
+    qtbot.waitUntil(lambda: not panel.model.emptying, timeout=5000)
+    assert panel.model.rowCount(panel.model.index(0, 0)) == 0

@@ -256,7 +256,7 @@ class PackTreeModel(QStandardItemModel):
         What the rows held is released over the next turns (``let_go``): at 10,000 packs, dropping the row
         wrappers and what the rows showed took 86 ms at once.
         """
-        many = self._removing or len(self.pack_items) > SLICED_CLEAR_LIMIT
+        many = self.clears_in_slices
         self._waiting = {}  # packs of a scan that is being replaced in turn
         let_go(self.pack_items.values())
         let_go(self._shown.values())
@@ -294,6 +294,11 @@ class PackTreeModel(QStandardItemModel):
         waiting, self._waiting = self._waiting, {}
         if waiting:
             self.add_packs(list(waiting.values()))
+
+    @property
+    def clears_in_slices(self) -> bool:
+        """Whether ``clear`` now would remove the rows over several turns (a large workspace)."""
+        return self._removing or len(self.pack_items) > SLICED_CLEAR_LIMIT
 
     @property
     def emptying(self) -> bool:

@@ -258,10 +258,25 @@ class WorkspacePanel(QWidget):
         self.pack_selected.emit(pack if isinstance(pack, Pack) else None)
 
     def forget_rows(self) -> None:
-        """A new workspace is coming: the row painter lets go of the packs it drew."""
+        """A new workspace is coming: the row painter lets go of the packs it drew, and large groups fold if the
+        rows will go over several turns.
+
+        Call before the model clears. A large workspace's rows leave a slice per turn (``PackTreeModel.clear``),
+        and each slice taken from an expanded group of 10,000 rows had the tree lay out all the rows left (asking
+        each for its data and flags): 5-20 ms a turn, on the turns that take in the new scan. A folded group lays
+        out nothing; a large group of the new workspace waits for a click anyway (``scan_finished``). A smaller
+        workspace is emptied in one turn and its groups stay as the user left them.
+        """
         delegate = self.tree.itemDelegate()
         if isinstance(delegate, PackRowDelegate):
             delegate.forget()
+        if not self.model.clears_in_slices:
+            return
+        shown = self.tree.model()
+        for row in range(shown.rowCount()):
+            group = shown.index(row, 0)
+            if self.tree.isExpanded(group) and shown.rowCount(group) > AUTO_EXPAND_LIMIT:
+                self.tree.collapse(group)
 
     def select_pack(self, root: Path) -> None:
         """Select the pack at ``root`` as a click would: ``pack_selected`` is emitted.
