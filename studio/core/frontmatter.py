@@ -208,20 +208,31 @@ _DEPTH_CHECK_FROM = 2000
 
 def _too_deep(raw: str, first_line: int) -> Diagnostic | None:
     """A diagnostic when collections nest deeper than ``MAX_YAML_DEPTH``; linear, nothing is built."""
-    depth = 0
     try:
-        for event in yaml.parse(raw, Loader=_Loader):
-            if isinstance(event, yaml.CollectionStartEvent):
-                depth += 1
-                if depth > MAX_YAML_DEPTH:
-                    mark = event.start_mark
-                    line, column = (mark.line + first_line, mark.column + 1) if mark else (first_line, 1)
-                    return FRONTMATTER_TOO_COMPLEX(f"Frontmatter nests more than {MAX_YAML_DEPTH} levels deep; it is "
-                                                   "not read", line=line, column=column)
-            elif isinstance(event, yaml.CollectionEndEvent):
-                depth -= 1
+        return _depth_walk(raw, first_line, _Loader)
+    except yaml.YAMLError:
+        pass
+    # libyaml's scanner has its own nesting limit and may refuse the text before the parser hands out a single
+    # collection event (PyYAML 6.0.4 does, on deep flow brackets). The pure-Python parser hands events out as it
+    # scans, so it reaches our limit first; it is slower, hence only here, and it stops at the first deep event.
+    try:
+        return _depth_walk(raw, first_line, yaml.SafeLoader)
     except yaml.YAMLError:
         return None  # the composer reports the syntax error with its position
+
+
+def _depth_walk(raw: str, first_line: int, loader: Any) -> Diagnostic | None:
+    depth = 0
+    for event in yaml.parse(raw, Loader=loader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                mark = event.start_mark
+                line, column = (mark.line + first_line, mark.column + 1) if mark else (first_line, 1)
+                return FRONTMATTER_TOO_COMPLEX(f"Frontmatter nests more than {MAX_YAML_DEPTH} levels deep; it is "
+                                               "not read", line=line, column=column)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
     return None
 
 

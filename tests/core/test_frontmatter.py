@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from studio.core.diagnostics import Severity
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 
 
@@ -103,12 +105,22 @@ def test_yaml_like_text_never_raises(text: str) -> None:
     _spans_inside(("---\n" + text + "\n---\nbody").encode("utf-8"))
 
 
-def test_deep_nesting_is_refused_before_the_composer_recurses() -> None:
-    """30,000 nested lists once overflowed the C stack of the composer and killed the process."""
-    raw = "---\nname: deep\nx: " + "[" * 30000 + "]" * 30000 + "\n---\n"
+@pytest.mark.parametrize("value", [
+    "[" * 30000 + "]" * 30000,  # flow lists: libyaml's own scanner limit trips before any event on some releases
+    "{a: " * 3000 + "1" + "}" * 3000,
+    "\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 60)) + "  " * 60 + "v: 1\n" + "# pad\n" * 500,
+])
+def test_deep_nesting_is_refused_before_the_composer_recurses(value: str) -> None:
+    """30,000 nested lists once overflowed the C stack of the composer and killed the process.
+
+    Whatever parser refuses it first, the user sees one error naming the nesting, where the nesting is.
+    """
+    raw = "---\nname: deep\nx: " + value + "\n---\n"
     kf, diags = read_knowledge_bytes(raw.encode())
     assert kf.frontmatter is None
-    assert [(d.line, d.code) for d in diags] == [(3, "frontmatter-too-complex")]
+    assert len(diags) == 1 and diags[0].severity is Severity.ERROR
+    assert diags[0].code == "frontmatter-too-complex"
+    assert 3 <= diags[0].line <= 3 + 33
 
 
 def test_complex_keys_are_named_by_position() -> None:
