@@ -48,12 +48,12 @@ print("done", flush=True)
 
 def kill_during(script: str, root: Path, delay: float) -> None:
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    child = subprocess.Popen([sys.executable, "-c", script, str(root)], stdout=subprocess.PIPE, env=env)
-    assert child.stdout is not None
-    assert child.stdout.readline().strip() == b"go"
-    time.sleep(delay)
-    child.send_signal(signal.SIGKILL)
-    child.wait(timeout=30)
+    with subprocess.Popen([sys.executable, "-c", script, str(root)], stdout=subprocess.PIPE, env=env) as child:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == b"go"
+        time.sleep(delay)
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
 
 
 def test_killed_record_writer_leaves_nothing_or_a_complete_record(runs_pack) -> None:
