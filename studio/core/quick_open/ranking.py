@@ -18,10 +18,6 @@ from studio.core.quick_open.scoring import align, max_score
 
 DEFAULT_LIMIT = 50
 """Results a search ranks: more than a popup shows without scrolling, few enough to stop scans early."""
-CHECK_EVERY = 64
-"""Entries scored between two calls of ``cancelled`` (a few milliseconds of work)."""
-FILTER_CHUNK = 1024
-"""Entries the subsequence filter runs over in one C call, between two calls of ``cancelled``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +48,12 @@ def _subsequence_pattern(query: str) -> re.Pattern[str]:
     # ``[^c]*+c`` per character, anchored with ``match``: one left-to-right pass per text, and the possessive
     # quantifier never backtracks, so a miss costs as little as a hit.
     return re.compile("".join(f"[^{re.escape(c)}]*+{re.escape(c)}" for c in query), re.DOTALL)
+
+
+CHECK_EVERY = 64
+"""Entries scored between two calls of ``cancelled`` (a few milliseconds of work)."""
+FILTER_CHUNK = 1024
+"""Entries the subsequence filter runs over in one C call, between two calls of ``cancelled``."""
 
 
 def search(query: str, entries: Sequence[Entry], limit: int = DEFAULT_LIMIT, among: Sequence[int] | None = None,
