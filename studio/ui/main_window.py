@@ -56,7 +56,7 @@ from studio.ui.widgets.inspector import Inspector
 from studio.ui.widgets.preferences_dialog import PreferencesDialog, apply_preferences
 from studio.ui.widgets.preview_pane import PreviewPane
 from studio.ui.widgets.problems_panel import ProblemsPanel
-from studio.ui.widgets.quick_open import QuickOpen
+from studio.ui.widgets.quick_open_popup import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 from studio.ui.window_actions import install_actions, window_panes

@@ -27,7 +27,7 @@ from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import JobModes
 from studio.ui.status_line import PackTally, StatusLine
 from studio.ui.turns import next_size, next_turn
-from studio.ui.widgets.quick_open import QuickOpen
+from studio.ui.widgets.quick_open_popup import QuickOpen
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 from studio.ui.workspace_session import WorkspaceSession
 

@@ -16,7 +16,18 @@ from hypothesis import strategies as st
 from studio.core import quick_open as qo
 from studio.core.model import Pack
 from studio.core.pack import load_pack
-from studio.core.quick_open import Entry, EntryKind, HitCache, Index, build_index, list_files, match, search
+from studio.core.quick_open import (
+    Entry,
+    EntryKind,
+    HitCache,
+    Index,
+    build_index,
+    list_files,
+    listing,
+    match,
+    scoring,
+    search,
+)
 
 ROOT = Path("/ws/acme")
 
@@ -92,7 +103,7 @@ def test_limits_cap_a_runaway_pack(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     write(tmp_path, [f"f{i:02}.md" for i in range(12)] + ["/".join("d" * 10) + "/deep.md"])
     listed, truncated = list_files(tmp_path, limit=5)
     assert truncated and len(listed) == 5
-    monkeypatch.setattr(qo, "MAX_DEPTH", 3)
+    monkeypatch.setattr(listing, "MAX_DEPTH", 3)
     assert not any(rel.endswith("deep.md") for rel in list_files(tmp_path)[0])
 
 
@@ -255,14 +266,14 @@ def _reference_score(query: str, entry: Entry) -> int | None:
             continue
         total = 0
         for i, p in enumerate(places):
-            total += qo.SCORE_MATCH + (qo.BONUS_BASENAME if p >= entry.base else 0)
-            bonus = qo._bonus(text, p)
+            total += scoring.SCORE_MATCH + (scoring.BONUS_BASENAME if p >= entry.base else 0)
+            bonus = scoring._bonus(text, p)
             if i == 0:
-                total += qo.FIRST_CHAR_MULTIPLIER * bonus
+                total += scoring.FIRST_CHAR_MULTIPLIER * bonus
             elif places[i - 1] == p - 1:
-                total += max(bonus, qo.BONUS_CONSECUTIVE)
+                total += max(bonus, scoring.BONUS_CONSECUTIVE)
             else:
-                total += bonus + qo.GAP_START + qo.GAP_EXTEND * (p - places[i - 1] - 2)
+                total += bonus + scoring.GAP_START + scoring.GAP_EXTEND * (p - places[i - 1] - 2)
         best = total if best is None else max(best, total)
     return best
 

@@ -48,7 +48,7 @@ ANCHORED_ONLY = {
     # json_limit matches it once at each string's opening quote and continues after the string
     "studio.core.checks._json_files._STRING_REST",
     # search() matches it at position 0 of each candidate (``_subsequence_pattern(q).match``)
-    "studio/core/quick_open.py:_subsequence_pattern",
+    "studio/core/quick_open/ranking.py:_subsequence_pattern",
     # find_markup_breaks matches it once after each tag name; it either ends the tag (the scan goes on after it)
     # or fails once at the end of the text, and the scan stops there
     "studio.core.render.markup_scan._TAG_REST",
@@ -71,7 +71,7 @@ DYNAMIC: dict[str, list[re.Pattern[str]]] = {
     # a search query's highlighter (terms, phrases with gaps, prefixes)
     "studio/core/search/textprep.py:__init__": [],  # filled below (needs parsed queries)
     # Quick open's fuzzy pattern for a typed query
-    "studio/core/quick_open.py:_subsequence_pattern": [
+    "studio/core/quick_open/ranking.py:_subsequence_pattern": [
         re.compile("".join(f"[^{re.escape(c)}]*+{re.escape(c)}" for c in q), re.DOTALL)
         for q in ("abc", "   ", "<<<", "a" * 30)],
     # the lenient wrapper-tag finder the render tests use

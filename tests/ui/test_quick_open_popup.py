@@ -14,7 +14,8 @@ from studio.core.model import Pack, Scope
 from studio.core.pack import load_pack
 from studio.core.quick_open import Entry, EntryKind, Index, match
 from studio.ui.models.quick_open import MATCH_ROLE, QuickOpenModel
-from studio.ui.widgets.quick_open import QuickOpen, QuickOpenDelegate, split_runs
+from studio.ui.widgets.quick_open_delegate import QuickOpenDelegate, split_runs
+from studio.ui.widgets.quick_open_popup import QuickOpen
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 COPIED = ("northwind-espresso", "orbit-launch-notes", "lin-yue-persona")

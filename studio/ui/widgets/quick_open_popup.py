@@ -1,31 +1,22 @@
 """Quick Open (Ctrl+P): a popup at the top of the window that finds a pack by name or a pack file by path.
 
-Listing files and ranking matches are core calls (``studio.core.quick_open``). The file listing always runs
-in a worker. A search runs on the GUI thread only when the entries it must look at are few (a small
-workspace, or a long query narrowed by the hit cache); otherwise it runs in a worker, one at a time: a newer
-keystroke cancels the running search (it checks every few hundred entries) and is searched as soon as that
-one returns, and a result for anything but the latest query is dropped.
+Listing files and ranking matches are core calls (``studio.core.quick_open``); rows are painted by
+``QuickOpenDelegate``. The file listing always runs in a worker. A search runs on the GUI thread only when
+the entries it must look at are few (a small workspace, or a long query narrowed by the hit cache); otherwise
+it runs in a worker, one at a time: a newer keystroke cancels the running search (it checks every few hundred
+entries) and is searched as soon as that one returns, and a result for anything but the latest query is
+dropped.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 
-from PySide6.QtCore import (
-    QEvent,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    QPoint,
-    QRect,
-    QSize,
-    Qt,
-    Signal,
-)
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QKeyEvent, QPainter, QPalette
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QKeyEvent, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -33,9 +24,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListView,
     QMainWindow,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -50,131 +38,21 @@ from studio.core.quick_open import (
     Match,
     PackListing,
     Search,
-    list_packs,
     normalise_query,
     search,
 )
 from studio.ui import workers
-from studio.ui.models.quick_open import MATCH_ROLE, QuickOpenModel
+from studio.ui.models.quick_open import QuickOpenModel
 from studio.ui.theme import is_dark
+from studio.ui.widgets.quick_open_delegate import QuickOpenDelegate
+from studio.ui.widgets.quick_open_workers import LatestSearch, search_job, walk_job
 
-ModelIndex = QModelIndex | QPersistentModelIndex
 SYNC_LIMIT = 400
 """Entries a search may look at on the GUI thread: scoring costs up to ~25 µs an entry, so this stays ~10 ms."""
 REFRESH_AFTER_S = 30.0
 """Opening the popup re-lists every pack when the last listing is older than this (files come and go)."""
 VISIBLE_ROWS = 12
 WIDTH_RANGE = (460, 760)
-
-
-def _short_folder(path: Path) -> str:
-    """A folder as a person reads it: ``~`` for the home directory."""
-    try:
-        return "~/" + path.relative_to(Path.home()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-def split_runs(text: str, start: int, matched: set[int]) -> list[tuple[str, bool]]:
-    """``text`` cut into (run, matched?) pieces; ``start`` is the index of its first character in the entry."""
-    runs: list[tuple[str, bool]] = []
-    i = 0
-    while i < len(text):
-        hit = start + i in matched
-        j = i + 1
-        while j < len(text) and (start + j in matched) == hit:
-            j += 1
-        runs.append((text[i:j], hit))
-        i = j
-    return runs
-
-
-class QuickOpenDelegate(QStyledItemDelegate):
-    """Paints a row as icon, name (a file's last segment) and a dimmed location, matched characters in bold."""
-
-    @property
-    def accent(self) -> QColor:
-        return QColor("#6ea8ff" if is_dark() else "#0a5bd3")  # asked per row: the theme may change
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
-        found = index.data(MATCH_ROLE)
-        if not isinstance(found, Match):
-            super().paint(painter, option, index)
-            return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""  # the style draws background, selection and icon; the text is drawn below
-        widget = opt.widget
-        style = widget.style() if widget is not None else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        entry = found.entry
-        matched = set(found.positions)
-        if entry.kind is EntryKind.PACK:
-            name, name_at = entry.text, 0
-            where, where_at = f"pack in {_short_folder(entry.root.parent)}", None
-        else:
-            name, name_at = entry.text[entry.base:], entry.base
-            where, where_at = entry.text[:max(entry.base - 1, 0)], 0
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        text = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
-        dim = QColor(text)
-        if not selected:
-            dim = opt.palette.placeholderText().color()
-        accent = text if selected else self.accent
-        rect = QRect(opt.rect).adjusted(opt.decorationSize.width() + 12, 0, -8, 0)
-        painter.save()
-        painter.setClipRect(opt.rect)
-        x = self._runs(painter, rect, rect.left(), name, name_at, matched, opt.font, text, accent, elide_left=False)
-        small = QFont(opt.font)
-        small.setPointSizeF(max(opt.font.pointSizeF() * 0.92, 7.0))
-        if where:
-            where_rect = QRect(rect)
-            where_rect.setLeft(x + 10)
-            offsets = matched if where_at is not None else set()
-            self._runs(painter, where_rect, where_rect.left(), where, 0, offsets, small, dim, accent, elide_left=True)
-        painter.restore()
-
-    @staticmethod
-    def _runs(painter: QPainter, rect: QRect, x: int, text: str, start: int, matched: set[int], font: QFont,
-              color: QColor, accent: QColor, *, elide_left: bool) -> int:
-        """Draw ``text`` (whose first character is ``start`` in the entry) with matched characters bold.
-
-        Returns where the text ends. ``elide_left`` drops leading characters behind an ellipsis when the
-        text does not fit (a location's end, the folder nearest the file, is the informative part).
-        """
-        bold = QFont(font)
-        bold.setBold(True)
-        plain_fm, bold_fm = QFontMetrics(font), QFontMetrics(bold)
-        prefix = ""
-        if elide_left and plain_fm.horizontalAdvance(text) > rect.width() > 0:
-            cut = 0
-            while cut < len(text) and plain_fm.horizontalAdvance("…" + text[cut:]) > rect.width():
-                cut += 1
-            text, start, prefix = text[cut:], start + cut, "…"
-        baseline = rect.top() + (rect.height() - plain_fm.height()) // 2 + plain_fm.ascent()
-        if prefix:
-            painter.setFont(font)
-            painter.setPen(color)
-            painter.drawText(QPoint(x, baseline), prefix)
-            x += plain_fm.horizontalAdvance(prefix)
-        for run, hit in split_runs(text, start, matched):
-            painter.setFont(bold if hit else font)
-            painter.setPen(accent if hit else color)
-            painter.drawText(QPoint(x, baseline), run)
-            x += (bold_fm if hit else plain_fm).horizontalAdvance(run)
-        return x
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
-        size = super().sizeHint(option, index)
-        return QSize(size.width(), max(size.height(), QFontMetrics(option.font).height() + 12))
-
-
-class _Latest:
-    """The id of the newest search, read by running searches (from their worker) to notice they are stale."""
-
-    def __init__(self) -> None:
-        self.id = 0
 
 
 class QuickOpen(QFrame):
@@ -244,7 +122,7 @@ class QuickOpen(QFrame):
         """The running listing: request id, its stop flag, the packs it lists, the generation it started in."""
         self._walked_at: float | None = None
         self._refresh_all = False
-        self._latest = _Latest()
+        self._latest = LatestSearch()
         self._searching = False
         self._search_again = False
         self._shown: Search | None = None
@@ -302,7 +180,7 @@ class QuickOpen(QFrame):
         stop = threading.Event()
         stale_roots = {p.root for p in stale}
         keep = [listing for root, (_p, listing) in self._listed.items() if root not in stale_roots]
-        request = workers.submit(_walk_job, stale, keep, stop, on_done=self._walk_done, on_error=self._walk_failed)
+        request = workers.submit(walk_job, stale, keep, stop, on_done=self._walk_done, on_error=self._walk_failed)
         self._walk = (request, stop, stale, self._generation)
         self._refresh_all = False
         self._show_status()
@@ -347,7 +225,8 @@ class QuickOpen(QFrame):
     # -- showing ---------------------------------------------------------------------------------------
     def _style(self) -> None:
         """One background for field, list and footer, and a quiet border, in the current palette."""
-        palette = self.parentWidget().palette() if self.parentWidget() is not None else self.palette()
+        parent = self.parentWidget()
+        palette = parent.palette() if parent is not None else self.palette()
         base = palette.color(QPalette.ColorRole.Base)
         border = palette.color(QPalette.ColorRole.Mid if not is_dark() else QPalette.ColorRole.Light)
         own = QPalette(palette)
@@ -413,7 +292,7 @@ class QuickOpen(QFrame):
             return
         self._searching = True
         self._show_status()
-        workers.submit(_search_job, query, self.index, among, self._latest, self._latest.id,
+        workers.submit(search_job, query, self.index, among, self._latest, self._latest.id,
                        request_id=self._latest.id, on_done=self._search_done, on_error=self._search_failed)
 
     def _search_done(self, request_id: int, result: tuple[Index, Search | None]) -> None:
@@ -507,36 +386,3 @@ class QuickOpen(QFrame):
                 self.hide()
                 return True
         return super().eventFilter(watched, event)
-
-
-def _yield_gil() -> None:
-    # Called between slices of a few hundred microseconds of core work. Without it, every Python call the
-    # GUI thread makes meanwhile (a slot, each row's paint) can wait CPython's 5 ms switch interval for the
-    # GIL; sleep(0) releases it but the running worker usually takes it straight back, a real (0.2 ms)
-    # sleep lets a waiting GUI thread in. It costs a search at 40,000 entries some 10-30 ms of latency.
-    time.sleep(0.0002)
-
-
-def _walk_job(stale: list[Pack], keep: list[PackListing], stop: threading.Event) -> tuple[list[PackListing],
-                                                                                        Index | None]:
-    """Worker: list the stale packs, then sort everything into a new index (None when stopped early)."""
-
-    def stopped() -> bool:
-        _yield_gil()
-        return stop.is_set()
-
-    listings = list_packs(stale, cancelled=stopped)
-    if stop.is_set():
-        return listings, None
-    return listings, Index([*keep, *listings])
-
-
-def _search_job(query: str, index: Index, among: Sequence[int] | None, latest: _Latest,
-                request_id: int) -> tuple[Index, Search | None]:
-    """Worker: one search, abandoned (None) as soon as a newer query exists."""
-
-    def stale() -> bool:
-        _yield_gil()
-        return latest.id != request_id
-
-    return index, search(query, index, DEFAULT_LIMIT, among, cancelled=stale)
