@@ -16,6 +16,19 @@ DATA = Path(__file__).resolve().parent / "data"
 
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_folder(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """Commands cache results in $XDG_CACHE_HOME: the suite (and every process it starts) uses its own folder,
+    never the user's."""
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if before is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
+
+
 @pytest.fixture(autouse=True)
 def _collector_settings_restored():  # type: ignore[no-untyped-def]
     """A command run in-process tunes the cycle collector for one batch (studio.core.batch_gc); a process

@@ -20,6 +20,7 @@ from studio.cli._errors import UsageError
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.pins import PinsError, parse_pin_option, project_pins_file, read_pins_file
+from studio.core.result_cache import CacheSpec, spec_for
 from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions, open_workspace
 
 MAX_NAMES_LISTED = 30
@@ -76,6 +77,19 @@ def add_scope_options(parser: argparse.ArgumentParser, *, for_names: bool = Fals
     limits.add_argument("--max-dirs", type=_count(1), default=defaults.max_dirs, metavar="N",
                         help=f"folders to list per root before stopping (default {defaults.max_dirs})")
     limits.add_argument("--no-gitignore", action="store_true", help="scan folders that .gitignore excludes")
+    add_cache_option(parser)
+
+
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--no-cache``: load every pack afresh, neither reading nor writing the result cache."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not use the result cache (unchanged packs are otherwise taken from "
+                             "$XDG_CACHE_HOME/knowledge-pack-studio; see 'pack-studio cache --info')")
+
+
+def cache_from_args(args: argparse.Namespace) -> CacheSpec | None:
+    """The result cache this run uses, or None with ``--no-cache``."""
+    return None if getattr(args, "no_cache", False) else spec_for()
 
 
 def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
@@ -102,6 +116,7 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
         ),
         trusted_project=not getattr(args, "untrusted_project", False),
         pins=pins_from_args(args, project),
+        cache=cache_from_args(args),
     )
 
 

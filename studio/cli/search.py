@@ -69,7 +69,12 @@ def run(args: argparse.Namespace) -> int:
         why = "the query is empty" if not args.query.strip() else "the query has no letters or digits"
         sys.stderr.write(f"search: nothing to search for: {why}; give a word or a \"phrase\"\n")
         return 2
-    ws = open_workspace(options_from_args(args))
+    options = options_from_args(args)
+    # Search needs the packs' roots, names and scopes, never what the content checks find: the index reads the
+    # files itself, and only those that changed since it last did.
+    options.content_checks = False
+    options.findings_only = True
+    ws = open_workspace(options)
     roots = [str(p.root) for p in ws.packs]
     chosen = [str(p.root) for p in ws.packs
               if (not args.pack or p.name in args.pack) and (not args.scopes or p.scope.value in args.scopes)]

@@ -60,6 +60,7 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.scan",
     "studio.core.workspace",
     "studio.core.pack_loader",
+    "studio.core.result_cache",
     "studio.core.shadowing",
     "studio.core.lookalike",
     # runs/, evidence and provenance

@@ -25,6 +25,7 @@ import os
 import stat
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
 from operator import attrgetter
@@ -98,6 +99,10 @@ class WalkEntry:
     size: int
     mtime_ns: int
     nlink: int
+    ctime_ns: int = 0
+    """Changes with every write, rename or attribute change, and cannot be set back (``touch`` can set mtime):
+    what tells a same-size edit with its mtime restored (the result cache keys on it)."""
+    ino: int = 0
 
     @property
     def is_regular(self) -> bool:
@@ -165,6 +170,39 @@ def split_rel(rel: str) -> list[str]:
     return [p for p in rel.replace(os.sep, "/").split("/") if p not in ("", ".")]
 
 
+@dataclass(slots=True)
+class AccessLog:
+    """Every question asked of one pack's files while a recording is on (``recording``): the paths given to
+    ``read``, ``sha256``, ``lstat``, ``kind`` (so ``exists`` and ``is_dir``) and ``open_dir``, and each walk with
+    its result. The result cache fingerprints exactly this, so what a load looked at is what a later run checks.
+    """
+
+    root: str
+    asked: set[str] = field(default_factory=set)
+    walks: list[tuple[str, int, int, Callable[[str, str], bool] | None, PackTree]] = field(default_factory=list)
+    """(top, max_depth, max_entries, enter, result) of each walk."""
+
+
+_log: ContextVar[AccessLog | None] = ContextVar("pack_fs_access_log", default=None)
+
+
+@contextlib.contextmanager
+def recording(root: str) -> Iterator[AccessLog]:
+    """Note what every ``PackFS`` of the pack at ``root`` (absolute) is asked, in this thread, until the end."""
+    log = AccessLog(root)
+    token = _log.set(log)
+    try:
+        yield log
+    finally:
+        _log.reset(token)
+
+
+def _note(fs_root: str, rel: str) -> None:
+    log = _log.get()
+    if log is not None and log.root == fs_root:
+        log.asked.add(rel)
+
+
 class PackFS:
     """A pack root held open, and every read and walk made relative to it. Use as a context manager.
 
@@ -226,6 +264,7 @@ class PackFS:
         symlink (and any '..') is refused as NOT_REGULAR. Reads the file's size as ``fstat`` gives it, at most
         ``limit`` bytes; ``size`` tells a caller that a file is larger than what it asked for.
         """
+        _note(self.root, rel)
         parts = split_rel(rel)
         if self._root is None:
             return ReadResult(Status.UNREADABLE, error=self.root_error)
@@ -254,6 +293,7 @@ class PackFS:
     def sha256(self, rel: str, max_bytes: int) -> str | None:
         """Hex sha256 of the regular file at ``rel`` (links followed while inside), streamed; None when it is
         unreachable, not a regular file or larger than ``max_bytes``."""
+        _note(self.root, rel)
         parts = split_rel(rel)
         if not parts or self._root is None:
             return None
@@ -284,6 +324,7 @@ class PackFS:
 
     def lstat(self, rel: str) -> os.stat_result | None:
         """``lstat`` of ``rel`` through physical folders only (no link followed on the way); None if unreachable."""
+        _note(self.root, rel)
         parts = split_rel(rel)
         if not parts or ".." in parts:
             return None
@@ -297,6 +338,7 @@ class PackFS:
 
     def kind(self, rel: str) -> tuple[Status, str | None, int]:
         """(status, resolved pack-relative path, st_mode) of ``rel``, following links that stay inside."""
+        _note(self.root, rel)
         parts = split_rel(rel)
         if parts and ".." not in parts:  # the common case first: physical folders, no link at the end
             folder = self._cached_dir(parts[:-1])
@@ -328,6 +370,7 @@ class PackFS:
 
         Without ``follow`` only physical folders are entered (a symlinked folder gives None).
         """
+        _note(self.root, rel)
         parts = split_rel(rel)
         if ".." not in parts:
             fd = self._cached_dir(parts)
@@ -351,6 +394,14 @@ class PackFS:
         neither entered nor reported. Symlinks are never followed: they are listed in ``links`` with where
         they lead (``classify_links``). Depth and entry limits stop the walk; the result says where.
         """
+        tree = self._walk(top, max_depth, max_entries, enter, classify_links)
+        log = _log.get()
+        if log is not None and log.root == self.root:
+            log.walks.append((top, max_depth, max_entries, enter, tree))
+        return tree
+
+    def _walk(self, top: str, max_depth: int, max_entries: int, enter: Callable[[str, str], bool] | None,
+              classify_links: bool) -> PackTree:
         tree = PackTree(max_depth=max_depth, max_entries=max_entries)
         top_parts = split_rel(top)
         if self._root is None or ".." in top_parts:
@@ -414,7 +465,8 @@ class PackFS:
                         elif st is not None:
                             if stat.S_ISLNK(st.st_mode):
                                 tree.links.append(self._link(held.fd, entry.name, child, classify_links))
-                            tree.files.append(WalkEntry(child, st.st_mode, st.st_size, st.st_mtime_ns, st.st_nlink))
+                            tree.files.append(WalkEntry(child, st.st_mode, st.st_size, st.st_mtime_ns, st.st_nlink,
+                                                        st.st_ctime_ns, st.st_ino))
                     for sub_name, sub_rel in reversed(subdirs):
                         held.refs += 1
                         stack.append((held, sub_name, sub_rel, depth + 1))

@@ -9,14 +9,18 @@ kills its worker again is reported instead of taking the whole scan down.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from studio.core import pack_fingerprint, result_cache
 from studio.core.diagnostics import Behavior, Code, Severity
 from studio.core.model import Frontmatter, KnowledgeFile, Pack, Scope
 from studio.core.pack import load_pack
+from studio.core.pack_fs import recording
+from studio.core.result_cache import CacheSpec, CacheStats, NewResult
 
 if TYPE_CHECKING:  # multiprocessing is imported only when workers start: most commands load one pack
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -51,27 +55,34 @@ def load_all(
     cancelled: Callable[[], bool] | None = None,
     content: bool = False,
     findings_only: bool = False,
+    cache: CacheSpec | None = None,
+    stats: CacheStats | None = None,
 ) -> tuple[list[Pack], bool]:
     """Load packs in this process, one after another, checking for cancel between packs: (packs, cancelled).
 
     The app runs this whole call off the GUI thread (in its scan process), where each pack is reported as it
-    loads.
+    loads. With ``cache``, unchanged packs come from the result cache and new results are stored at the end.
     """
     total = len(found)
     if on_progress is not None:
         on_progress(0, total)
     packs: list[Pack] = []
+    new: list[NewResult] = []
     stopped = False
     for item in found:
         if cancelled is not None and cancelled():
             stopped = True
             break
-        pack = load_safely(item, content, findings_only)
+        pack, result = load_cached(item, content, findings_only, cache)
+        _count(stats, result)
+        if isinstance(result, NewResult):
+            new.append(result)
         packs.append(pack)
         if on_pack is not None:
             on_pack(pack)
         if on_progress is not None:
             on_progress(len(packs), total)
+    _store(cache, new, stats)
     packs.sort(key=pack_order)
     return packs, stopped
 
@@ -91,8 +102,12 @@ class StreamingLoader:
                  on_pack: Callable[[Pack], None] | None = None,
                  on_progress: Callable[[int, int], None] | None = None,
                  cancelled: Callable[[], bool] | None = None,
-                 worker_init: Callable[[], None] | None = None) -> None:
+                 worker_init: Callable[[], None] | None = None,
+                 cache: CacheSpec | None = None) -> None:
         self._processes = processes
+        self._cache = cache
+        self.cache_stats = CacheStats()
+        """What the result cache gave and took in this load (hits, misses, stored, too recent to store)."""
         self._worker_init = worker_init
         self._content = content
         self._findings_only = findings_only
@@ -100,7 +115,7 @@ class StreamingLoader:
         self._on_progress = on_progress
         self._cancelled = cancelled
         self._pending: list[FoundPack] = []
-        self._jobs: list[tuple[list[FoundPack], Future[list[Pack]]]] = []
+        self._jobs: list[tuple[list[FoundPack], Future[list[tuple[Pack, NewResult | bool]]]]] = []
         self._handed = 0
         self._done = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -125,11 +140,12 @@ class StreamingLoader:
         """Every pack handed over, loaded (waits for the workers): (packs, cancelled before the end)."""
         if self._pool is None:
             return load_all(self._pending, self._on_pack, self._on_progress, self._cancelled, self._content,
-                            self._findings_only)
+                            self._findings_only, self._cache, self.cache_stats)
         from concurrent.futures.process import BrokenProcessPool
 
         self._submit()
         packs: list[Pack] = []
+        new: list[NewResult] = []
         retry: list[FoundPack] = []
         stopped = False
         if self._on_progress is not None:
@@ -141,7 +157,7 @@ class StreamingLoader:
                     self._pool.shutdown(wait=False, cancel_futures=True)
                     break
                 try:
-                    loaded = future.result()
+                    loaded = self._take(future.result(), new)
                 except BrokenProcessPool:
                     retry.extend(batch)
                     continue
@@ -151,11 +167,20 @@ class StreamingLoader:
             # again on its own, and split only a batch that kills its worker again.
             assert self._ctx is not None
             for start in range(0, 0 if stopped else len(retry), BATCH):
-                loaded = _load_isolated(retry[start:start + BATCH], self._ctx, self._content, self._findings_only)
+                loaded = self._take(_load_isolated(retry[start:start + BATCH], self._ctx, self._content,
+                                                   self._findings_only, self._cache), new)
                 self._report(loaded)
                 packs.extend(loaded)
+        _store(self._cache, new, self.cache_stats)
         packs.sort(key=pack_order)
         return packs, stopped
+
+    def _take(self, loaded: list[tuple[Pack, NewResult | bool]], new: list[NewResult]) -> list[Pack]:
+        for _pack, result in loaded:
+            _count(self.cache_stats, result)
+            if isinstance(result, NewResult):
+                new.append(result)
+        return [pack for pack, _result in loaded]
 
     def _report(self, loaded: list[Pack]) -> None:
         if self._on_pack is not None:
@@ -184,7 +209,7 @@ class StreamingLoader:
         for start in range(0, len(self._pending), BATCH):
             batch = self._pending[start:start + BATCH]
             try:
-                future = self._pool.submit(_load_batch, batch, self._content, self._findings_only)
+                future = self._pool.submit(_load_batch, batch, self._content, self._findings_only, self._cache)
             except BrokenProcessPool:  # a worker died already: the batch is retried on its own in finish()
                 future = Future()
                 future.set_exception(BrokenProcessPool("a worker process died"))
@@ -192,25 +217,84 @@ class StreamingLoader:
         self._pending = []
 
 
-def _load_isolated(batch: list[FoundPack], ctx: BaseContext, content: bool, findings_only: bool) -> list[Pack]:
+def _load_isolated(batch: list[FoundPack], ctx: BaseContext, content: bool, findings_only: bool,
+                   cache: CacheSpec | None) -> list[tuple[Pack, NewResult | bool]]:
     """Load ``batch`` in a worker of its own; when it kills the worker, halve it until the culprit is alone."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     with ProcessPoolExecutor(1, mp_context=ctx) as alone:
         try:
-            return alone.submit(_load_batch, batch, content, findings_only).result()
+            return alone.submit(_load_batch, batch, content, findings_only, cache).result()
         except BrokenProcessPool:
             pass
     if len(batch) == 1:
-        return [_crashed(batch[0])]
+        return [(_crashed(batch[0]), False)]
     middle = len(batch) // 2
-    return (_load_isolated(batch[:middle], ctx, content, findings_only)
-            + _load_isolated(batch[middle:], ctx, content, findings_only))
+    return (_load_isolated(batch[:middle], ctx, content, findings_only, cache)
+            + _load_isolated(batch[middle:], ctx, content, findings_only, cache))
 
 
-def _load_batch(batch: list[FoundPack], content: bool, findings_only: bool = False) -> list[Pack]:
-    return [load_safely(item, content, findings_only) for item in batch]
+def _load_batch(batch: list[FoundPack], content: bool, findings_only: bool = False,
+                cache: CacheSpec | None = None) -> list[tuple[Pack, NewResult | bool]]:
+    return [load_cached(item, content, findings_only, cache) for item in batch]
+
+
+def load_cached(found: FoundPack, content: bool, findings_only: bool,
+                cache: CacheSpec | None) -> tuple[Pack, NewResult | bool]:
+    """The pack, from the result cache when its fingerprint is unchanged, else loaded (``load_safely``).
+
+    The second item is True for a cache hit, a ``NewResult`` for the caller to store (workers never write the
+    cache: the process that owns the run stores every new result in one transaction), or False when there is
+    nothing to store (no cache, a failed load, a fingerprint too recent or one the cache cannot vouch for).
+    """
+    if cache is None:
+        return load_safely(found, content, findings_only), False
+    variant = ("content" if content else "fast") + ("+findings-only" if findings_only else "")
+    key = result_cache.result_key(cache, found.root, found.scope.value, found.scope_root, variant)
+    try:
+        stored = result_cache.lookup(cache, key)
+        if stored is not None and pack_fingerprint.still_matches(found.root, stored.tree, stored.extras,
+                                                                 stored.extras_print):
+            pack = result_cache.decode(stored.payload)
+            if isinstance(pack, Pack) and pack.root == found.root and pack.top_dirs == found.top_dirs:
+                return pack, True
+    except Exception:  # a damaged row is a miss, never a failed load  # noqa: BLE001
+        pass
+    start = time.time_ns()
+    with recording(str(found.root)) as log:
+        pack = load_safely(found, content, findings_only)
+    if any(d.code == INTERNAL_ERROR.code for d in pack.diagnostics):
+        return pack, False
+    try:
+        printed = pack_fingerprint.after_load(found.root, log)
+    except OSError:
+        printed = None
+    if printed is None or printed.newest_ns >= start - cache.racy_ns:
+        return pack, False
+    return pack, NewResult(key, printed.tree, printed.extras, printed.extras_print, result_cache.encode(pack))
+
+
+def _count(stats: CacheStats | None, result: NewResult | bool) -> None:
+    if stats is None:
+        return
+    if result is True:
+        stats.hits += 1
+    else:
+        stats.misses += 1
+        if result is False:
+            stats.unstored += 1
+
+
+def _store(cache: CacheSpec | None, new: list[NewResult], stats: CacheStats | None) -> None:
+    if cache is None or not new:
+        return
+    store = result_cache.ResultStore(cache)
+    written = store.store(new)
+    result_cache.forget_readers()  # this process's readers may have seen the file before it was written
+    if stats is not None:
+        stats.stored += written
+        stats.notices.extend(store.notices)
 
 
 SUMMARY_KEYS = ("name", "description", "type", "status", "trust", "grounding", "version", "profile", "runtime",

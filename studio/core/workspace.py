@@ -16,6 +16,7 @@ from studio.core.model import NO_VERDICT, Pack, Scope, Verdict
 from studio.core.pack import NOT_A_DIRECTORY
 from studio.core.pack_loader import FoundPack, StreamingLoader, pack_order
 from studio.core.resources import builtin_scope_findings, examples_dir
+from studio.core.result_cache import CacheSpec, CacheStats
 from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
 from studio.core.shadowing import apply, settle
 
@@ -67,6 +68,8 @@ class WorkspaceOptions:
     """Worker processes for loading (the CLI and the app's scan process use one per core)."""
     worker_init: Callable[[], None] | None = None
     """Run first thing in each worker process (a module-level function)."""
+    cache: CacheSpec | None = None
+    """The result cache to take unchanged packs from and store new results in (``result_cache``); None: none."""
     findings_only: bool = False
     """Keep only each pack's findings and summary once it is validated (``pack_loader.SUMMARY_KEYS``; no text,
     body or other frontmatter): all that a ``validate`` run prints. Worker processes then send back a fraction."""
@@ -104,6 +107,8 @@ class Workspace:
     _looks: dict[str, set[str]] = field(init=False, repr=False)
     """Names by lookalike skeleton (both of ``_lookalike_keys``), built with ``_named``."""
     _indexed: int = field(init=False, repr=False)
+    cache_stats: CacheStats | None = field(default=None, init=False, repr=False)
+    """What the result cache did while this workspace loaded (None when it was not asked)."""
     """How many of ``packs`` (from the start) are in ``_named``: the index is built in steps (``index_names``)."""
 
     def __post_init__(self) -> None:
@@ -326,7 +331,7 @@ def open_workspace(
     seen: set[object] = set()
     loader = StreamingLoader(options.processes, content=options.content_checks, findings_only=options.findings_only,
                              on_pack=on_pack, on_progress=on_progress, cancelled=cancelled,
-                             worker_init=options.worker_init)
+                             worker_init=options.worker_init, cache=options.cache)
     stopped = False
 
     def found_in(scope: Scope) -> Callable[[Path, Path | None, frozenset[str] | None, object], None]:
@@ -352,7 +357,9 @@ def open_workspace(
         diagnostics.append(SCAN_CANCELLED(
             f"Scan cancelled: {len(packs)} of {len(seen)} packs found so far were loaded",
             str(locations[-1].path if locations else Path.cwd())))
-    return Workspace.settled(packs, diagnostics, locations, options)
+    workspace = Workspace.settled(packs, diagnostics, locations, options)
+    workspace.cache_stats = loader.cache_stats
+    return workspace
 
 
 def _scan_one(

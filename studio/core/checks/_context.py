@@ -8,7 +8,7 @@ from typing import Any
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.model import Frontmatter, Pack
-from studio.core.pack_fs import PackFS, PackTree
+from studio.core.pack_fs import MAX_WALK_DEPTH, PackFS, PackTree
 from studio.core.paths import list_top_dirs
 
 TREE_MAX_ENTRIES = 20_000
@@ -44,7 +44,7 @@ class CheckContext:
         """One bounded walk of the whole pack, shared by the content checks (dot-folders and node_modules
         are not entered; symlinks are listed, never followed)."""
         if self._tree is None:
-            self._tree = self.fs.walk(enter=_enter, max_entries=TREE_MAX_ENTRIES)
+            self._tree = walk_for_checks(self.fs)
         return self._tree
 
     def close(self) -> None:
@@ -91,6 +91,16 @@ class CheckContext:
         elif self.fm is not None:
             line = self.fm.start_line
         return code(message, "KNOWLEDGE.md", line, column, hint=hint, severity=severity, behavior=behavior)
+
+
+def walk_for_checks(fs: PackFS) -> PackTree:
+    """The content checks' walk of a pack (the result cache repeats it to see whether anything changed)."""
+    return fs.walk(enter=_enter, max_entries=TREE_MAX_ENTRIES)
+
+
+def is_walk_for_checks(top: str, max_depth: int, max_entries: int, enter: object) -> bool:
+    """True for the arguments ``walk_for_checks`` walks with."""
+    return top == "" and max_depth == MAX_WALK_DEPTH and max_entries == TREE_MAX_ENTRIES and enter is _enter
 
 
 def _enter(_rel: str, name: str) -> bool:

@@ -12,10 +12,11 @@ nothing here writes into a pack.
 
 from __future__ import annotations
 
+from studio.core.cache_files import default_cache_dir
 from studio.core.search.changes import RefreshReport
 from studio.core.search.index import IndexInfo, SearchIndex
 from studio.core.search.query import SearchHit, SearchResults
-from studio.core.search.store import IndexLocationError, default_cache_dir
+from studio.core.search.store import IndexLocationError
 
 __all__ = ["IndexInfo", "IndexLocationError", "RefreshReport", "SearchHit", "SearchIndex", "SearchResults",
            "default_cache_dir"]

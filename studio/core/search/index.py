@@ -9,11 +9,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studio.core.cache_files import default_cache_dir
 from studio.core.diagnostics import Diagnostic
 from studio.core.search import indexer, query
 from studio.core.search.changes import RefreshReport
 from studio.core.search.query import SearchMode, SearchResults
-from studio.core.search.store import INDEX_FILE, INDEX_IN_MEMORY, Store, default_cache_dir
+from studio.core.search.store import INDEX_FILE, INDEX_IN_MEMORY, Store
 
 
 @dataclass(frozen=True, slots=True)

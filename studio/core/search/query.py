@@ -23,11 +23,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from studio.core.cache_files import is_damage
 from studio.core.diagnostics import Diagnostic
 from studio.core.pack_fs import PackFS
 from studio.core.search.cpu import spare_core
 from studio.core.search.snippets import UNREAD, heading_at, make_snippet, read_lines, safe_text
-from studio.core.search.store import Store, is_damage
+from studio.core.search.store import Store
 from studio.core.search.textprep import Query, fts_expression, highlight_pattern, parse_query
 
 HEADING_WEIGHT = 8.0

@@ -36,11 +36,11 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from studio.core.cache_files import is_damage, remove_database
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import is_inside
 
 INDEX_FILE = "search-index.sqlite3"
-APP_DIR = "knowledge-pack-studio"
 APPLICATION_ID = 0x4B505331  # "KPS1"
 SCHEMA_VERSION = 1
 TOKENIZER = "unicode61-cjk-chars-1"
@@ -97,14 +97,6 @@ class IndexLocationError(ValueError):
 
 class NotOurs(Exception):
     """The file is SQLite but not a usable search index of this version."""
-
-
-def default_cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/knowledge-pack-studio``, else ``~/.cache/knowledge-pack-studio``."""
-    base = os.environ.get("XDG_CACHE_HOME", "").strip()
-    if not base or not os.path.isabs(base):
-        base = os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / APP_DIR
 
 
 class Store:
@@ -317,23 +309,6 @@ def _create(conn: sqlite3.Connection) -> None:
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             conn.execute(statement)
-
-
-def is_damage(exc: BaseException) -> bool:
-    """True for errors that mean the file itself is bad (not SQLite, corrupt), not that it is busy or locked."""
-    if isinstance(exc, sqlite3.OperationalError):
-        return False
-    if isinstance(exc, sqlite3.DatabaseError):
-        name = getattr(exc, "sqlite_errorname", "") or ""
-        return not name or name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR"))
-    return False
-
-
-def remove_database(path: Path) -> None:
-    """Delete the database file and its companions (WAL, shared memory, rollback journal)."""
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(str(path) + suffix)
 
 
 def _inode(path: Path) -> tuple[int, int] | None:

@@ -1,0 +1,365 @@
+"""A persistent cache of pack load results, shared by the CLI and the app, in the user cache folder.
+
+Validating a pack with its content checks reads every byte of it; most runs find nothing changed. The cache keeps
+each pack's result (the frozen ``Pack`` as loaded, before any workspace verdict) under a key naming the pack
+(root, scope, what was asked for) and the studio (its version and the code of its core), next to the pack's
+fingerprint (``pack_fingerprint``: every file's identity, ctime included). A later run walks the pack, and when
+the fingerprint is equal it takes the stored result instead of loading: walking is the floor, loading is many
+times that.
+
+Why SQLite (measured on the 10,000-pack corpus, see the note of issue #28): one file, atomic transactions and
+concurrent readers with WAL, and 10,000 lookups by key in about 0.1 s; one file per pack needs as many opens and
+an own scheme for pruning and for writers racing each other.
+
+Nothing read back is trusted blindly: the file must carry the studio's application id and this format's version
+(else it is deleted and rebuilt, with a notice), and a stored result is unpickled by an unpickler that builds
+only the studio's own model classes and plain containers, never anything else a damaged or planted file names.
+Two processes writing at once are serialised by SQLite (a busy store waits, then skips storing: a cache that
+cannot be written costs the next run time, never a result).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import os
+import pickle
+import sqlite3
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from studio import __version__
+from studio.core.cache_files import default_cache_dir, is_damage, remove_database
+from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+
+CACHE_FILE = "results.sqlite3"
+FORMAT = 1
+"""The row layout and the pickled classes' shape; a file of another format is rebuilt."""
+APPLICATION_ID = 0x4B505352  # "KPSR"
+MAX_BYTES = 512 * 1024 * 1024
+"""Above this the oldest rows go (down to ``PRUNE_TO`` of it): 10,000 packs with content findings take ~60 MB."""
+PRUNE_TO = 0.75
+BUSY_TIMEOUT_S = 2.0
+RACY_NS = 2_000_000_000
+"""A result whose fingerprint holds a ctime this close to the load's start is not stored: file systems stamp
+times with a coarse clock (a few ms on Linux, 2 s on FAT), so an edit in the same tick could look unchanged."""
+
+CACHE_REBUILT = Code("cache-rebuilt", Severity.INFO,
+                     "the result cache was damaged, foreign or of another format: it was deleted and starts afresh",
+                     Behavior.LOAD, "", hint="Nothing to do; the next run is as slow as a first one.")
+CACHE_UNAVAILABLE = Code("cache-unavailable", Severity.INFO,
+                         "the result cache could not be used; this run worked without it", Behavior.LOAD, "",
+                         hint="Check the cache folder's permissions, or pass --no-cache.")
+CODES = (CACHE_REBUILT, CACHE_UNAVAILABLE)
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, tree BLOB NOT NULL, extras TEXT NOT NULL, "
+    "extras_print BLOB NOT NULL, payload BLOB NOT NULL, written INTEGER NOT NULL) WITHOUT ROWID",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CacheSpec:
+    """Where the cache is and which studio reads it: small and picklable, handed to worker processes."""
+
+    folder: Path
+    salt: str
+    racy_ns: int
+
+    @property
+    def path(self) -> Path:
+        return self.folder / CACHE_FILE
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    tree: bytes
+    extras: tuple[str, ...]
+    extras_print: bytes
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class NewResult:
+    """A result a worker computed, for the parent to store (workers never write)."""
+
+    key: str
+    tree: bytes
+    extras: tuple[str, ...]
+    extras_print: bytes
+    payload: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class CacheInfo:
+    path: Path
+    exists: bool
+    entries: int
+    bytes: int
+    max_bytes: int
+
+
+@dataclass(slots=True)
+class CacheStats:
+    """What one run did with the cache (for ``--verbose`` lines, the bench and tests)."""
+
+    hits: int = 0
+    misses: int = 0
+    stored: int = 0
+    unstored: int = 0
+    """Loaded but not storable: too recently changed to vouch for, a walk the fingerprint does not cover, a
+    failed load."""
+    notices: list[Diagnostic] = field(default_factory=list)
+
+
+def spec_for(folder: Path | None = None, *, racy_ns: int | None = None) -> CacheSpec:
+    """The cache in ``folder`` (default: the user cache folder) for this studio."""
+    return CacheSpec(folder or default_cache_dir(), studio_salt(), RACY_NS if racy_ns is None else racy_ns)
+
+
+_salt: str | None = None
+
+
+def studio_salt() -> str:
+    """Names this studio: its version, the cache format and the identity of every core module file.
+
+    A released studio changes its version; a checkout being worked on changes its files without changing the
+    version, and a result cached by yesterday's checks must not answer for today's.
+    """
+    global _salt
+    if _salt is None:
+        core = Path(__file__).resolve().parent
+        parts = [__version__, str(FORMAT)]
+        for folder, _dirs, files in sorted(os.walk(core)):
+            for name in sorted(files):
+                if name.endswith(".py"):
+                    with contextlib.suppress(OSError):
+                        st = os.stat(os.path.join(folder, name))
+                        parts.append(f"{os.path.relpath(os.path.join(folder, name), core)}:{st.st_size}:"
+                                     f"{st.st_mtime_ns}")
+        _salt = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
+    return _salt
+
+
+def result_key(spec: CacheSpec, root: Path, scope: str, scope_root: Path | None, variant: str) -> str:
+    return f"{spec.salt}\x00{root}\x00{scope}\x00{scope_root or ''}\x00{variant}"
+
+
+# -- reading, in any process -------------------------------------------------------------------------------
+
+_readers: dict[tuple[int, str], sqlite3.Connection | None] = {}
+
+
+def lookup(spec: CacheSpec, key: str) -> StoredResult | None:
+    """The stored result for ``key``, or None (no row, no file, a busy or damaged store: all mean 'load it')."""
+    conn = _reader(spec)
+    if conn is None:
+        return None
+    try:
+        row = conn.execute("SELECT tree, extras, extras_print, payload FROM results WHERE key = ?", (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+    if row is None:
+        return None
+    extras = tuple(row[1].split("\x00")) if row[1] else ()
+    return StoredResult(bytes(row[0]), extras, bytes(row[2]), bytes(row[3]))
+
+
+def _reader(spec: CacheSpec) -> sqlite3.Connection | None:
+    # One read connection per process and file: a forked worker must not use its parent's connection.
+    slot = (os.getpid(), str(spec.path))
+    if slot not in _readers:
+        conn: sqlite3.Connection | None = None
+        if spec.path.is_file():
+            try:
+                conn = sqlite3.connect(f"file:{spec.path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                                       check_same_thread=False)
+                if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID or \
+                        conn.execute("PRAGMA user_version").fetchone()[0] != FORMAT:
+                    conn.close()
+                    conn = None
+            except sqlite3.Error:
+                conn = None
+        _readers[slot] = conn
+    return _readers[slot]
+
+
+def forget_readers() -> None:
+    """Close this process's read connections (after the parent rebuilt or cleared the file)."""
+    for slot, conn in list(_readers.items()):
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        del _readers[slot]
+
+
+def encode(value: Any) -> bytes:
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def decode(payload: bytes) -> Any:
+    """Unpickle a stored result, building nothing but the studio's model classes and plain values."""
+    return _Restricted(io.BytesIO(payload)).load()
+
+
+_ALLOWED_MODULES = ("studio.core.",)
+_ALLOWED_GLOBALS = {
+    ("builtins", "frozenset"), ("builtins", "set"), ("builtins", "tuple"), ("builtins", "list"),
+    ("builtins", "dict"), ("builtins", "str"), ("builtins", "int"), ("builtins", "float"), ("builtins", "bool"),
+    ("builtins", "bytes"), ("builtins", "getattr"), ("pathlib", "PosixPath"), ("pathlib", "WindowsPath"),
+    ("pathlib", "Path"), ("pathlib", "PurePosixPath"), ("copyreg", "_reconstructor"), ("builtins", "object"),
+    ("datetime", "date"), ("datetime", "datetime"), ("datetime", "timezone"), ("datetime", "timedelta"),
+}
+
+
+_REBUILDERS = {("studio.core.model", "_frontmatter_from_pickle")}
+"""Functions the model's own ``__reduce__`` methods name: the only callables besides classes it may call."""
+
+
+class _Restricted(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _ALLOWED_GLOBALS or (module, name) in _REBUILDERS:
+            return super().find_class(module, name)
+        if module.startswith(_ALLOWED_MODULES) and not name.startswith("_"):
+            found = super().find_class(module, name)
+            if isinstance(found, type):  # a class of the studio's model; never one of its functions
+                return found
+        raise pickle.UnpicklingError(f"the result cache names {module}.{name}, which it never stores")
+
+
+# -- writing, in the process that owns the run ---------------------------------------------------------------
+
+class ResultStore:
+    """The writable cache file: created, checked, rebuilt when damaged, pruned when large."""
+
+    def __init__(self, spec: CacheSpec, *, max_bytes: int = MAX_BYTES) -> None:
+        self.spec = spec
+        self.max_bytes = max_bytes
+        self.notices: list[Diagnostic] = []
+
+    def store(self, results: Iterable[NewResult]) -> int:
+        """Write ``results`` in one transaction; how many were written (0 when the store is busy or unusable)."""
+        rows = [(r.key, r.tree, "\x00".join(r.extras), r.extras_print, r.payload, time.time_ns()) for r in results]
+        if not rows:
+            return 0
+        conn = self._open()
+        if conn is None:
+            return 0
+        try:
+            with conn:
+                conn.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)", rows)
+            self._prune(conn)
+        except sqlite3.Error as exc:
+            if is_damage(exc):
+                self._rebuild(str(exc))
+            return 0  # busy past the timeout: the next run stores them
+        finally:
+            conn.close()
+        return len(rows)
+
+    def info(self) -> CacheInfo:
+        path = self.spec.path
+        if not path.is_file():
+            return CacheInfo(path, False, 0, 0, self.max_bytes)
+        conn = self._open()
+        entries = 0
+        if conn is not None:
+            try:
+                entries = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+            except sqlite3.Error:
+                entries = 0
+            finally:
+                conn.close()
+        return CacheInfo(path, True, entries, _size(path), self.max_bytes)
+
+    def clear(self) -> None:
+        remove_database(self.spec.path)
+        forget_readers()
+
+    def _open(self) -> sqlite3.Connection | None:
+        path = self.spec.path
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.notices.append(CACHE_UNAVAILABLE(f"The result cache folder {path.parent} cannot be made "
+                                                  f"({exc.strerror or exc}); this run did without it",
+                                                  file=str(path.parent)))
+            return None
+        for attempt in (1, 2):
+            try:
+                conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S)
+                self._prepare(conn)
+                return conn
+            except _NotOurs as exc:
+                conn.close()
+                if attempt == 2:
+                    break
+                self._rebuild(str(exc))
+            except sqlite3.Error as exc:
+                with contextlib.suppress(Exception):
+                    conn.close()
+                if attempt == 2 or not is_damage(exc):
+                    if not is_damage(exc):
+                        return None  # busy or locked: not a reason to delete anyone's file
+                    break
+                self._rebuild(str(exc))
+        self.notices.append(CACHE_UNAVAILABLE(f"The result cache {path} could not be used; this run did without it",
+                                              file=str(path)))
+        return None
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app == 0 and not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            conn.execute("PRAGMA journal_mode = WAL")
+            with conn:
+                conn.execute("BEGIN IMMEDIATE")
+                if not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    for statement in _SCHEMA:
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                    conn.execute(f"PRAGMA user_version = {FORMAT}")
+            app = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app != APPLICATION_ID:
+            raise _NotOurs("another program's database" if app else "a database without the studio's tables")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version != FORMAT:
+            raise _NotOurs(f"format {version}, this studio writes format {FORMAT}")
+        conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _rebuild(self, why: str) -> None:
+        self.notices.append(CACHE_REBUILT(f"The result cache {self.spec.path} was not usable ({why[:200]}); it was "
+                                          "deleted and starts afresh", file=str(self.spec.path)))
+        remove_database(self.spec.path)
+        forget_readers()
+
+    def _prune(self, conn: sqlite3.Connection) -> None:
+        """Keep the file under ``max_bytes``: drop the oldest rows, down to ``PRUNE_TO`` of the bound."""
+        with contextlib.suppress(sqlite3.OperationalError):  # another writer holds it: the next run prunes
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = _size(self.spec.path)
+        if size <= self.max_bytes:
+            return
+        total = conn.execute("SELECT count(*) FROM results").fetchone()[0]
+        keep = int(total * PRUNE_TO * self.max_bytes / size)
+        with conn:
+            conn.execute("DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY written LIMIT ?)",
+                         (total - keep,))
+        with contextlib.suppress(sqlite3.OperationalError):
+            conn.execute("VACUUM")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+class _NotOurs(Exception):
+    pass
+
+
+def _size(path: Path) -> int:
+    total = 0
+    for suffix in ("", "-wal"):
+        with contextlib.suppress(OSError):
+            total += os.path.getsize(str(path) + suffix)
+    return total
