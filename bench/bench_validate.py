@@ -20,6 +20,10 @@ every KNOWLEDGE.md and loads its frontmatter with the C YAML loader (the content
 regex pass), with the peak memory (max RSS) of each. The directory limit is lifted on both sides
 (``--max-dirs``), since the default of 5,000 stops before 10,000 packs.
 
+``--warm`` (issue #28) times ``pack-studio validate`` as a fresh process three ways, in turns: cold (``--no-cache``),
+warm (the result cache primed, nothing changed) and the stat floor (a fresh process that walks the tree and
+``lstat``s every entry: what any answer to "did anything change?" must do), with the cache's size on disk.
+
 Prints both times, the ratio and the per-pack cost, and the time with one worker process per core
 (findings only, as ``pack-studio validate`` loads). Also checks the
 validator against the corpus manifest's planted defects (``expect`` codes) and reports recall.
@@ -133,12 +137,17 @@ def main() -> int:
     ap.add_argument("--tier", choices=("knowledge", "content", "both"), default="both")
     ap.add_argument("--whole-process", action="store_true",
                     help="time fresh processes (the CLI as a user runs it) against fresh floor processes")
+    ap.add_argument("--warm", action="store_true",
+                    help="pack-studio validate cold (--no-cache) and warm (result cache primed) against the stat floor")
     args = ap.parse_args()
     root = args.corpus
     if root is None:
         root = Path(tempfile.mkdtemp(prefix="pack-bench-")) / "corpus"
         subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(root), "--packs", str(args.packs),
                         "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    if args.warm:
+        warm_and_cold(root, args.repeat)
+        return 0
     if args.whole_process:
         whole_process(root, args.repeat, args.tier)
         return 0
@@ -222,6 +231,52 @@ def whole_process(root: Path, repeat: int, tier: str) -> None:
               f"peak {s_rss:5.0f} MiB (parent)")
         print(f"ratio of bests {min(studios) / min(floors):.2f}x floor; median of per-run ratios "
               f"{statistics.median(ratios):.2f}x ({', '.join(f'{r:.2f}' for r in ratios)})")
+
+
+_STAT_FLOOR = """
+import os, sys
+entries = 0
+stack = [sys.argv[1]]
+while stack:
+    with os.scandir(stack.pop()) as it:
+        for entry in it:
+            entry.stat(follow_symlinks=False)
+            entries += 1
+            if entry.is_dir(follow_symlinks=False):
+                stack.append(entry.path)
+print(entries)
+"""
+
+
+def warm_and_cold(root: Path, repeat: int) -> None:
+    """Cold and warm ``validate`` against the stat floor, fresh processes in turns (see the module docstring)."""
+    studio_cmd = [sys.executable, "-c", "import sys; from studio.launcher import main; sys.exit(main())"]
+    validate = [*studio_cmd, "validate", "--max-dirs", "10000000", "--format", "json", str(root)]
+    floor_argv = [sys.executable, "-c", _STAT_FLOOR, str(root)]
+    with tempfile.TemporaryDirectory(prefix="kps-cache-") as cache:
+        os.environ["XDG_CACHE_HOME"] = cache
+        _run_process(floor_argv)  # the page cache and the dentry cache, for every side alike
+        _run_process(validate)  # primes the result cache
+        floors, colds, warms = [], [], []
+        entries = packs = 0
+        for _ in range(repeat):
+            f, _rss, out = _run_process(floor_argv)
+            entries = int(out.strip() or 0)
+            c, _rss, out = _run_process([*validate, "--no-cache"])
+            cold_summary = json.loads(out)["summary"]
+            w, _rss, out = _run_process(validate)
+            warm_summary = json.loads(out)["summary"]
+            assert warm_summary == cold_summary, (warm_summary, cold_summary)
+            packs = warm_summary["packs"]
+            floors.append(f)
+            colds.append(c)
+            warms.append(w)
+        size = sum(p.stat().st_size for p in Path(cache).rglob("*") if p.is_file())
+    print(f"\nvalidate, {packs} packs, {entries} entries, {repeat} runs in turns (best of each)")
+    print(f"stat floor (walk + lstat every entry): {min(floors):6.2f} s")
+    print(f"cold  validate --no-cache:            {min(colds):6.2f} s = {min(colds) / min(floors):5.2f}x floor")
+    print(f"warm  validate (nothing changed):     {min(warms):6.2f} s = {min(warms) / min(floors):5.2f}x floor")
+    print(f"result cache on disk: {size / 2**20:.1f} MiB")
 
 
 def _peak_rss(argv: list[str]) -> float:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.checks._context import is_walk_for_checks, walk_for_checks
-from studio.core.pack_fs import AccessLog, PackFS, PackTree, Status
+from studio.core.pack_fs import AccessLog, PackFS, PackTree
 
 KNOWLEDGE = "KNOWLEDGE.md"  # read by path before any check runs, so it is always among the extras
 _WALKED, _LISTED = b"W", b"L"
@@ -79,13 +79,14 @@ def still_matches(root: Path, tree_print: bytes, extras: tuple[str, ...], extras
 
 
 def _tree_print(fs: PackFS, tree: PackTree | None) -> bytes:
-    listing = _root_listing(fs)
     if tree is None:
-        return _LISTED + _digest(listing)
+        return _LISTED + _digest(_root_listing(fs))
+    # No root listing here: the root's files are in the walk, and its folder names are the scan's ``top_dirs``,
+    # which a cached result must match anyway (``pack_loader.load_cached``).
     files = [(e.rel, e.mode, e.size, e.mtime_ns, e.ctime_ns, e.ino) for e in tree.files]
     links = [(link.rel, link.target, str(link.state), link.resolved) for link in tree.links]
     return _WALKED + _digest((files, tree.dirs, links, tree.unlisted, tree.too_deep, tree.too_deep_count,
-                              tree.stopped_at, listing))
+                              tree.stopped_at))
 
 
 def _extras_print(fs: PackFS, rels: tuple[str, ...]) -> tuple[bytes, int]:
@@ -93,8 +94,8 @@ def _extras_print(fs: PackFS, rels: tuple[str, ...]) -> tuple[bytes, int]:
     shape = []
     newest = 0
     for rel in rels:
-        status, resolved, mode = fs.kind(rel)
-        st = fs.lstat(resolved) if resolved is not None and status is Status.OK else None
+        status, resolved, st = fs.resolved_stat(rel)
+        mode = st.st_mode if st is not None else 0
         ident = None
         if st is not None:
             ident = (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)

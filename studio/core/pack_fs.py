@@ -338,6 +338,12 @@ class PackFS:
 
     def kind(self, rel: str) -> tuple[Status, str | None, int]:
         """(status, resolved pack-relative path, st_mode) of ``rel``, following links that stay inside."""
+        status, resolved, st = self.resolved_stat(rel)
+        return status, resolved, st.st_mode if st is not None else 0
+
+    def resolved_stat(self, rel: str) -> tuple[Status, str | None, os.stat_result | None]:
+        """(status, resolved pack-relative path, ``lstat`` of that path) of ``rel``, following links that stay
+        inside; the stat is None unless the status is OK."""
         _note(self.root, rel)
         parts = split_rel(rel)
         if parts and ".." not in parts:  # the common case first: physical folders, no link at the end
@@ -346,14 +352,26 @@ class PackFS:
                 try:
                     st = os.stat(parts[-1], dir_fd=folder, follow_symlinks=False)
                 except (OSError, ValueError) as exc:
-                    return _failed(exc).status, None, 0
+                    return _failed(exc).status, None, None
                 if not stat.S_ISLNK(st.st_mode):
-                    return Status.OK, "/".join(parts), st.st_mode
+                    return Status.OK, "/".join(parts), st
         result = self._resolve(parts, want="stat")
         if isinstance(result, ReadResult):
-            return result.status, None, 0
-        _fd, resolved, mode = result
-        return Status.OK, resolved, mode
+            return result.status, None, None
+        _fd, resolved, _mode = result
+        # The target's own lstat, through physical folders: where the links led, with nothing followed.
+        target = split_rel(resolved)
+        try:
+            if not target:  # a link to the pack root itself
+                if self._root is None:
+                    return Status.UNREADABLE, None, None
+                return Status.OK, resolved, os.fstat(self._root)
+            folder = self._cached_dir(target[:-1])
+            if folder is None:
+                return Status.UNREADABLE, None, None
+            return Status.OK, resolved, os.stat(target[-1], dir_fd=folder, follow_symlinks=False)
+        except (OSError, ValueError) as exc:
+            return _failed(exc).status, None, None
 
     def exists(self, rel: str) -> bool:
         """True when ``rel`` reaches a regular file inside the pack."""

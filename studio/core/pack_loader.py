@@ -115,7 +115,7 @@ class StreamingLoader:
         self._on_progress = on_progress
         self._cancelled = cancelled
         self._pending: list[FoundPack] = []
-        self._jobs: list[tuple[list[FoundPack], Future[list[tuple[Pack, NewResult | bool]]]]] = []
+        self._jobs: list[tuple[list[FoundPack], Future[list[tuple[Pack | bytes, NewResult | bool]]]]] = []
         self._handed = 0
         self._done = 0
         self._pool: ProcessPoolExecutor | None = None
@@ -157,7 +157,7 @@ class StreamingLoader:
                     self._pool.shutdown(wait=False, cancel_futures=True)
                     break
                 try:
-                    loaded = self._take(future.result(), new)
+                    loaded = self._take(batch, future.result(), new)
                 except BrokenProcessPool:
                     retry.extend(batch)
                     continue
@@ -167,20 +167,27 @@ class StreamingLoader:
             # again on its own, and split only a batch that kills its worker again.
             assert self._ctx is not None
             for start in range(0, 0 if stopped else len(retry), BATCH):
-                loaded = self._take(_load_isolated(retry[start:start + BATCH], self._ctx, self._content,
-                                                   self._findings_only, self._cache), new)
+                part = retry[start:start + BATCH]
+                loaded = self._take(part, _load_isolated(part, self._ctx, self._content, self._findings_only,
+                                                         self._cache), new)
                 self._report(loaded)
                 packs.extend(loaded)
         _store(self._cache, new, self.cache_stats)
         packs.sort(key=pack_order)
         return packs, stopped
 
-    def _take(self, loaded: list[tuple[Pack, NewResult | bool]], new: list[NewResult]) -> list[Pack]:
-        for _pack, result in loaded:
+    def _take(self, batch: list[FoundPack], loaded: list[tuple[Pack | bytes, NewResult | bool]],
+              new: list[NewResult]) -> list[Pack]:
+        packs = []
+        for found, (item, result) in zip(batch, loaded, strict=True):
+            pack = item if isinstance(item, Pack) else from_payload(found, item)
+            if pack is None:  # a stored result that does not decode here: load it after all
+                pack, result = load_safely(found, self._content, self._findings_only), False
             _count(self.cache_stats, result)
             if isinstance(result, NewResult):
                 new.append(result)
-        return [pack for pack, _result in loaded]
+            packs.append(pack)
+        return packs
 
     def _report(self, loaded: list[Pack]) -> None:
         if self._on_pack is not None:
@@ -218,7 +225,7 @@ class StreamingLoader:
 
 
 def _load_isolated(batch: list[FoundPack], ctx: BaseContext, content: bool, findings_only: bool,
-                   cache: CacheSpec | None) -> list[tuple[Pack, NewResult | bool]]:
+                   cache: CacheSpec | None) -> list[tuple[Pack | bytes, NewResult | bool]]:
     """Load ``batch`` in a worker of its own; when it kills the worker, halve it until the culprit is alone."""
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
@@ -236,8 +243,14 @@ def _load_isolated(batch: list[FoundPack], ctx: BaseContext, content: bool, find
 
 
 def _load_batch(batch: list[FoundPack], content: bool, findings_only: bool = False,
-                cache: CacheSpec | None = None) -> list[tuple[Pack, NewResult | bool]]:
-    return [load_cached(item, content, findings_only, cache) for item in batch]
+                cache: CacheSpec | None = None) -> list[tuple[Pack | bytes, NewResult | bool]]:
+    """A worker's batch. A cache hit goes back as the stored bytes: the parent decodes them once, where decoding
+    here and pickling the pack again to send it would cost twice that."""
+    out: list[tuple[Pack | bytes, NewResult | bool]] = []
+    for item in batch:
+        payload = cached_payload(item, content, findings_only, cache)
+        out.append((payload, True) if payload is not None else load_fresh(item, content, findings_only, cache))
+    return out
 
 
 def load_cached(found: FoundPack, content: bool, findings_only: bool,
@@ -248,19 +261,51 @@ def load_cached(found: FoundPack, content: bool, findings_only: bool,
     cache: the process that owns the run stores every new result in one transaction), or False when there is
     nothing to store (no cache, a failed load, a fingerprint too recent or one the cache cannot vouch for).
     """
-    if cache is None:
-        return load_safely(found, content, findings_only), False
+    payload = cached_payload(found, content, findings_only, cache)
+    pack = from_payload(found, payload) if payload is not None else None
+    if pack is not None:
+        return pack, True
+    return load_fresh(found, content, findings_only, cache)
+
+
+def _key(found: FoundPack, content: bool, findings_only: bool, cache: CacheSpec) -> str:
     variant = ("content" if content else "fast") + ("+findings-only" if findings_only else "")
-    key = result_cache.result_key(cache, found.root, found.scope.value, found.scope_root, variant)
+    return result_cache.result_key(cache, found.root, found.scope.value, found.scope_root, variant)
+
+
+def cached_payload(found: FoundPack, content: bool, findings_only: bool, cache: CacheSpec | None) -> bytes | None:
+    """The stored result's bytes when the pack's fingerprint is unchanged; None for any reason to load it."""
+    if cache is None:
+        return None
     try:
-        stored = result_cache.lookup(cache, key)
+        stored = result_cache.lookup(cache, _key(found, content, findings_only, cache))
         if stored is not None and pack_fingerprint.still_matches(found.root, stored.tree, stored.extras,
                                                                  stored.extras_print):
-            pack = result_cache.decode(stored.payload)
-            if isinstance(pack, Pack) and pack.root == found.root and pack.top_dirs == found.top_dirs:
-                return pack, True
+            return stored.payload
     except Exception:  # a damaged row is a miss, never a failed load  # noqa: BLE001
         pass
+    return None
+
+
+def from_payload(found: FoundPack, payload: bytes) -> Pack | None:
+    """The pack a stored result describes, for the folder the scan found (None when it does not decode)."""
+    try:
+        knowledge, diagnostics, top_dirs = result_cache.decode(payload)
+    except Exception:  # noqa: BLE001
+        return None
+    if top_dirs != found.top_dirs or not isinstance(knowledge, KnowledgeFile | None) or \
+            not isinstance(diagnostics, tuple):
+        return None
+    return Pack(found.root, found.scope, found.scope_root, knowledge=knowledge, diagnostics=diagnostics,
+                top_dirs=top_dirs)
+
+
+def load_fresh(found: FoundPack, content: bool, findings_only: bool,
+               cache: CacheSpec | None) -> tuple[Pack, NewResult | bool]:
+    """Load the pack, and with a cache the result to store for it (or False: see ``load_cached``)."""
+    if cache is None:
+        return load_safely(found, content, findings_only), False
+    key = _key(found, content, findings_only, cache)
     start = time.time_ns()
     with recording(str(found.root)) as log:
         pack = load_safely(found, content, findings_only)
@@ -272,7 +317,9 @@ def load_cached(found: FoundPack, content: bool, findings_only: bool,
         printed = None
     if printed is None or printed.newest_ns >= start - cache.racy_ns:
         return pack, False
-    return pack, NewResult(key, printed.tree, printed.extras, printed.extras_print, result_cache.encode(pack))
+    # Stored without the root and scope (the key names them): rebuilding Path objects was a third of a hit.
+    payload = result_cache.encode((pack.knowledge, pack.diagnostics, pack.top_dirs))
+    return pack, NewResult(key, printed.tree, printed.extras, printed.extras_print, payload)
 
 
 def _count(stats: CacheStats | None, result: NewResult | bool) -> None:

@@ -37,7 +37,7 @@ from studio.core.cache_files import default_cache_dir, is_damage, remove_databas
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 CACHE_FILE = "results.sqlite3"
-FORMAT = 1
+FORMAT = 2
 """The row layout and the pickled classes' shape; a file of another format is rebuilt."""
 APPLICATION_ID = 0x4B505352  # "KPSR"
 MAX_BYTES = 512 * 1024 * 1024
@@ -220,15 +220,25 @@ _REBUILDERS = {("studio.core.model", "_frontmatter_from_pickle")}
 """Functions the model's own ``__reduce__`` methods name: the only callables besides classes it may call."""
 
 
+_allowed: dict[tuple[str, str], Any] = {}
+"""Globals already allowed, by (module, name): a warm run decodes thousands of rows naming the same few."""
+
+
 class _Restricted(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
+        known = _allowed.get((module, name))
+        if known is not None:
+            return known
         if (module, name) in _ALLOWED_GLOBALS or (module, name) in _REBUILDERS:
-            return super().find_class(module, name)
-        if module.startswith(_ALLOWED_MODULES) and not name.startswith("_"):
             found = super().find_class(module, name)
-            if isinstance(found, type):  # a class of the studio's model; never one of its functions
-                return found
-        raise pickle.UnpicklingError(f"the result cache names {module}.{name}, which it never stores")
+        elif module.startswith(_ALLOWED_MODULES) and not name.startswith("_"):
+            found = super().find_class(module, name)
+            if not isinstance(found, type):  # a class of the studio's model; never one of its functions
+                raise pickle.UnpicklingError(f"the result cache names {module}.{name}, which it never stores")
+        else:
+            raise pickle.UnpicklingError(f"the result cache names {module}.{name}, which it never stores")
+        _allowed[(module, name)] = found
+        return found
 
 
 # -- writing, in the process that owns the run ---------------------------------------------------------------
