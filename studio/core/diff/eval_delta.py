@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from studio.core.diff.report import CaseChange, EvalsDiff, SuiteSummary
 from studio.core.evals.compare import EPSILON
-from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun
+from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun, Suite
 from studio.core.evals.records import summary_of
 from studio.core.evals.runner import run_suite
 from studio.core.evals.suites import pack_suites, read_suite
@@ -24,20 +24,23 @@ Outcome = DiscoveryOutcome | ContextOutcome
 
 @dataclass(slots=True)
 class SuiteRuns:
-    """One version's runs of its suites, by pack-relative suite path (None: the suite could not be read)."""
+    """One version's suites and their runs, by pack-relative suite path (a run is None when the suite could not
+    be read, or was not run)."""
 
+    suites: dict[str, Suite]
     runs: dict[str, EvalRun | None]
 
     def context_prompts(self) -> list[tuple[str, str]]:
-        return [(o.prompt, suite) for suite, run in self.runs.items() if run is not None for o in run.context]
+        return [(case.prompt, name) for name, suite in self.suites.items() for case in suite.context]
 
 
-def run_suites(pack: Pack, names: list[str], config: EvalConfig, session: ResolverSession) -> SuiteRuns:
-    runs: dict[str, EvalRun | None] = {}
-    for name in names:
-        suite = read_suite(pack.root / name, pack)
-        runs[name] = run_suite(pack, suite, config, session=session) if suite.kind is not None else None
-    return SuiteRuns(runs)
+def run_suites(pack: Pack, names: list[str], config: EvalConfig, session: ResolverSession, *,
+               run: bool = True) -> SuiteRuns:
+    """Read every suite of ``names`` the pack has; with ``run``, run each one that could be read."""
+    suites = {name: read_suite(pack.root / name, pack) for name in names}
+    runs = {name: run_suite(pack, suite, config, session=session) if run and suite.kind is not None else None
+            for name, suite in suites.items()}
+    return SuiteRuns(suites, runs)
 
 
 def suite_names(pack: Pack) -> list[str]:

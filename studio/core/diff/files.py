@@ -46,8 +46,8 @@ class Listing:
     notes: list[str]
 
 
-def list_files(root: Path, too_large: dict[str, int] | None = None) -> Listing:
-    """Every file of the pack at ``root`` (``too_large``: files a ref snapshot left out for their size)."""
+def list_files(root: Path) -> Listing:
+    """Every file of the pack at ``root``; one over ``MAX_BLOB_BYTES`` is compared by its size only."""
     entries: dict[str, Entry] = {}
     notes: list[str] = []
     with PackFS(root) as fs:
@@ -61,6 +61,7 @@ def list_files(root: Path, too_large: dict[str, int] | None = None) -> Listing:
                 entries[item.rel] = Entry(item.rel, "special", "special")
             elif item.size > MAX_BLOB_BYTES:
                 entries[item.rel] = Entry(item.rel, "too-large", f"size:{item.size}")
+                notes.append(f"{item.rel} is larger than {MAX_BLOB_BYTES // (1024 * 1024)} MB: compared by size only")
             else:
                 read = fs.read(item.rel, MAX_BLOB_BYTES + 1, follow=False)
                 if read.data is None:  # swapped or unreadable since the listing: say so, compare the state
@@ -73,8 +74,6 @@ def list_files(root: Path, too_large: dict[str, int] | None = None) -> Listing:
         if not tree.complete:
             notes.append(f"the pack has more than {MAX_FILES} files or folders nested too deep: only the first are "
                          "compared")
-    for path, size in (too_large or {}).items():
-        entries[path] = Entry(path, "too-large", f"size:{size}")
     return Listing(entries, notes)
 
 

@@ -7,8 +7,8 @@ dulwich 1.2.21 (plus 23 ms to import it) and 13 ms for pygit2 1.21.0 (plus 125 m
 
 Only plumbing that reads objects runs (``rev-parse``, ``ls-tree``, ``cat-file``): no hook, no filter, no
 checkout. ``GIT_ALLOW_PROTOCOL=none`` makes a partial clone's lazy fetch of a missing object fail instead of
-going to the network. Every output is bounded: the listing by ``MAX_ENTRIES`` and each blob by its size from
-the listing (huge blobs are never asked for).
+going to the network. Every output is bounded: the listing by ``MAX_ENTRIES``, the blobs by their sizes in
+the listing (``MAX_TOTAL_BYTES`` in all; a blob over ``MAX_BLOB_BYTES`` is streamed to disk, not to memory).
 """
 
 from __future__ import annotations
@@ -19,18 +19,19 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from studio.core.diff.trouble import DiffTrouble
 
 MAX_ENTRIES = 20_000
 """Tree entries of one pack at one ref; beyond that the ref is refused as not a pack one would review."""
 MAX_BLOB_BYTES = 16 * 1024 * 1024
-"""Larger blobs are left out (noted, and compared by size): far above what the loader or the resolver read."""
+"""Larger blobs are streamed to their file rather than read into memory (and compared by size only)."""
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 MAX_LINK_BYTES = 4096
 TIMEOUT_SECONDS = 120
 _HEX = re.compile(rb"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
-_SAFE_REF = re.compile(r"^[^\x00-\x20\x7f~^:?*\[\\][^\x00-\x1f\x7f]*$")
+_SAFE_REF = re.compile(r"^[^\x00-\x20\x7f~^:?*\[\\-][^\x00-\x1f\x7f]*$")
 """Refs as a user types them (``v1.2``, ``origin/main``, ``HEAD~3``, ``abc1234``); never an option."""
 
 
@@ -56,8 +57,6 @@ class PackAtRef:
     """The pack folder's path inside the repository (POSIX, '' for the repository's root)."""
     entries: list[TreeEntry] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    too_large: dict[str, int] = field(default_factory=dict)
-    """Blobs over ``MAX_BLOB_BYTES``: path -> size."""
 
     @property
     def label(self) -> str:
@@ -147,22 +146,30 @@ class Git:
         if len(found.entries) >= MAX_ENTRIES:
             raise DiffTrouble(f"the pack at {found.ref} has more than {MAX_ENTRIES} files")
         size = int(size_text) if size_text.isdigit() else 0
-        if mode != "120000" and size > MAX_BLOB_BYTES:
-            found.too_large[path] = size
-            return
         found.entries.append(TreeEntry(path, mode, object_id, size))
 
     def read_blobs(self, entries: list[TreeEntry]) -> dict[str, bytes]:
-        """Object id -> content, in one ``cat-file --batch``; trouble when an object is missing."""
-        wanted = list(dict.fromkeys(e.object_id for e in entries))
-        if not wanted:
-            return {}
+        """Object id -> content of every entry up to ``MAX_BLOB_BYTES`` (larger ones: ``copy_blob``), in one
+        ``cat-file --batch``; trouble when an object is missing or the pack is over ``MAX_TOTAL_BYTES``."""
         if sum(e.size for e in entries) > MAX_TOTAL_BYTES:
             raise DiffTrouble(f"the pack's files add up to more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB")
+        wanted = list(dict.fromkeys(e.object_id for e in entries if e.size <= MAX_BLOB_BYTES))
+        if not wanted:
+            return {}
         done = _git(self.top, "cat-file", "--batch", stdin="\n".join(wanted).encode("ascii") + b"\n")
         if done.returncode != 0:
             raise DiffTrouble("git could not read the pack's files: " + _first_line(done.stderr))
         return _parse_batch(done.stdout)
+
+    def copy_blob(self, object_id: str, out: BinaryIO) -> None:
+        """Stream one (large) blob into ``out`` without holding it in memory."""
+        try:
+            done = subprocess.run(["git", *_CONFIG, "-C", str(self.top), "cat-file", "blob", object_id], stdout=out,
+                                  stderr=subprocess.PIPE, env=_env(), timeout=TIMEOUT_SECONDS, check=False)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise DiffTrouble(f"git could not be run: {exc}") from None
+        if done.returncode != 0:
+            raise DiffTrouble(f"git could not read object {object_id[:10]}: " + _first_line(done.stderr))
 
 
 def _parse_batch(out: bytes) -> dict[str, bytes]:
@@ -196,16 +203,23 @@ def _first_line(data: bytes) -> str:
     return text.splitlines()[0] if text else "no reason given"
 
 
-def _git(cwd: Path, *args: str, stdin: bytes | None = None,
-         limit: int | None = None) -> subprocess.CompletedProcess[bytes]:
-    """Run one read-only git command; its output is bounded by ``limit`` bytes (trouble beyond it)."""
+_CONFIG = ("-c", "core.fsmonitor=false")
+
+
+def _env() -> dict[str, str]:
     env = dict(os.environ, GIT_ALLOW_PROTOCOL="none", GIT_TERMINAL_PROMPT="0", GIT_NO_LAZY_FETCH="1",
                GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     env.pop("GIT_DIR", None)  # the repository is the one holding the pack, whatever the caller's shell says
     env.pop("GIT_WORK_TREE", None)
-    command = ["git", "-c", "core.fsmonitor=false", "-C", str(cwd), *args]
+    return env
+
+
+def _git(cwd: Path, *args: str, stdin: bytes | None = None,
+         limit: int | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run one read-only git command; its output is bounded by ``limit`` bytes (trouble beyond it)."""
+    command = ["git", *_CONFIG, "-C", str(cwd), *args]
     try:
-        done = subprocess.run(command, input=stdin, capture_output=True, env=env, timeout=TIMEOUT_SECONDS,
+        done = subprocess.run(command, input=stdin, capture_output=True, env=_env(), timeout=TIMEOUT_SECONDS,
                               check=False)
     except (OSError, subprocess.SubprocessError) as exc:
         raise DiffTrouble(f"git could not be run: {exc}") from None

@@ -5,8 +5,8 @@ A ref is written (never checked out) under a fresh ``tempfile.mkdtemp`` folder (
 repository), as ``<tmp>/<pack folder name>/...``: files mode 0600 (0700 when git records them executable),
 symlinks as symlinks with the target git stores (written last, so nothing is ever written through one; the
 loader then treats a link that leads out of the pack as it treats one in a working tree: never followed).
-Submodules, names that are not UTF-8 or not plain paths and blobs over ``git_tree.MAX_BLOB_BYTES`` are left
-out and noted. ``Snapshot.close`` removes the folder; use it as a context manager so an error removes it too.
+Submodules and names that are not UTF-8 or not plain paths are left out and noted. ``Snapshot.close``
+removes the folder; use it as a context manager so an error removes it too.
 """
 
 from __future__ import annotations
@@ -32,8 +32,6 @@ class Snapshot:
     display_root: Path
     """Where the pack lives for a user (a ref's snapshot shows the working-tree folder, not the temp folder)."""
     notes: list[str] = field(default_factory=list)
-    too_large: dict[str, int] = field(default_factory=dict)
-    """Files left out for their size: path -> bytes (a ref's blobs; a folder's files are read bounded instead)."""
     _temp: str | None = None
 
     def close(self) -> None:
@@ -71,23 +69,19 @@ def ref_snapshot(folder: Path, ref: str) -> Snapshot:
         root = Path(temp) / name
         os.mkdir(root, 0o700)
         notes = list(at.notes)
-        _write(root, at, blobs, notes)
-        notes += [f"{p} is larger than {size // (1024 * 1024)} MB at {ref}: compared by size only"
-                  for p, size in at.too_large.items()]
+        _write(git, root, at, blobs, notes)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
-    return Snapshot(root, at.label, folder, notes, dict(at.too_large), temp)
+    return Snapshot(root, at.label, folder, notes, temp)
 
 
-def _write(root: Path, at: PackAtRef, blobs: dict[str, bytes], notes: list[str]) -> None:
+def _write(git: Git, root: Path, at: PackAtRef, blobs: dict[str, bytes], notes: list[str]) -> None:
     links = []
     for entry in at.entries:
-        data = blobs.get(entry.object_id)
-        if data is None:
-            raise DiffTrouble(f"git did not return {entry.path} at {at.ref}")
+        data = blobs.get(entry.object_id)  # None: a large blob, streamed to its file below
         if entry.mode == "120000":
-            links.append((entry.path, data))
+            links.append((entry.path, data or b""))
             continue
         target = root.joinpath(*entry.path.split("/"))
         try:
@@ -95,7 +89,10 @@ def _write(root: Path, at: PackAtRef, blobs: dict[str, bytes], notes: list[str])
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
                          0o700 if entry.mode == "100755" else 0o600)
             with os.fdopen(fd, "wb") as out:
-                out.write(data)
+                if data is None:
+                    git.copy_blob(entry.object_id, out)
+                else:
+                    out.write(data)
         except FileExistsError:
             notes.append(f"{entry.path} appears twice at {at.ref} (or differs only in case): the second is left out")
         except OSError as exc:
