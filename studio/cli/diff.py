@@ -11,12 +11,14 @@ unrelated packs), said in one line on stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.core.diff.compare import DiffOptions, diff_packs
+from studio.core.diff.git_tree import Git
 from studio.core.diff.markdown import render_markdown
 from studio.core.diff.snapshot import Snapshot, folder_snapshot, ref_snapshot
 from studio.core.diff.text import render_text
@@ -90,6 +92,9 @@ def _usage_problem(args: argparse.Namespace) -> str:
 def _snapshots(args: argparse.Namespace, stack: ExitStack) -> tuple[Snapshot, Snapshot]:
     if args.from_ref is None:
         return (stack.enter_context(folder_snapshot(args.old)), stack.enter_context(folder_snapshot(args.new)))
-    old = stack.enter_context(ref_snapshot(args.old, args.from_ref))
-    new = stack.enter_context(ref_snapshot(args.old, args.to_ref) if args.to_ref else folder_snapshot(args.old))
-    return old, new
+    if args.to_ref is None:
+        return (stack.enter_context(ref_snapshot(args.old, args.from_ref)),
+                stack.enter_context(folder_snapshot(args.old)))
+    git = stack.enter_context(Git.around(Path(os.path.abspath(args.old))))
+    return (stack.enter_context(ref_snapshot(args.old, args.from_ref, git)),
+            stack.enter_context(ref_snapshot(args.old, args.to_ref, git)))

@@ -127,7 +127,6 @@ def test_binary_files_have_no_token_count(repo: Repo, capsys: pytest.CaptureFixt
 
 def test_huge_files_are_compared_by_size_only(repo: Repo, monkeypatch: pytest.MonkeyPatch,
                                               capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setattr(git_tree, "MAX_BLOB_BYTES", 50_000)
     monkeypatch.setattr(diff_files, "MAX_BLOB_BYTES", 50_000)
     (repo.pack / "sources" / "scan.txt").write_text("x" * 60_000)
     repo.commit("scan", tag="v2")

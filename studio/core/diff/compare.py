@@ -10,12 +10,12 @@ from dataclasses import dataclass
 
 from studio.core.diff import claims, eval_delta, files, findings, frontmatter_delta, picks, tiers
 from studio.core.diff.report import TIERS, PackDiff
+from studio.core.diff.shared_session import RememberingSession
 from studio.core.diff.snapshot import Snapshot
 from studio.core.diff.trouble import DiffTrouble
 from studio.core.evals.model import EvalConfig
 from studio.core.model import Pack
 from studio.core.pack import load_pack
-from studio.core.resolver import ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer
 
 MAX_TASKS = 100
@@ -59,7 +59,7 @@ def diff_packs(old: Snapshot, new: Snapshot, options: DiffOptions | None = None)
     report.tiers = {t: tiers.diff_tier(t, texts_a[t], texts_b[t], tokenizer) for t in TIERS}
 
     config = EvalConfig(budget=options.budget, encoding=options.encoding)
-    session_a, session_b = ResolverSession(), ResolverSession()
+    session_a, session_b = RememberingSession(), RememberingSession()  # the suites' prompts are tasks too
     suites = list(dict.fromkeys([*eval_delta.suite_names(pack_b), *eval_delta.suite_names(pack_a)]))
     # Measured with ir-measures, whose C core crashes the process on a file name that is not UTF-8 (a lone
     # surrogate in a ranked path; ``pack-studio eval`` has the same problem): such a pack's suites are not run.

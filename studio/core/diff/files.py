@@ -13,7 +13,6 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from studio.core.diff.git_tree import MAX_BLOB_BYTES
 from studio.core.diff.report import FileChange, FileRename, FilesDiff
 from studio.core.pack_fs import PackFS
 from studio.core.render.costs import count_tokens
@@ -21,6 +20,8 @@ from studio.core.textfiles import is_binary
 from studio.core.tokens import Tokenizer
 
 MAX_FILES = 20_000
+MAX_BLOB_BYTES = 16 * 1024 * 1024
+"""Larger files are compared by size only (far above what the loader or the resolver read of a file)."""
 RENAME_SIMILARITY = 0.6
 MAX_RENAME_PAIRS = 2_500
 MAX_RENAME_BYTES = 256 * 1024

@@ -20,7 +20,7 @@ from studio.core.render.costs import count_tokens
 from studio.core.render.escape import neutralise
 from studio.core.render.fence import FenceItem, FencePack, render_fence
 from studio.core.render.guide import render_guide
-from studio.core.render.resources import ResourceKind, classify_resources
+from studio.core.render.resources import ResourceKind, ResourceScan, scan_resources
 from studio.core.textfiles import is_binary
 from studio.core.tokens import Tokenizer
 
@@ -39,16 +39,17 @@ def tier_texts(pack: Pack, display_root: Path) -> dict[str, str]:
     if pack.in_catalog:
         entry = replace(CatalogEntry.of(pack), location=str(display_root / "KNOWLEDGE.md"))
         catalog = render_catalog_entry(entry)
-    guide = render_guide(pack).replace(f"Pack root: {neutralise(str(pack.root))}",
-                                       f"Pack root: {neutralise(str(display_root))}", 1)
-    return {"catalog": catalog, "guide": guide, "fence": _runtime_fence(pack)}
+    scan = scan_resources(pack)  # once for both: the guide lists the resources, the fence reads the runtime ones
+    guide = render_guide(pack, scan=scan).replace(f"Pack root: {neutralise(str(pack.root))}",
+                                                  f"Pack root: {neutralise(str(display_root))}", 1)
+    return {"catalog": catalog, "guide": guide, "fence": _runtime_fence(pack, scan)}
 
 
-def _runtime_fence(pack: Pack) -> str:
+def _runtime_fence(pack: Pack, scan: ResourceScan) -> str:
     """The fence of the pack's runtime resources; unreadable, oversized and binary files are left out."""
     items = []
     with PackFS(pack.root) as fs:
-        for resource in classify_resources(pack):
+        for resource in scan.resources:
             if resource.kind is not ResourceKind.RUNTIME:
                 continue
             read = fs.read(resource.path, MAX_FENCE_FILE_BYTES + 1)
