@@ -34,6 +34,9 @@ MAX_ENTRIES = 20_000
 MAX_DEPTH = 64
 MAX_TOTAL_BYTES = 512 * 1024 * 1024
 MAX_LINK_BYTES = 4096
+MAX_KEPT_OBJECT = 1024 * 1024
+MAX_KEPT_BYTES = 64 * 1024 * 1024
+"""Objects up to ``MAX_KEPT_OBJECT`` are kept in memory for a second ref, ``MAX_KEPT_BYTES`` in all."""
 TIMEOUT_SECONDS = 120
 _CHUNK = 1 << 20
 _SAFE_REF = re.compile(r"^[^\x00-\x20\x7f~^:?*\[\\-][^\x00-\x1f\x7f]*$")
@@ -76,6 +79,9 @@ class Git:
         self.top = top
         self._batch: _Batch | None = None
         self._written = 0
+        self._kept: dict[str, bytes] = {}
+        """Small objects already read, by id: two refs of one pack share most of their trees and blobs."""
+        self._kept_bytes = 0
 
     @classmethod
     def around(cls, folder: Path) -> Git:
@@ -150,12 +156,38 @@ class Git:
 
     def blob_into(self, object_id: str, out: BinaryIO) -> None:
         """Write a blob into ``out``, in chunks (a huge blob never sits in memory)."""
+        kept = self._kept.get(object_id)
+        if kept is not None:
+            self._count(len(kept))
+            out.write(kept)
+            return
         batch = self._open()
         head = batch.header(object_id)
         if head is None:
             raise _missing(object_id)
         self._count(head[2])
-        batch.copy(head[2], out)
+        if head[2] <= MAX_KEPT_OBJECT:
+            data = batch.read(head[2])
+            self._keep(object_id, data)
+            out.write(data)
+        else:
+            batch.copy(head[2], out)
+
+    def _keep(self, object_id: str, data: bytes) -> None:
+        if self._kept_bytes + len(data) <= MAX_KEPT_BYTES:
+            self._kept[object_id] = data
+            self._kept_bytes += len(data)
+
+    def _tree(self, object_id: str) -> bytes:
+        kept = self._kept.get(object_id)
+        if kept is not None:
+            return kept
+        head = self._open().header(object_id)
+        if head is None or head[1] != "tree":
+            raise _missing(object_id)
+        data = self._open().read(head[2])
+        self._keep(object_id, data)
+        return data
 
     def _count(self, size: int) -> None:
         self._written += size
@@ -163,7 +195,6 @@ class Git:
             raise DiffTrouble(f"the pack's files add up to more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB")
 
     def _walk(self, tree_id: str, data: bytes, result: PackAtRef) -> None:
-        batch = self._open()
         width = len(tree_id) // 2  # 20 bytes (SHA-1) or 32 (SHA-256) per object id
         pending: list[tuple[str, bytes, int]] = [("", data, 0)]
         while pending:
@@ -179,10 +210,7 @@ class Git:
                         result.notes.append(f"{path} at {result.ref} lies more than {MAX_DEPTH} folders deep: "
                                             "left out")
                         continue
-                    head = batch.header(object_id)
-                    if head is None or head[1] != "tree":
-                        raise _missing(object_id)
-                    pending.append((path + "/", batch.read(head[2]), depth + 1))
+                    pending.append((path + "/", self._tree(object_id), depth + 1))
                 elif mode == "160000":
                     result.notes.append(f"{path} is a submodule at {result.ref} (commit {object_id[:10]}): "
                                         "not compared")
