@@ -91,10 +91,15 @@ class Git:
         probe = folder
         while not probe.is_dir() and probe != probe.parent:
             probe = probe.parent
+        # cat-file answers from any folder of the repository: it starts while rev-parse finds the top.
+        batch = _Batch(probe)
         done = _git(probe, "rev-parse", "--show-toplevel")
         if done.returncode != 0:
+            batch.close()
             raise DiffTrouble(f"{folder} is not inside a git repository")
-        return cls(Path(os.fsdecode(done.stdout.rstrip(b"\n"))))
+        git = cls(Path(os.fsdecode(done.stdout.rstrip(b"\n"))))
+        git._batch = batch
+        return git
 
     def close(self) -> None:
         if self._batch is not None:
