@@ -8,13 +8,12 @@ run inside them. So a claim id or a heading in a pack cannot open a table cell, 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from studio.core.diff.report import TIERS, PackDiff
-from studio.core.diff.text import MAX_VALUE_CHARS
+from studio.core.diff.wording import count, measure, passed, short_json
 
 _SYNTAX = re.compile(r"([\\`*_{}\[\]<>|~&!$@])")
 _LINE_START = re.compile(r"^(\s*(?:\d+(?=[.)]))?)([#+\-=.)])")
@@ -46,10 +45,10 @@ def render_markdown(report: PackDiff) -> str:
                 ""]
         rows: list[tuple[str, ...]] = [("added", md(p), "", "") for p in f.added]
         rows += [("removed", md(p), "", "") for p in f.removed]
-        rows += [("changed" + ("" if c.kind == "text" else f" ({md(c.kind)})"), md(c.path), _n(c.tokens_before),
-                  _n(c.tokens_after)) for c in f.changed]
-        rows += [(f"renamed ({r.similarity:.0%} similar)", f"{md(r.before)} → {md(r.after)}", _n(r.tokens_before),
-                  _n(r.tokens_after)) for r in f.renamed]
+        rows += [("changed" + ("" if c.kind == "text" else f" ({md(c.kind)})"), md(c.path), count(c.tokens_before),
+                  count(c.tokens_after)) for c in f.changed]
+        rows += [(f"renamed ({r.similarity:.0%} similar)", f"{md(r.before)} → {md(r.after)}", count(r.tokens_before),
+                  count(r.tokens_after)) for r in f.renamed]
         out += _table(("Change", "Path", "Tokens before", "Tokens after"), rows)
     c = report.claims
     if not c.empty:
@@ -71,7 +70,7 @@ def render_markdown(report: PackDiff) -> str:
         out += ["### What an agent sees", ""]
         tiers = [report.tiers[name] for name in TIERS if name in report.tiers]
         out += _table(("Tier", "Tokens before", "Tokens after", "Change"),
-                      [(t.tier, _n(t.tokens_before), _n(t.tokens_after), _delta(t.tokens_before, t.tokens_after)
+                      [(t.tier, count(t.tokens_before), count(t.tokens_after), _delta(t.tokens_before, t.tokens_after)
                         if t.changed else "unchanged") for t in tiers])
         for t in tiers:
             if t.text_diff:
@@ -89,13 +88,14 @@ def render_markdown(report: PackDiff) -> str:
     if not e.empty:
         out += ["### Evals", "", f"{len(e.regressed)} regressed, {len(e.improved)} improved", ""]
         out += _table(("Suite", "Case", "Change", "Passed", "Recall", "RR"),
-                      [(md(x.suite), md(x.id), x.change, f"{_passed(x.passed_before)} → {_passed(x.passed_after)}",
-                        f"{_f(x.recall_before)} → {_f(x.recall_after)}", f"{_f(x.rr_before)} → {_f(x.rr_after)}")
-                       for x in e.cases])
+                      [(md(x.suite), md(x.id), x.change, _pair(passed(x.passed_before), passed(x.passed_after)),
+                        _pair(measure(x.recall_before), measure(x.recall_after)),
+                        _pair(measure(x.rr_before), measure(x.rr_after))) for x in e.cases])
         out += _table(("Suite", "Passed before", "Passed after", "Recall", "MRR"),
-                      [(md(s.suite), f"{_n(s.passed_before)}/{_n(s.total_before)}",
-                        f"{_n(s.passed_after)}/{_n(s.total_after)}", f"{_f(s.recall_before)} → {_f(s.recall_after)}",
-                        f"{_f(s.mrr_before)} → {_f(s.mrr_after)}") for s in e.suites])
+                      [(md(s.suite), f"{count(s.passed_before)}/{count(s.total_before)}",
+                        f"{count(s.passed_after)}/{count(s.total_after)}",
+                        _pair(measure(s.recall_before), measure(s.recall_after)),
+                        _pair(measure(s.mrr_before), measure(s.mrr_after))) for s in e.suites])
     if report.notes:
         out += ["### Notes", ""] + [f"- {md(n)}" for n in report.notes] + [""]
     return "\n".join(out).rstrip("\n") + "\n"
@@ -118,23 +118,15 @@ def _code(lines: tuple[str, ...], info: str) -> list[str]:
 
 
 def _value(value: Any) -> str:
-    if value is None:
-        return "*(none)*"
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return md(text[:MAX_VALUE_CHARS] + ("…" if len(text) > MAX_VALUE_CHARS else ""))
+    return "*(none)*" if value is None else md(short_json(value))
+
+
+def _pair(before: str, after: str) -> str:
+    return f"{before} → {after}"
 
 
 def _delta(before: int | None, after: int | None) -> str:
     return "changed" if before is None or after is None else f"{after - before:+d}"
 
 
-def _passed(value: bool | None) -> str:
-    return "absent" if value is None else "pass" if value else "fail"
 
-
-def _f(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
-def _n(value: int | None) -> str:
-    return "-" if value is None else str(value)

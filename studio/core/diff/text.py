@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from studio.core.diff.report import TIERS, PackDiff, ResolverDelta, TierDiff
+from studio.core.diff.wording import count, measure, passed, short_json
 from studio.core.terminal import printable
 
-MAX_VALUE_CHARS = 120
 MAX_TEXT_DIFF_LINES = 60
 """Lines of each tier's text diff shown in text output (the JSON has up to ``tiers.MAX_DIFF_LINES``)."""
 
@@ -58,12 +57,12 @@ def render_text(report: PackDiff) -> str:
     if not e.empty:
         lines.append(f"evals: {len(e.regressed)} regressed, {len(e.improved)} improved")
         for case in e.cases:
-            lines.append(f"  {case.change:9s} {p(case.suite)} {p(case.id)}: {_passed(case.passed_before)} -> "
-                         f"{_passed(case.passed_after)}" + _measures(case.recall_before, case.recall_after, "recall")
+            lines.append(f"  {case.change:9s} {p(case.suite)} {p(case.id)}: {passed(case.passed_before)} -> "
+                         f"{passed(case.passed_after)}" + _measures(case.recall_before, case.recall_after, "recall")
                          + _measures(case.rr_before, case.rr_after, "RR"))
         for s in e.suites:
-            lines.append(f"  suite {p(s.suite)}: passed {_n(s.passed_before)}/{_n(s.total_before)} -> "
-                         f"{_n(s.passed_after)}/{_n(s.total_after)}" + _measures(s.recall_before, s.recall_after,
+            lines.append(f"  suite {p(s.suite)}: passed {count(s.passed_before)}/{count(s.total_before)} -> "
+                         f"{count(s.passed_after)}/{count(s.total_after)}" + _measures(s.recall_before, s.recall_after,
                                                                                "recall")
                          + _measures(s.mrr_before, s.mrr_after, "MRR"))
     if report.notes:
@@ -100,33 +99,19 @@ def _resolver(deltas: list[ResolverDelta]) -> list[str]:
 
 
 def _value(value: Any) -> str:
-    if value is None:
-        return "(none)"
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    if len(text) > MAX_VALUE_CHARS:
-        text = text[:MAX_VALUE_CHARS] + "…"
-    return printable(text)
+    return "(none)" if value is None else printable(short_json(value))
 
 
 def _tokens(before: int | None, after: int | None) -> str:
     if before is None or after is None:
-        return f"{_n(before)} -> {_n(after)} tokens"
+        return f"{count(before)} -> {count(after)} tokens"
     return f"{before} -> {after} tokens ({after - before:+d})"
 
 
 def _measures(before: float | None, after: float | None, name: str) -> str:
     if before is None and after is None:
         return ""
-    return f", {name} {_f(before)} -> {_f(after)}"
+    return f", {name} {measure(before)} -> {measure(after)}"
 
 
-def _passed(value: bool | None) -> str:
-    return "absent" if value is None else "pass" if value else "fail"
 
-
-def _f(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f}"
-
-
-def _n(value: int | None) -> str:
-    return "-" if value is None else str(value)
