@@ -101,3 +101,19 @@ def test_escaped_text_renders_as_itself(text: str) -> None:
     rendered = "".join(t.content for t in tokens if t.type == "text")
     expected = text.replace("\n", " ").replace("\x1b", "")
     assert rendered == expected
+
+
+def test_text_output_never_carries_a_control_sequence(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    hostile = "\x1b]0;pwned\x07\x1b[2J\u202etxt.exe\nforged: 0 errors"
+    (repo.pack / "compiled" / f"note{hostile.replace(chr(10), ' ')}.md").write_text(f"# {hostile}\n\n{hostile}\n")
+    path = repo.pack / "indexes" / "source-map.json"
+    data = json.loads(path.read_text())
+    data["claims"].append({"claim_id": hostile, "text": hostile, "status": "confirmed",
+                           "source": {"path": "sources/underwriting-manual-2026.md"}})
+    path.write_text(json.dumps(data))
+    repo.edit("KNOWLEDGE.md", "status: ready", f"status: {json.dumps(hostile)}")
+    code, out, err = run_diff(capsys, str(repo.pack), "--from", "v1", "--task", hostile)
+    assert code == 1 and "Traceback" not in err
+    assert not any(ch in out for ch in "\x1b\x07\u202e")
+    assert "\nforged: 0 errors" not in out  # a line break in pack text never starts a line of its own
+    assert "\\x1b]0;pwned" in out

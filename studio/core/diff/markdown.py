@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from studio.core.diff.report import TIERS, PackDiff
-from studio.core.diff.wording import count, measure, passed, short_json
+from studio.core.diff.wording import claim_fields, count, measure, passed, short_json
 
 _SYNTAX = re.compile(r"([\\`*_{}\[\]<>|~&!$@])")
 _LINE_START = re.compile(r"^(\s*(?:\d+(?=[.)]))?)([#+\-=.)])")
@@ -56,9 +56,7 @@ def render_markdown(report: PackDiff) -> str:
         out += ["### Claims (source map)", ""]
         claim_rows: list[tuple[str, ...]] = [("added", md(i), "") for i in c.added]
         claim_rows += [("removed", md(i), "") for i in c.removed]
-        claim_rows += [("changed", md(x.id), ", ".join(x.fields) + (
-            f" (status {md(status[x.id].before)} → {md(status[x.id].after)})" if x.id in status else ""))
-            for x in c.changed]
+        claim_rows += [("changed", md(x.id), claim_fields(x, status.get(x.id), md, "→")) for x in c.changed]
         out += _table(("Change", "Claim", "Fields"), claim_rows)
     d = report.findings
     if not d.empty:

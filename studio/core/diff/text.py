@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from studio.core.diff.report import TIERS, PackDiff, ResolverDelta, TierDiff
-from studio.core.diff.wording import count, measure, passed, short_json
+from studio.core.diff.wording import claim_fields, count, measure, passed, short_json
 from studio.core.terminal import printable
 
 MAX_TEXT_DIFF_LINES = 60
@@ -37,10 +37,7 @@ def render_text(report: PackDiff) -> str:
         lines += [f"  + {p(i)}" for i in c.added]
         lines += [f"  - {p(i)}" for i in c.removed]
         status = {s.id: s for s in c.status_changes}
-        for change in c.changed:
-            extra = f" (status {p(status[change.id].before)} -> {p(status[change.id].after)})" \
-                if change.id in status else ""
-            lines.append(f"  ~ {p(change.id)}: {', '.join(change.fields)}{extra}")
+        lines += [f"  ~ {p(x.id)}: {claim_fields(x, status.get(x.id), p, '->')}" for x in c.changed]
     d = report.findings
     if not d.empty:
         lines.append(f"findings: {len(d.added)} new, {len(d.removed)} resolved")
