@@ -85,6 +85,7 @@ def ref_snapshot(folder: Path, ref: str, git: Git | None = None) -> Snapshot:
 def _write(git: Git, root: Path, at: PackAtRef, notes: list[str]) -> None:
     links = []
     made: set[Path] = {root}
+    git.prefetch([e.object_id for e in at.entries])
     for entry in at.entries:
         if entry.mode == "120000":
             links.append(entry)
