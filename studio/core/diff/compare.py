@@ -54,8 +54,8 @@ def diff_packs(old: Snapshot, new: Snapshot, options: DiffOptions | None = None)
     report.files = files.diff_files(listing_a, listing_b, tokenizer)
     report.claims = claims.diff_claims(claims.claims_of(old.root), claims.claims_of(new.root))
     report.findings = findings.diff_findings(findings.findings_of(pack_a), findings.findings_of(pack_b))
-    texts_a = tiers.tier_texts(pack_a, new.display_root)
-    texts_b = tiers.tier_texts(pack_b, new.display_root)
+    texts_a = tiers.tier_texts(pack_a, new.display_root, listing_a.regular)
+    texts_b = tiers.tier_texts(pack_b, new.display_root, listing_b.regular)
     report.tiers = {t: tiers.diff_tier(t, texts_a[t], texts_b[t], tokenizer) for t in TIERS}
 
     config = EvalConfig(budget=options.budget, encoding=options.encoding)

@@ -46,6 +46,11 @@ class Listing:
     entries: dict[str, Entry]
     notes: list[str]
 
+    @property
+    def regular(self) -> dict[str, bytes]:
+        """The bytes of every regular file read (not symlinks, not files too large to compare)."""
+        return {path: e.data for path, e in self.entries.items() if e.kind in ("text", "binary")}
+
 
 def list_files(root: Path) -> Listing:
     """Every file of the pack at ``root``; one over ``MAX_BLOB_BYTES`` is compared by its size only."""

@@ -9,6 +9,7 @@ temporary folder, and where a pack lives is not what changed in it.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -31,8 +32,9 @@ MAX_COMPARED_LINES = 20_000
 """Texts longer than this are compared by token count only (a line diff of them would say little and cost much)."""
 
 
-def tier_texts(pack: Pack, display_root: Path) -> dict[str, str]:
-    """``catalog``, ``guide`` and ``fence`` text of ``pack`` ("" where a client would show none)."""
+def tier_texts(pack: Pack, display_root: Path, read: Mapping[str, bytes] | None = None) -> dict[str, str]:
+    """``catalog``, ``guide`` and ``fence`` text of ``pack`` ("" where a client would show none); ``read`` holds
+    the bytes of regular files the caller already read (``files.Listing.regular``), so they are not read twice."""
     if pack.knowledge is None:
         return {"catalog": "", "guide": "", "fence": ""}
     catalog = ""
@@ -42,20 +44,23 @@ def tier_texts(pack: Pack, display_root: Path) -> dict[str, str]:
     scan = scan_resources(pack)  # once for both: the guide lists the resources, the fence reads the runtime ones
     guide = render_guide(pack, scan=scan).replace(f"Pack root: {neutralise(str(pack.root))}",
                                                   f"Pack root: {neutralise(str(display_root))}", 1)
-    return {"catalog": catalog, "guide": guide, "fence": _runtime_fence(pack, scan)}
+    return {"catalog": catalog, "guide": guide, "fence": _runtime_fence(pack, scan, read or {})}
 
 
-def _runtime_fence(pack: Pack, scan: ResourceScan) -> str:
+def _runtime_fence(pack: Pack, scan: ResourceScan, read: Mapping[str, bytes]) -> str:
     """The fence of the pack's runtime resources; unreadable, oversized and binary files are left out."""
     items = []
     with PackFS(pack.root) as fs:
         for resource in scan.resources:
             if resource.kind is not ResourceKind.RUNTIME:
                 continue
-            read = fs.read(resource.path, MAX_FENCE_FILE_BYTES + 1)
-            if read.data is None or read.size > MAX_FENCE_FILE_BYTES or is_binary(read.data):
+            data = read.get(resource.path)
+            if data is None:  # a link that stays inside the pack, or a file the caller did not read
+                found = fs.read(resource.path, MAX_FENCE_FILE_BYTES + 1)
+                data = found.data if found.data is not None and found.size <= MAX_FENCE_FILE_BYTES else None
+            if data is None or len(data) > MAX_FENCE_FILE_BYTES or is_binary(data):
                 continue
-            items.append(FenceItem(resource.path, read.data.decode("utf-8", errors="replace")))
+            items.append(FenceItem(resource.path, data.decode("utf-8", errors="replace")))
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     return render_fence([FencePack(pack, items, warnings)])
 
