@@ -1,7 +1,8 @@
 """``diff_packs``: two versions of a pack in, one ``PackDiff`` out (the CLI and the app both call this).
 
 Both versions are loaded by ``load_pack`` with the content checks, exactly as ``validate`` loads a pack; each
-gets its own ``ResolverSession``, shared by its resolver tasks and its eval suites. Nothing is written.
+gets its own resolver session (``shared_session.RememberingSession``), shared by its eval suites and its resolver
+tasks, so a suite prompt resolved as an eval case is not resolved again as a task. Nothing is written.
 """
 
 from __future__ import annotations
