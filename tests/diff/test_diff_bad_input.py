@@ -163,3 +163,30 @@ def test_the_working_tree_and_the_temp_folder_are_left_as_they_were(repo: Repo, 
     assert repo.status() == before
     assert {p: p.stat().st_mtime_ns for p in repo.pack.rglob("*")} == stamp
     assert os.listdir(private_tmp) == []
+
+
+def test_a_crafted_tree_cannot_write_outside_the_temporary_folder(tmp_path: Path, private_tmp: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A tree git itself would never make: a symlink and a folder of the same name, '..' and '.git' entries."""
+    top = tmp_path / NAME
+    shutil.copytree(EXAMPLE, top)
+    git(top, "init", "-q")
+    git(top, "add", "-A")
+    git(top, "commit", "-q", "-m", "v1")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    blob = git(top, "hash-object", "-w", "--stdin", data=b"# planted\n").strip()
+    link = git(top, "hash-object", "-w", "--stdin", data=str(outside).encode()).strip()
+    inner = git(top, "mktree", data=f"100644 blob {blob}\tplanted.md\n".encode()).strip()
+    listing = git(top, "ls-tree", "HEAD").replace("\tcompiled\n", "\tcompiled-old\n")
+    crafted = listing + (f"120000 blob {link}\tassets\n040000 tree {inner}\tassets\n"
+                         f"100644 blob {blob}\t..\n100644 blob {blob}\t.git\n040000 tree {inner}\t.GIT\n")
+    tree = git(top, "mktree", data=crafted.encode()).strip()
+    commit = git(top, "commit-tree", tree, "-p", "HEAD", "-m", "crafted").strip()
+    code, out, err = run_diff(capsys, str(top), "--from", commit, "--format", "json")
+    assert code == 1 and "Traceback" not in err, err
+    data = json.loads(out)
+    assert os.listdir(outside) == []  # nothing was written through the link
+    notes = " ".join(data["notes"])
+    assert "'..'" in notes and "'.git'" in notes and "'.GIT'" in notes and "assets appears twice" in notes
+    assert "assets/planted.md" in data["files"]["removed"]
