@@ -165,3 +165,12 @@ def test_text_output_is_grouped(repo: Repo, capsys: pytest.CaptureFixture[str]) 
     heads = [line.split(":")[0] for line in out.splitlines() if line and not line.startswith(" ")]
     assert heads[:4] == ["diff atlas-lending-policy", "frontmatter", "files", "findings"]
     assert "status: \"ready\" -> \"draft\"" in out and "regressed evals/answer-quality.json loan-products" in out
+
+
+def test_discovery_cases_say_what_the_client_did(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
+    repo.edit("KNOWLEDGE.md", "status: ready", "status: draft")  # a client now asks before loading the pack
+    code, data = diff_json(capsys, str(repo.pack), "--from", "v1", "--no-suite-tasks")
+    regressed = [c for c in data["evals"]["cases"] if c["suite"] == "evals/discovery.train.json"]
+    assert code == 1 and regressed and all(c["change"] == "regressed" for c in regressed)
+    assert {(c["actual_before"], c["actual_after"]) for c in regressed} == {("select", "warn")}
+    assert data["resolver"] == []  # --no-suite-tasks and no --task: nothing to resolve

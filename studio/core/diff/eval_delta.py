@@ -75,7 +75,9 @@ def _case(suite: str, case_id: str, a: Outcome | None, b: Outcome | None) -> Cas
         kind = "added" if a is None else "removed"
     return CaseChange(suite, case_id, kind, None if a is None else a.passed, None if b is None else b.passed,
                       _measure(a, "context_recall"), _measure(b, "context_recall"),
-                      _measure(a, "reciprocal_rank"), _measure(b, "reciprocal_rank"))
+                      _measure(a, "reciprocal_rank"), _measure(b, "reciprocal_rank"),
+                      a.actual if isinstance(a, DiscoveryOutcome) else None,
+                      b.actual if isinstance(b, DiscoveryOutcome) else None)
 
 
 def _moved(a: Outcome, b: Outcome) -> bool:

@@ -86,7 +86,9 @@ def render_markdown(report: PackDiff) -> str:
     if not e.empty:
         out += ["### Evals", "", f"{len(e.regressed)} regressed, {len(e.improved)} improved", ""]
         out += _table(("Suite", "Case", "Change", "Passed", "Recall", "RR"),
-                      [(md(x.suite), md(x.id), x.change, _pair(passed(x.passed_before), passed(x.passed_after)),
+                      [(md(x.suite), md(x.id), x.change, _pair(passed(x.passed_before), passed(x.passed_after))
+                        + ("" if x.actual_before is None and x.actual_after is None else
+                           f" ({_pair(x.actual_before or '-', x.actual_after or '-')})"),
                         _pair(measure(x.recall_before), measure(x.recall_after)),
                         _pair(measure(x.rr_before), measure(x.rr_after))) for x in e.cases])
         out += _table(("Suite", "Passed before", "Passed after", "Recall", "MRR"),

@@ -214,12 +214,16 @@ class CaseChange:
     recall_after: float | None = None
     rr_before: float | None = None
     rr_after: float | None = None
+    actual_before: str | None = None
+    """Discovery cases: what the simulated client did (``select``, ``reject``, ``warn``)."""
+    actual_after: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {"suite": self.suite, "id": self.id, "change": self.change, "passed_before": self.passed_before,
                 "passed_after": self.passed_after, "recall_before": _round(self.recall_before),
                 "recall_after": _round(self.recall_after), "rr_before": _round(self.rr_before),
-                "rr_after": _round(self.rr_after)}
+                "rr_after": _round(self.rr_after), "actual_before": self.actual_before,
+                "actual_after": self.actual_after}
 
 
 @dataclass(frozen=True, slots=True)

@@ -55,7 +55,8 @@ def render_text(report: PackDiff) -> str:
         lines.append(f"evals: {len(e.regressed)} regressed, {len(e.improved)} improved")
         for case in e.cases:
             lines.append(f"  {case.change:9s} {p(case.suite)} {p(case.id)}: {passed(case.passed_before)} -> "
-                         f"{passed(case.passed_after)}" + _measures(case.recall_before, case.recall_after, "recall")
+                         f"{passed(case.passed_after)}" + _actual(case.actual_before, case.actual_after)
+                         + _measures(case.recall_before, case.recall_after, "recall")
                          + _measures(case.rr_before, case.rr_after, "RR"))
         for s in e.suites:
             lines.append(f"  suite {p(s.suite)}: passed {count(s.passed_before)}/{count(s.total_before)} -> "
@@ -97,6 +98,10 @@ def _resolver(deltas: list[ResolverDelta]) -> list[str]:
 
 def _value(value: Any) -> str:
     return "(none)" if value is None else printable(short_json(value))
+
+
+def _actual(before: str | None, after: str | None) -> str:
+    return "" if before is None and after is None else f" ({before or '-'} -> {after or '-'})"
 
 
 def _tokens(before: int | None, after: int | None) -> str:
