@@ -178,3 +178,27 @@ def test_record_keys_include_the_standards_result_shape() -> None:
     assert {"suite", "pack_name", "results", "summary"} <= data.keys()
     assert {"id", "expected", "actual", "passed"} <= data["results"][0].keys()
     assert {"passed", "failed", "precision", "recall"} <= data["summary"].keys()
+
+
+def test_a_file_name_that_is_not_utf8_is_ranked_without_crashing_the_process(tmp_path: Path) -> None:
+    """pytrec_eval's C core once killed the whole process (SIGSEGV) on a path holding a surrogate escape."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    pack = tmp_path / "atlas"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "resources" / "examples" / "atlas-lending-policy", pack)
+    with open(os.path.join(os.fsencode(pack), b"sources", b"caf\xe9.md"), "wb") as f:
+        f.write(b"# Loans\n\nBusiness loan products: term loans and lines of credit.\n")
+    done = subprocess.run([sys.executable, "-m", "studio", "eval", str(pack), "--suite", "evals/answer-quality.json",
+                           "--format", "json"], capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr[-2000:]
+    cases = json.loads(done.stdout)
+    assert cases  # the suite ran and reported
+
+
+def test_ranking_metrics_map_back_hostile_case_ids_and_paths() -> None:
+    run = ["caf\udce9.md", "doc.md"]
+    scores = ranking_metrics([("case \x1b[31m", ["doc.md"], run), ("q2", ["caf\udce9.md"], run)])
+    assert scores["case \x1b[31m"][0] == 0.5 and scores["q2"][0] == 1.0

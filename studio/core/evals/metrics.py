@@ -68,15 +68,23 @@ def ranking_metrics(cases: Sequence[tuple[str, Sequence[str], Sequence[str]]],
     import ir_measures  # lazy: numpy and pytrec_eval load only when a context eval runs
     from ir_measures import RR, R, nDCG
 
-    qrels = [ir_measures.Qrel(cid, doc, 1) for cid, req, _ in measured for doc in req]
-    run = [ir_measures.ScoredDoc(cid, doc, float(len(ranked) - rank))
-           for cid, _, ranked in measured for rank, doc in enumerate(ranked)]
-    values: dict[str, dict[str, float]] = {cid: {} for cid, _, _ in measured}
+    # pytrec_eval's C core takes ids as C strings: a path that is not valid UTF-8 (a surrogate escape) crashed
+    # the process. It gets plain ASCII stand-ins instead, and the results are mapped back to the case ids.
+    docs: dict[str, str] = {}
+
+    def doc_id(doc: str) -> str:
+        return docs.setdefault(doc, f"d{len(docs)}")
+
+    queries = {f"q{i}": cid for i, (cid, _, _) in enumerate(measured)}
+    qrels = [ir_measures.Qrel(f"q{i}", doc_id(doc), 1) for i, (_, req, _) in enumerate(measured) for doc in req]
+    run = [ir_measures.ScoredDoc(f"q{i}", doc_id(doc), float(len(ranked) - rank))
+           for i, (_, _, ranked) in enumerate(measured) for rank, doc in enumerate(ranked)]
+    values: dict[str, dict[str, float]] = {q: {} for q in queries}
     measures = {"rr": RR, "ndcg": nDCG @ 10, "r5": R @ 5}
     names = {str(m): key for key, m in measures.items()}
     for metric in ir_measures.iter_calc(list(measures.values()), qrels, run):
         values[metric.query_id][names[str(metric.measure)]] = float(metric.value)
-    return {cid: (v.get("rr", 0.0), v.get("ndcg", 0.0), v.get("r5", 0.0)) for cid, v in values.items()}
+    return {queries[q]: (v.get("rr", 0.0), v.get("ndcg", 0.0), v.get("r5", 0.0)) for q, v in values.items()}
 
 
 def discovery_summary(outcomes: Sequence[DiscoveryOutcome]) -> dict[str, Any]:
