@@ -41,7 +41,7 @@ from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.pack_copies import PackCopies
 from studio.ui.panels.visibility_view import VisibilityView
-from studio.ui.panes import PaneFocus
+from studio.ui.panes import Pane, PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.search_service import SearchService
 from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
@@ -59,7 +59,7 @@ from studio.ui.widgets.problems_panel import ProblemsPanel
 from studio.ui.widgets.quick_open import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
-from studio.ui.window_actions import install_actions, window_panes
+from studio.ui.window_actions import WindowCommands, install_actions
 from studio.ui.window_authoring import WindowAuthoring
 from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
@@ -70,7 +70,7 @@ TOOLBAR_WORDS_MIN = 900
 """Below this window width the toolbar shows icons only (the mode buttons, which have none, keep their words)."""
 
 
-class MainWindow(WindowAuthoring, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = StudioSettings(settings if settings is not None else default_settings())
@@ -83,8 +83,6 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
-        self._open_on_arrival: dict[Path, Path] = {}
-        """Files to open once their pack joins the workspace (a pack just made with New pack)."""
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -133,12 +131,15 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.quick_open = QuickOpen(self)
         self.views = WorkspaceViews(self.session, self.workspace_panel, self.tree_model, self.diag_model,
                                     self.status, self.watch, self.quick_open, self.modes, self)
-        self.panes = PaneFocus(self, window_panes(self))
+        self.panes = PaneFocus(self, self._panes())
+        self.authoring = WindowAuthoring(self, self.session, self.editors, self.recovery, open_paths=self.open_paths,
+                                         open_file=self.open_file, open_diagnostic=self.open_diagnostic)
         self.copies = PackCopies(self.session, self.settings, self,
                                  lambda text: self.statusBar().showMessage(text, 8000))
         if self.settings.theme() != theme_choice():
             apply_choice(self.settings.theme())
-        self.actions = install_actions(self)
+        self.actions = install_actions(self, self._commands(), modes=self.modes, panes=self.panes,
+                                       docks=self.docks.values(), current_theme=self.settings.theme())
         self._fill_recent_menu()
         self._connect()
         self.welcome.set_recent(self.settings.recent_workspaces())
@@ -157,6 +158,45 @@ class MainWindow(WindowAuthoring, QMainWindow):
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
+
+    def _panes(self) -> list[Pane]:
+        """The panes F6 visits, in order, each with its Alt+<n> key (see ``studio.ui.panes``)."""
+
+        def centre() -> QWidget:
+            page = self.center.currentWidget()
+            return self.editors if page is self.splitter else page
+
+        def editor() -> QWidget | None:
+            tab = self.editors.current_tab()
+            return tab.editor if tab is not None and centre() is self.editors else None
+
+        def previews_shown() -> bool:
+            return self.center.currentWidget() is self.splitter and self.previews.width() > 0 and \
+                self.previews.isVisible()
+
+        docks = self.docks
+        return [
+            Pane("Workspace", lambda: self.workspace_panel, lambda: self.workspace_panel.tree, "Alt+1",
+                 docks["workspace"]),
+            Pane("Editor or mode panel", centre, editor, "Alt+2"),
+            Pane("Previews", lambda: self.previews, lambda: None, "Alt+3", shown=previews_shown,
+                 reveal=lambda: self.show_previews(True)),
+            Pane("Problems", lambda: self.problems, lambda: self.problems.table, "Alt+4", docks["problems"]),
+            Pane("Inspector", lambda: self.inspector, lambda: None, "Alt+5", docks["inspector"]),
+            Pane("Find in Workspace", lambda: self.find_panel, lambda: None, "", docks["find"]),
+        ]
+
+    def _commands(self) -> WindowCommands:
+        """What the window's actions call (``studio.ui.window_actions``)."""
+        return WindowCommands(
+            open=self.choose_folder, new_pack=self.authoring.new_pack, add_root=self.choose_root,
+            rescan=self.session.rescan, examples=self.open_examples, quick_open=self.quick_open.popup,
+            save=self.save_current, close_tab=self.close_current_tab, find=self.find_in_current,
+            find_in_workspace=self.find_in_workspace, preferences=self.open_preferences,
+            rerun_resolver=self.rerun_resolver, editor_call=self.editor_call,
+            tab_call=lambda name: self.editor_call(name, on_tab=True), step_problem=self.problems.step,
+            show_previews=self.show_previews, previews_shown=self.previews_shown, switch_mode=self.switch_mode,
+            set_theme=self.set_theme)
 
     def _fill_recent_menu(self) -> None:
         menu = self.actions.recent_menu
@@ -194,15 +234,16 @@ class MainWindow(WindowAuthoring, QMainWindow):
         s.finished.connect(lambda _cancelled: self._show_visibility())
         # Authoring: files made, renamed or trashed in the tree and the editors; quick fixes from Problems.
         files = self.workspace_panel.file_actions
-        files.file_created.connect(self._file_created)
-        files.renamed.connect(self._file_renamed)
-        files.deleted.connect(self._file_deleted)
+        authoring = self.authoring
+        files.file_created.connect(authoring.file_created)
+        files.renamed.connect(authoring.file_renamed)
+        files.deleted.connect(authoring.file_deleted)
         files.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.editors.file_created.connect(self._file_created)
-        self.editors.pack_folder_renamed.connect(lambda old, new: self._pack_moved(Path(old), Path(new)))
+        self.editors.file_created.connect(authoring.file_created)
+        self.editors.pack_folder_renamed.connect(lambda old, new: authoring.pack_moved(Path(old), Path(new)))
         self.editors.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.problems.quick_fix_requested.connect(self._quick_fix_for)
-        s.packs_added.connect(self._packs_arrived)
+        self.problems.quick_fix_requested.connect(authoring.quick_fix_for)
+        s.packs_added.connect(authoring.packs_arrived)
         self.quick_open.file_chosen.connect(self._quick_open_file)
         self.quick_open.pack_chosen.connect(self._quick_open_pack)
         self.watch.pack_changed.connect(self.session.reload_pack)

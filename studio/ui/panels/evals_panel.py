@@ -41,8 +41,8 @@ from studio.core.model import PROFILES, Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.fit import FlowLayout, wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.workers import submit
 

@@ -35,8 +35,8 @@ from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
 from studio.ui.fit import scroll_page, wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.candidates import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidate_menu import build_row_menu

@@ -47,8 +47,8 @@ from studio.core.review_reasons import (
 )
 from studio.core.runs import read_runs
 from studio.ui.fit import wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
