@@ -13,6 +13,7 @@ that moves to another group of the tree after a fix stays selected (``_show_pack
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -40,6 +41,7 @@ from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.pack_copies import PackCopies
+from studio.ui.panels.resolver_panel import ResolverPanel
 from studio.ui.panels.visibility_view import VisibilityView
 from studio.ui.panes import Pane, PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
@@ -138,8 +140,8 @@ class MainWindow(QMainWindow):
                                  lambda text: self.statusBar().showMessage(text, 8000))
         if self.settings.theme() != theme_choice():
             apply_choice(self.settings.theme())
-        self.actions = install_actions(self, self._commands(), modes=self.modes, panes=self.panes,
-                                       docks=self.docks.values(), current_theme=self.settings.theme())
+        self.window_actions = install_actions(self, self._commands(), modes=self.modes, panes=self.panes,
+                                              docks=self.docks.values(), current_theme=self.settings.theme())
         self._fill_recent_menu()
         self._connect()
         self.welcome.set_recent(self.settings.recent_workspaces())
@@ -148,7 +150,8 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         self.layouts = ModeLayouts(self, self.docks, self.modes.pages, self.settings)
         self.layouts.enter(AUTHOR)
-        self.splitter.splitterMoved.connect(lambda *_: self.actions.toggle_previews.setChecked(self.previews_shown()))
+        self.splitter.splitterMoved.connect(
+            lambda *_: self.window_actions.toggle_previews.setChecked(self.previews_shown()))
         self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
 
     # -- layout ---------------------------------------------------------------------------------
@@ -164,6 +167,8 @@ class MainWindow(QMainWindow):
 
         def centre() -> QWidget:
             page = self.center.currentWidget()
+            if page is None:  # never: the stack always shows the welcome page or a mode
+                return self.center
             return self.editors if page is self.splitter else page
 
         def editor() -> QWidget | None:
@@ -199,11 +204,11 @@ class MainWindow(QMainWindow):
             set_theme=self.set_theme)
 
     def _fill_recent_menu(self) -> None:
-        menu = self.actions.recent_menu
+        menu = self.window_actions.recent_menu
         menu.clear()
         for entry in self.settings.recent_workspaces():
             label = " + ".join("bundled examples" if e == "builtin:" else e for e in entry)
-            menu.addAction(label, lambda e=entry: self.open_request(WorkspaceRequest.from_settings(e)))
+            menu.addAction(label, partial(self._open_recent, entry))
         menu.setEnabled(bool(self.settings.recent_workspaces()))
 
     def _connect(self) -> None:
@@ -215,21 +220,21 @@ class MainWindow(QMainWindow):
         self.views.pack_removed.connect(self._pack_removed)
         self.problems.title_changed.connect(self.docks["problems"].setWindowTitle)
         self.docks["problems"].setWindowTitle(self.problems.title())
-        self.problems.step_note.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
+        self.problems.step_note.connect(lambda text: self.statusBar().showMessage(text, 8000) if text else None)
         self.modes.status_message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.modes.pack_chosen.connect(self.workspace_panel.select_pack)
         self.inspector.compare_copies_requested.connect(self.copies.compare)
         self.modes.switch_requested.connect(self.switch_mode)
-        self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
+        self.modes.panel_of(ResolverPanel).set_cache_dir(self.search.cache_dir)
         self.previews.catalog.cache_dir = self.search.cache_dir
         self.find_panel.open_location.connect(lambda path, line: self._open_from_panel(path, line))
         self.search.indexing.connect(self._search_progress)
         self.search.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
-        self.watch.pack_changed.connect(lambda root: self.search_used and self.search.update_paths([root]))
-        self.watch.file_changed.connect(lambda path: self.search_used and self.search.update_paths([path]))
+        self.watch.pack_changed.connect(lambda root: self.search.update_paths([root]) if self.search_used else None)
+        self.watch.file_changed.connect(lambda path: self.search.update_paths([path]) if self.search_used else None)
         # A turn after the scan's end (its own views update in that one): 10,000 packs cost a few ms each here.
         s.finished.connect(lambda _cancelled: next_turn(self, self._search_follow_workspace))
-        self.docks["visibility"].visibilityChanged.connect(lambda shown: shown and self._show_visibility())
+        self.docks["visibility"].visibilityChanged.connect(lambda shown: self._show_visibility() if shown else None)
         self.visibility.open_pack_requested.connect(lambda path: self.open_file(path, 1))
         s.finished.connect(lambda _cancelled: self._show_visibility())
         # Authoring: files made, renamed or trashed in the tree and the editors; quick fixes from Problems.
@@ -259,13 +264,17 @@ class MainWindow(QMainWindow):
         self.editors.live_validated.connect(self.session.replace)
         self.welcome.open_folder.connect(self.choose_folder)
         self.welcome.open_examples.connect(self.open_examples)
-        self.welcome.open_recent.connect(lambda e: self.open_request(WorkspaceRequest.from_settings(e)))
+        self.welcome.open_recent.connect(self._open_recent)
         self.modes.open_file_requested.connect(self._open_from_panel)
         self.modes.pack_changed.connect(self.session.reload_pack)
 
     # -- opening workspaces -----------------------------------------------------------------------
     def open_paths(self, paths: list[Path]) -> None:
         self.open_request(WorkspaceRequest(explicit=list(paths)))
+
+    def _open_recent(self, entry: list[str]) -> None:
+        """A workspace from File ▸ Recent workspaces or the welcome page, as stored in the settings."""
+        self.open_request(WorkspaceRequest.from_settings(entry))
 
     def open_examples(self) -> None:
         self.open_request(WorkspaceRequest(builtin=True))
@@ -282,7 +291,7 @@ class MainWindow(QMainWindow):
         next_turn(self, lambda: self._remember_recent(entry))
         self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
         self.switch_mode(AUTHOR)
-        self.actions.workspace_opened()
+        self.window_actions.workspace_opened()
 
     def _remember_recent(self, entry: list[str]) -> None:
         self.settings.add_recent(entry)
@@ -295,7 +304,7 @@ class MainWindow(QMainWindow):
 
     def apply_preferences(self) -> None:
         apply_preferences(self.settings.preferences(), previews=self.previews,
-                          resolver_inputs=self.modes.panel("Resolve").inputs, request=self.session.request)
+                          resolver_inputs=self.modes.panel_of(ResolverPanel).inputs, request=self.session.request)
 
     # -- search -------------------------------------------------------------------------------------
     def find_in_workspace(self) -> None:
@@ -426,7 +435,7 @@ class MainWindow(QMainWindow):
     # -- modes --------------------------------------------------------------------------------------
     def switch_mode(self, name: str) -> None:
         """Show one mode (Author, Resolve, Runs, ...) in the centre; the docks stay."""
-        self.actions.modes[name].setChecked(True)
+        self.window_actions.modes[name].setChecked(True)
         # Each mode shows its own docks (by default the Inspector and Problems in Author only); the window
         # keeps its size.
         self.layouts.enter(name)
@@ -440,14 +449,14 @@ class MainWindow(QMainWindow):
         """View ▸ Re-run the resolver (F5): in Resolve mode, from wherever the focus is."""
         if self.modes.current != "Resolve":
             self.switch_mode("Resolve")  # showing the panel brings it up to date, which runs it
-        self.modes.panel("Resolve").run_now()  # type: ignore[attr-defined]
+        self.modes.panel_of(ResolverPanel).run_now()
 
     # -- view ---------------------------------------------------------------------------------------
     def set_theme(self, choice: str) -> None:
         """View ▸ Theme: ``system``, ``light`` or ``dark``, applied at once and remembered."""
         apply_choice(choice)
         self.settings.set_theme(choice)
-        action = self.actions.themes.get(choice) if hasattr(self, "actions") else None
+        action = self.window_actions.themes.get(choice) if hasattr(self, "window_actions") else None
         if action is not None:
             action.setChecked(True)
 
@@ -463,7 +472,7 @@ class MainWindow(QMainWindow):
             self.splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         elif not shown and self.previews_shown():
             self.splitter.setSizes([total, 0])
-        self.actions.toggle_previews.setChecked(self.previews_shown())
+        self.window_actions.toggle_previews.setChecked(self.previews_shown())
 
     # -- files --------------------------------------------------------------------------------------
     def open_file(self, path: Path, line: int | None = None, column: int = 1) -> EditorTab | None:
@@ -597,10 +606,10 @@ class MainWindow(QMainWindow):
         self._fit_pending = False
         self.layouts.keep_centre_room()
         if self.modes.current == AUTHOR:  # the previews may have come back collapsed from the last session
-            self.actions.toggle_previews.setChecked(self.previews_shown())
+            self.window_actions.toggle_previews.setChecked(self.previews_shown())
         style = (Qt.ToolButtonStyle.ToolButtonIconOnly if self.width() < TOOLBAR_WORDS_MIN
                  else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.actions.toolbar.setToolButtonStyle(style)
+        self.window_actions.toolbar.setToolButtonStyle(style)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         for tab in self.editors.tabs():

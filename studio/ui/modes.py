@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QStackedWidget, QWidget
@@ -22,6 +23,8 @@ from studio.core.model import Pack
 from studio.ui.fit import scroll_page
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.turns import next_turn
+
+_Panel = TypeVar("_Panel", bound=ModePanel)
 
 AUTHOR = "Author"
 AUTHOR_TIP = "Author: edit packs with live validation and previews"
@@ -88,6 +91,13 @@ class JobModes(QObject):
 
     def panel(self, name: str) -> ModePanel:
         return self.panels[name]
+
+    def panel_of(self, kind: type[_Panel]) -> _Panel:
+        """The panel of class ``kind`` (its mode is ``kind.mode_title``), for what only that panel does."""
+        panel = self.panels[kind.mode_title]
+        if not isinstance(panel, kind):
+            raise TypeError(f"the {kind.mode_title} mode shows a {type(panel).__name__}, not a {kind.__name__}")
+        return panel
 
     # -- switching -------------------------------------------------------------------------------
     def show(self, mode: str) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -181,7 +182,7 @@ def install_actions(window: QMainWindow, commands: WindowCommands, *, modes: Job
     actions.toggle_previews.setChecked(True)
     for pane in panes.panes:
         if pane.key:
-            actions.panes[pane.name] = act(f"Go to {pane.name}", lambda p=pane: panes.focus(p), pane.key)
+            actions.panes[pane.name] = act(f"Go to {pane.name}", partial(panes.focus, pane), pane.key)
     themes = QActionGroup(window)
     for choice, label in (("system", "System"), ("light", "Light"), ("dark", "Dark")):
         theme = QAction(label, window, checkable=True)

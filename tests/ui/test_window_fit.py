@@ -139,21 +139,21 @@ def test_the_previews_collapse_come_back_and_are_remembered(qtbot, open_and_wait
     try:
         open_and_wait(window, [examples_copy])
         editor_before = window.editors.width()
-        window.actions.toggle_previews.trigger()
+        window.window_actions.toggle_previews.trigger()
         qtbot.wait(20)
-        assert not window.previews_shown() and not window.actions.toggle_previews.isChecked()
+        assert not window.previews_shown() and not window.window_actions.toggle_previews.isChecked()
         assert window.editors.width() > editor_before
         window.switch_mode("Resolve")
-        window.actions.toggle_previews.trigger()  # bringing the previews back shows Author
+        window.window_actions.toggle_previews.trigger()  # bringing the previews back shows Author
         assert window.modes.current == "Author" and window.previews_shown()
-        window.actions.toggle_previews.trigger()
+        window.window_actions.toggle_previews.trigger()
     finally:
         window.session.cancel()
         window.close()
     again = MainWindow(settings)
     again.show()
     try:
-        qtbot.waitUntil(lambda: not again.actions.toggle_previews.isChecked(), timeout=3000)
+        qtbot.waitUntil(lambda: not again.window_actions.toggle_previews.isChecked(), timeout=3000)
         assert not again.previews_shown()
     finally:
         again.close()

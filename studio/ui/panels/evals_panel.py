@@ -380,8 +380,6 @@ class EvalsPanel(ModePanel):
                 out.append(f"<p><b>{label}</b> {verdict}: expected {outcome.expected}, got {outcome.actual} (score "
                            f"{outcome.score:.2f}). {html.escape(outcome.reason)}</p>")
                 continue
-            if not isinstance(outcome, ContextOutcome):
-                continue
             picked = ", ".join(("<b>" if s.required else "") + html.escape(s.key) + ("</b>" if s.required else "")
                                for s in outcome.selected)
             out.append(f"<p><b>{label}</b> {verdict}, {outcome.tokens_used}/{outcome.budget} tokens. Picked: "

@@ -160,9 +160,10 @@ class ResolverPanel(ModePanel):
         """Pack root -> run_id of the context record saved for the result on screen (a feedback's trace id)."""
         self.filter = QLineEdit(placeholderText="Filter by path, section, reason ...")
         self.filter.textChanged.connect(self.proxy.set_needle)
-        self.show_selected = QCheckBox("selected", checked=True)
-        self.show_skipped = QCheckBox("skipped", checked=True)
+        self.show_selected = QCheckBox("selected")
+        self.show_skipped = QCheckBox("skipped")
         for box in (self.show_selected, self.show_skipped):
+            box.setChecked(True)
             box.toggled.connect(lambda *_: self.proxy.set_shown(self.show_selected.isChecked(),
                                                                 self.show_skipped.isChecked()))
         filters = QHBoxLayout()

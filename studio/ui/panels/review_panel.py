@@ -280,8 +280,12 @@ class ReviewPanel(ModePanel):
             # Read a turn later: the queue's first paint comes first, instead of taking turns at the interpreter
             # lock with the reading (the longest stall switching to Review at 1,000 packs: 47 -> 38-41 ms).
             self._decisions_pending = request = next_request_id()
-            next_turn(self, lambda: request == self._decisions_pending and submit(
-                _decisions_for, unread, on_done=self._decisions_done, request_id=request))
+
+            def read_decisions() -> None:
+                if request == self._decisions_pending:  # else a newer queue asked for its own
+                    submit(_decisions_for, unread, on_done=self._decisions_done, request_id=request)
+
+            next_turn(self, read_decisions)
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
             self._select_row(rows[0])  # the kept pack, else the first waiting one: reasons show at once
