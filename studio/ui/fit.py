@@ -132,10 +132,10 @@ class FlowLayout(QLayout):
     def count(self) -> int:
         return len(self._items)
 
-    def itemAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+    def itemAt(self, index: int) -> QLayoutItem | None:
         return self._items[index] if 0 <= index < len(self._items) else None
 
-    def takeAt(self, index: int) -> QLayoutItem | None:  # type: ignore[override]
+    def takeAt(self, index: int) -> QLayoutItem | None:
         return self._items.pop(index) if 0 <= index < len(self._items) else None
 
     def expandingDirections(self) -> Qt.Orientation:
@@ -165,7 +165,7 @@ class FlowLayout(QLayout):
         return size + QSize(m.left() + m.right(), m.top() + m.bottom())
 
     def _shown(self) -> list[QLayoutItem]:
-        return [i for i in self._items if not (i.widget() is not None and i.widget().isHidden())]
+        return [i for i in self._items if (widget := i.widget()) is None or not widget.isHidden()]
 
     def _arrange(self, rect: QRect, apply: bool) -> int:
         """Place the items in ``rect`` line by line; returns the height used."""

@@ -13,6 +13,7 @@ that moves to another group of the tree after a fix stays selected (``_show_pack
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer
@@ -40,8 +41,9 @@ from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.pack_copies import PackCopies
+from studio.ui.panels.resolver_panel import ResolverPanel
 from studio.ui.panels.visibility_view import VisibilityView
-from studio.ui.panes import PaneFocus
+from studio.ui.panes import Pane, PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.search_service import SearchService
 from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
@@ -59,7 +61,7 @@ from studio.ui.widgets.problems_panel import ProblemsPanel
 from studio.ui.widgets.quick_open_popup import QuickOpen
 from studio.ui.widgets.welcome import WelcomePage
 from studio.ui.widgets.workspace_panel import WorkspacePanel
-from studio.ui.window_actions import install_actions, window_panes
+from studio.ui.window_actions import WindowCommands, install_actions
 from studio.ui.window_authoring import WindowAuthoring
 from studio.ui.workspace_session import WorkspaceSession
 from studio.ui.workspace_source import WorkspaceRequest
@@ -70,7 +72,7 @@ TOOLBAR_WORDS_MIN = 900
 """Below this window width the toolbar shows icons only (the mode buttons, which have none, keep their words)."""
 
 
-class MainWindow(WindowAuthoring, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None) -> None:
         super().__init__()
         self.settings = StudioSettings(settings if settings is not None else default_settings())
@@ -83,8 +85,6 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
-        self._open_on_arrival: dict[Path, Path] = {}
-        """Files to open once their pack joins the workspace (a pack just made with New pack)."""
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -133,12 +133,15 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.quick_open = QuickOpen(self)
         self.views = WorkspaceViews(self.session, self.workspace_panel, self.tree_model, self.diag_model,
                                     self.status, self.watch, self.quick_open, self.modes, self)
-        self.panes = PaneFocus(self, window_panes(self))
+        self.panes = PaneFocus(self, self._panes())
+        self.authoring = WindowAuthoring(self, self.session, self.editors, self.recovery, open_paths=self.open_paths,
+                                         open_file=self.open_file, open_diagnostic=self.open_diagnostic)
         self.copies = PackCopies(self.session, self.settings, self,
                                  lambda text: self.statusBar().showMessage(text, 8000))
         if self.settings.theme() != theme_choice():
             apply_choice(self.settings.theme())
-        self.actions = install_actions(self)
+        self.window_actions = install_actions(self, self._commands(), modes=self.modes, panes=self.panes,
+                                              docks=self.docks.values(), current_theme=self.settings.theme())
         self._fill_recent_menu()
         self._connect()
         self.welcome.set_recent(self.settings.recent_workspaces())
@@ -147,7 +150,8 @@ class MainWindow(WindowAuthoring, QMainWindow):
             self.restoreGeometry(geometry)
         self.layouts = ModeLayouts(self, self.docks, self.modes.pages, self.settings)
         self.layouts.enter(AUTHOR)
-        self.splitter.splitterMoved.connect(lambda *_: self.actions.toggle_previews.setChecked(self.previews_shown()))
+        self.splitter.splitterMoved.connect(
+            lambda *_: self.window_actions.toggle_previews.setChecked(self.previews_shown()))
         self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
 
     # -- layout ---------------------------------------------------------------------------------
@@ -158,12 +162,53 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    def _panes(self) -> list[Pane]:
+        """The panes F6 visits, in order, each with its Alt+<n> key (see ``studio.ui.panes``)."""
+
+        def centre() -> QWidget:
+            page = self.center.currentWidget()
+            if page is None:  # never: the stack always shows the welcome page or a mode
+                return self.center
+            return self.editors if page is self.splitter else page
+
+        def editor() -> QWidget | None:
+            tab = self.editors.current_tab()
+            return tab.editor if tab is not None and centre() is self.editors else None
+
+        def previews_shown() -> bool:
+            return self.center.currentWidget() is self.splitter and self.previews.width() > 0 and \
+                self.previews.isVisible()
+
+        docks = self.docks
+        return [
+            Pane("Workspace", lambda: self.workspace_panel, lambda: self.workspace_panel.tree, "Alt+1",
+                 docks["workspace"]),
+            Pane("Editor or mode panel", centre, editor, "Alt+2"),
+            Pane("Previews", lambda: self.previews, lambda: None, "Alt+3", shown=previews_shown,
+                 reveal=lambda: self.show_previews(True)),
+            Pane("Problems", lambda: self.problems, lambda: self.problems.table, "Alt+4", docks["problems"]),
+            Pane("Inspector", lambda: self.inspector, lambda: None, "Alt+5", docks["inspector"]),
+            Pane("Find in Workspace", lambda: self.find_panel, lambda: None, "", docks["find"]),
+        ]
+
+    def _commands(self) -> WindowCommands:
+        """What the window's actions call (``studio.ui.window_actions``)."""
+        return WindowCommands(
+            open=self.choose_folder, new_pack=self.authoring.new_pack, add_root=self.choose_root,
+            rescan=self.session.rescan, examples=self.open_examples, quick_open=self.quick_open.popup,
+            save=self.save_current, close_tab=self.close_current_tab, find=self.find_in_current,
+            find_in_workspace=self.find_in_workspace, preferences=self.open_preferences,
+            rerun_resolver=self.rerun_resolver, editor_call=self.editor_call,
+            tab_call=lambda name: self.editor_call(name, on_tab=True), step_problem=self.problems.step,
+            show_previews=self.show_previews, previews_shown=self.previews_shown, switch_mode=self.switch_mode,
+            set_theme=self.set_theme)
+
     def _fill_recent_menu(self) -> None:
-        menu = self.actions.recent_menu
+        menu = self.window_actions.recent_menu
         menu.clear()
         for entry in self.settings.recent_workspaces():
             label = " + ".join("bundled examples" if e == "builtin:" else e for e in entry)
-            menu.addAction(label, lambda e=entry: self.open_request(WorkspaceRequest.from_settings(e)))
+            menu.addAction(label, partial(self._open_recent, entry))
         menu.setEnabled(bool(self.settings.recent_workspaces()))
 
     def _connect(self) -> None:
@@ -175,34 +220,35 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.views.pack_removed.connect(self._pack_removed)
         self.problems.title_changed.connect(self.docks["problems"].setWindowTitle)
         self.docks["problems"].setWindowTitle(self.problems.title())
-        self.problems.step_note.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
+        self.problems.step_note.connect(lambda text: self.statusBar().showMessage(text, 8000) if text else None)
         self.modes.status_message.connect(lambda text: self.statusBar().showMessage(text, 10_000))
         self.modes.pack_chosen.connect(self.workspace_panel.select_pack)
         self.inspector.compare_copies_requested.connect(self.copies.compare)
         self.modes.switch_requested.connect(self.switch_mode)
-        self.modes.panel("Resolve").set_cache_dir(self.search.cache_dir)  # type: ignore[attr-defined]
+        self.modes.panel_of(ResolverPanel).set_cache_dir(self.search.cache_dir)
         self.previews.catalog.cache_dir = self.search.cache_dir
         self.find_panel.open_location.connect(lambda path, line: self._open_from_panel(path, line))
         self.search.indexing.connect(self._search_progress)
         self.search.notice.connect(lambda text: self.statusBar().showMessage(text, 10_000))
-        self.watch.pack_changed.connect(lambda root: self.search_used and self.search.update_paths([root]))
-        self.watch.file_changed.connect(lambda path: self.search_used and self.search.update_paths([path]))
+        self.watch.pack_changed.connect(lambda root: self.search.update_paths([root]) if self.search_used else None)
+        self.watch.file_changed.connect(lambda path: self.search.update_paths([path]) if self.search_used else None)
         # A turn after the scan's end (its own views update in that one): 10,000 packs cost a few ms each here.
         s.finished.connect(lambda _cancelled: next_turn(self, self._search_follow_workspace))
-        self.docks["visibility"].visibilityChanged.connect(lambda shown: shown and self._show_visibility())
+        self.docks["visibility"].visibilityChanged.connect(lambda shown: self._show_visibility() if shown else None)
         self.visibility.open_pack_requested.connect(lambda path: self.open_file(path, 1))
         s.finished.connect(lambda _cancelled: self._show_visibility())
         # Authoring: files made, renamed or trashed in the tree and the editors; quick fixes from Problems.
         files = self.workspace_panel.file_actions
-        files.file_created.connect(self._file_created)
-        files.renamed.connect(self._file_renamed)
-        files.deleted.connect(self._file_deleted)
+        authoring = self.authoring
+        files.file_created.connect(authoring.file_created)
+        files.renamed.connect(authoring.file_renamed)
+        files.deleted.connect(authoring.file_deleted)
         files.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.editors.file_created.connect(self._file_created)
-        self.editors.pack_folder_renamed.connect(lambda old, new: self._pack_moved(Path(old), Path(new)))
+        self.editors.file_created.connect(authoring.file_created)
+        self.editors.pack_folder_renamed.connect(lambda old, new: authoring.pack_moved(Path(old), Path(new)))
         self.editors.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
-        self.problems.quick_fix_requested.connect(self._quick_fix_for)
-        s.packs_added.connect(self._packs_arrived)
+        self.problems.quick_fix_requested.connect(authoring.quick_fix_for)
+        s.packs_added.connect(authoring.packs_arrived)
         self.quick_open.file_chosen.connect(self._quick_open_file)
         self.quick_open.pack_chosen.connect(self._quick_open_pack)
         self.watch.pack_changed.connect(self.session.reload_pack)
@@ -218,13 +264,17 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self.editors.live_validated.connect(self.session.replace)
         self.welcome.open_folder.connect(self.choose_folder)
         self.welcome.open_examples.connect(self.open_examples)
-        self.welcome.open_recent.connect(lambda e: self.open_request(WorkspaceRequest.from_settings(e)))
+        self.welcome.open_recent.connect(self._open_recent)
         self.modes.open_file_requested.connect(self._open_from_panel)
         self.modes.pack_changed.connect(self.session.reload_pack)
 
     # -- opening workspaces -----------------------------------------------------------------------
     def open_paths(self, paths: list[Path]) -> None:
         self.open_request(WorkspaceRequest(explicit=list(paths)))
+
+    def _open_recent(self, entry: list[str]) -> None:
+        """A workspace from File ▸ Recent workspaces or the welcome page, as stored in the settings."""
+        self.open_request(WorkspaceRequest.from_settings(entry))
 
     def open_examples(self) -> None:
         self.open_request(WorkspaceRequest(builtin=True))
@@ -241,7 +291,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
         next_turn(self, lambda: self._remember_recent(entry))
         self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
         self.switch_mode(AUTHOR)
-        self.actions.workspace_opened()
+        self.window_actions.workspace_opened()
 
     def _remember_recent(self, entry: list[str]) -> None:
         self.settings.add_recent(entry)
@@ -254,7 +304,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
 
     def apply_preferences(self) -> None:
         apply_preferences(self.settings.preferences(), previews=self.previews,
-                          resolver_inputs=self.modes.panel("Resolve").inputs, request=self.session.request)
+                          resolver_inputs=self.modes.panel_of(ResolverPanel).inputs, request=self.session.request)
 
     # -- search -------------------------------------------------------------------------------------
     def find_in_workspace(self) -> None:
@@ -385,7 +435,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
     # -- modes --------------------------------------------------------------------------------------
     def switch_mode(self, name: str) -> None:
         """Show one mode (Author, Resolve, Runs, ...) in the centre; the docks stay."""
-        self.actions.modes[name].setChecked(True)
+        self.window_actions.modes[name].setChecked(True)
         # Each mode shows its own docks (by default the Inspector and Problems in Author only); the window
         # keeps its size.
         self.layouts.enter(name)
@@ -399,14 +449,14 @@ class MainWindow(WindowAuthoring, QMainWindow):
         """View ▸ Re-run the resolver (F5): in Resolve mode, from wherever the focus is."""
         if self.modes.current != "Resolve":
             self.switch_mode("Resolve")  # showing the panel brings it up to date, which runs it
-        self.modes.panel("Resolve").run_now()  # type: ignore[attr-defined]
+        self.modes.panel_of(ResolverPanel).run_now()
 
     # -- view ---------------------------------------------------------------------------------------
     def set_theme(self, choice: str) -> None:
         """View ▸ Theme: ``system``, ``light`` or ``dark``, applied at once and remembered."""
         apply_choice(choice)
         self.settings.set_theme(choice)
-        action = self.actions.themes.get(choice) if hasattr(self, "actions") else None
+        action = self.window_actions.themes.get(choice) if hasattr(self, "window_actions") else None
         if action is not None:
             action.setChecked(True)
 
@@ -422,7 +472,7 @@ class MainWindow(WindowAuthoring, QMainWindow):
             self.splitter.setSizes([total * 3 // 5, total - total * 3 // 5])
         elif not shown and self.previews_shown():
             self.splitter.setSizes([total, 0])
-        self.actions.toggle_previews.setChecked(self.previews_shown())
+        self.window_actions.toggle_previews.setChecked(self.previews_shown())
 
     # -- files --------------------------------------------------------------------------------------
     def open_file(self, path: Path, line: int | None = None, column: int = 1) -> EditorTab | None:
@@ -556,10 +606,10 @@ class MainWindow(WindowAuthoring, QMainWindow):
         self._fit_pending = False
         self.layouts.keep_centre_room()
         if self.modes.current == AUTHOR:  # the previews may have come back collapsed from the last session
-            self.actions.toggle_previews.setChecked(self.previews_shown())
+            self.window_actions.toggle_previews.setChecked(self.previews_shown())
         style = (Qt.ToolButtonStyle.ToolButtonIconOnly if self.width() < TOOLBAR_WORDS_MIN
                  else Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.actions.toolbar.setToolButtonStyle(style)
+        self.window_actions.toolbar.setToolButtonStyle(style)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         for tab in self.editors.tabs():

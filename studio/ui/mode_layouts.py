@@ -107,10 +107,22 @@ class ModeLayouts:
         centre = self.window.centralWidget()
         if centre is None:
             return
+        self._lay_out_now()  # the sizes read below are those of the docks just shown, hidden or sized
         left, right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self._give_way(CENTRE_ROOM - centre.width(), (left, right), SIDE_FLOOR, Qt.Orientation.Horizontal)
         self._give_way(CENTRE_HEIGHT - centre.height(), (Qt.DockWidgetArea.BottomDockWidgetArea,), BOTTOM_FLOOR,
                        Qt.Orientation.Vertical)
+        self._lay_out_now()  # the page has its room when this returns, not a turn or more later
+
+    def _lay_out_now(self) -> None:
+        """Apply the window's pending layout at once. Showing, hiding or sizing a dock (``resizeDocks``) only asks
+        for a relayout, which Qt does two turns of the event loop later: until then every size read is the old
+        one. The centre then kept the docks' widths sized for a wider window (452 px of 1024, not 600) for as long
+        as other work held the event loop, and a first-time job mode narrowed its Workspace for a deficit that
+        its own default layout did not have."""
+        layout = self.window.layout()
+        if layout is not None:
+            layout.activate()
 
     def _give_way(self, deficit: int, areas: tuple[Qt.DockWidgetArea, ...], floor: int,
                   orientation: Qt.Orientation) -> None:

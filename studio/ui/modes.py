@@ -1,97 +1,33 @@
-"""The modes of the centre area and the small protocol a mode's panel follows.
+"""The modes of the centre area: Author, and one ``ModePanel`` (``studio.ui.mode_panel``) for each job mode.
 
-Author is the editor and the previews; every other mode is one ``ModePanel``, listed once in ``MODE_PANELS``.
+Author is the editor and the previews; every other mode is one ``ModePanel``, listed once in ``mode_panels``.
 The Workspace tree and the Problems panel stay where they are in every mode (UX.md); a mode only switches the
 centre. ``JobModes`` tells each panel what changed (the workspace, the selected pack, a pack reloaded, records
 written into a pack's runs/), and a panel does its work only when it is on screen: hidden panels are marked
 stale and catch up when shown, so a 1,000-pack workspace stays quick.
 
-Adding a mode: write a ``ModePanel`` subclass in ``studio/ui/panels/`` and add it to ``MODE_PANELS``; the
+Adding a mode: write a ``ModePanel`` subclass in ``studio/ui/panels/`` and add it to ``mode_panels``; the
 window gives it a toolbar button, a Ctrl+<n> shortcut and a View menu entry from the class attributes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from enum import Flag, auto
 from pathlib import Path
-from typing import ClassVar
+from typing import TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QStackedWidget, QWidget
 
 from studio.core.model import Pack
 from studio.ui.fit import scroll_page
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.turns import next_turn
+
+_Panel = TypeVar("_Panel", bound=ModePanel)
 
 AUTHOR = "Author"
 AUTHOR_TIP = "Author: edit packs with live validation and previews"
-
-
-class Follows(Flag):
-    """What a mode panel wants to hear about (each change marks it stale until it is on screen)."""
-
-    NOTHING = 0
-    WORKSPACE = auto()
-    """The set of packs, after a scan settled."""
-    SELECTION = auto()
-    """Another pack was selected in the tree (or through Quick open, a problem, a tab)."""
-    SELECTED_PACK = auto()
-    """The selected pack changed on disk, or records were written into its runs/."""
-    EVERY_PACK = auto()
-    """Any pack of the workspace was reloaded."""
-
-
-class ModePanel(QWidget):
-    """The centre page of one job mode.
-
-    Subclasses set the class attributes and implement ``follow``; the window wires the signals.
-
-    Signals:
-        open_file_requested(Path, int): open a file at a 1-based line (the window switches to Author).
-        pack_changed(Path): the panel changed a pack's KNOWLEDGE.md; the workspace reloads that pack.
-        runs_written(Path): the panel wrote records into this pack's runs/ (other panels may show them).
-        handoff(str, object): open the named mode and give its panel this request (``accept``).
-        status_message(str): what the panel just did, for the window's status bar ("Recorded ... in runs/...").
-        pack_chosen(Path): the user picked this pack in the panel (a queue row): it becomes the window's current
-            pack, so the tree, the Inspector and the other modes show it too.
-    """
-
-    open_file_requested = Signal(Path, int)
-    pack_changed = Signal(Path)
-    runs_written = Signal(Path)
-    handoff = Signal(str, object)
-    status_message = Signal(str)
-    pack_chosen = Signal(Path)
-
-    mode_title: ClassVar[str] = ""
-    """The mode's name on its toolbar button and in the View menu."""
-    mode_tip: ClassVar[str] = ""
-    """One line: what the mode is for (tooltip and status tip)."""
-    follows: ClassVar[Follows] = Follows.NOTHING
-    labeler: Callable[[Pack], str] | None = None
-    """Set by ``JobModes``: the distinguishing label of a pack (``acme — explicit, v0.4.0/``)."""
-
-    def pack_label(self, pack: Pack) -> str:
-        """How a header names ``pack``: its name, plus scope and telling path when another pack shares the name."""
-        return self.labeler(pack) if self.labeler is not None else pack.name
-
-    def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
-        """Bring the panel up to date with the workspace's ``packs`` and the ``selected`` pack (on screen only)."""
-        raise NotImplementedError
-
-    def let_go(self) -> None:
-        """The workspace was replaced while the panel was hidden: drop what it holds of the last one (it follows
-        the new one when shown again). A panel holding a 10,000-pack workspace kept 125 MiB alive after a
-        re-opening."""
-        self.follow([], None)
-
-    def accept(self, request: object) -> bool:
-        """Take a request another panel handed over (see ``studio.ui.panels.handoffs``); False to ignore it."""
-        return False
-
-    def shutdown(self) -> None:
-        """The window is closing: stop background work."""
 
 
 def mode_panels() -> list[type[ModePanel]]:
@@ -155,6 +91,13 @@ class JobModes(QObject):
 
     def panel(self, name: str) -> ModePanel:
         return self.panels[name]
+
+    def panel_of(self, kind: type[_Panel]) -> _Panel:
+        """The panel of class ``kind`` (its mode is ``kind.mode_title``), for what only that panel does."""
+        panel = self.panels[kind.mode_title]
+        if not isinstance(panel, kind):
+            raise TypeError(f"the {kind.mode_title} mode shows a {type(panel).__name__}, not a {kind.__name__}")
+        return panel
 
     # -- switching -------------------------------------------------------------------------------
     def show(self, mode: str) -> None:

@@ -24,7 +24,7 @@ import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QTimer
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QApplication
 
 from studio.ui.main_window import MainWindow
@@ -44,7 +44,7 @@ def wanted_size() -> tuple[int, int] | None:
     width, _, height = raw.lower().partition("x")
     if width.isdigit() and height.isdigit():
         return int(width), int(height)
-    screen = QGuiApplication.primaryScreen()
+    screen: QScreen | None = QGuiApplication.primaryScreen()  # None with no screen at all (the stubs say never)
     if screen is None:
         return None
     area = screen.availableGeometry()

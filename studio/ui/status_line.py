@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar
+from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
 from studio.core.diagnostics import DiagnosticCounts
 from studio.core.model import Pack
@@ -34,27 +34,27 @@ class StatusLine(QObject):
         self.progress_label = QLabel()
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.clicked.connect(self.cancel_requested)
-        for w in (self.workspace_label, self.packs_label, self.counts_label):
-            bar.addWidget(w)
-        bar.addPermanentWidget(self.progress_label)
-        bar.addPermanentWidget(self.progress)
-        bar.addPermanentWidget(self.cancel_button)
-        for w in (self.progress_label, self.progress, self.cancel_button):
-            w.hide()
+        for label in (self.workspace_label, self.packs_label, self.counts_label):
+            bar.addWidget(label)
+        self._scanning: tuple[QWidget, ...] = (self.progress_label, self.progress, self.cancel_button)
+        """Shown while a scan runs."""
+        for part in self._scanning:
+            bar.addPermanentWidget(part)
+            part.hide()
 
     def set_workspace(self, label: str) -> None:
         self.workspace_label.setText(label)
         self.progress_label.setText("scanning…")
-        for w in (self.progress_label, self.progress, self.cancel_button):
-            w.show()
+        for part in self._scanning:
+            part.show()
 
     def show_progress(self, done: int, total: int) -> None:
         if total:
             self.progress_label.setText(f"loading packs {done}/{total} ({100 * done // total}%)")
 
     def finish(self, cancelled: bool) -> None:
-        for w in (self.progress_label, self.progress, self.cancel_button):
-            w.hide()
+        for part in self._scanning:
+            part.hide()
         if cancelled:
             self.workspace_label.setText(f"{self.workspace_label.text()} (scan cancelled)")
 

@@ -1,8 +1,9 @@
 """The main window's actions, toolbar and menus: every command the window offers, with its key and its place.
 
-Built once by ``install_actions``; the window's methods are the slots. Every command with a key is put in a menu
-(even those whose key belongs to the editor, such as Ctrl+. and Ctrl+Space), so Help ▸ Keyboard Shortcuts, which
-reads the menus (``widgets.shortcuts_dialog``), lists them all without a second, hand-written list.
+Built once by ``install_actions``, from the window's slots (``WindowCommands``) and the parts the menus list (the
+modes, the panes, the docks): handed in, so this module never imports the window's. Every command with a key is put
+in a menu (even those whose key belongs to the editor, such as Ctrl+. and Ctrl+Space), so Help ▸ Keyboard Shortcuts,
+which reads the menus (``widgets.shortcuts_dialog``), lists them all without a second, hand-written list.
 
 Keys, chosen not to clash: Ctrl+1..5 the modes, Alt+1..5 a pane each (Workspace, editor or mode panel, previews,
 Problems, Inspector), F6 / Shift+F6 the next / previous pane, F5 re-run the resolver, F8 / Shift+F8 problems.
@@ -10,22 +11,19 @@ Problems, Inspector), F6 / Shift+F6 the next / previous pane, F5 re-run the reso
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from functools import partial
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMenu, QToolBar, QToolButton, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenu, QToolBar, QToolButton
 
 from studio.ui.about import show_about
 from studio.ui.icons import icon
-from studio.ui.modes import AUTHOR, AUTHOR_TIP
-from studio.ui.panes import Pane
+from studio.ui.modes import AUTHOR, AUTHOR_TIP, JobModes
+from studio.ui.panes import PaneFocus
 from studio.ui.widgets.shortcuts_dialog import ShortcutsDialog
-
-if TYPE_CHECKING:
-    from studio.ui.main_window import MainWindow
 
 Shortcut = QKeySequence | QKeySequence.StandardKey | str
 
@@ -73,36 +71,37 @@ class WindowActions:
             act.setEnabled(True)
 
 
-def window_panes(window: MainWindow) -> list[Pane]:
-    """The panes F6 visits, in order, each with its Alt+<n> key (see ``studio.ui.panes``)."""
+@dataclass(frozen=True, slots=True)
+class WindowCommands:
+    """What the window's actions call, each command by the name of its action."""
 
-    def centre() -> QWidget:
-        page = window.center.currentWidget()
-        return window.editors if page is window.splitter else page
+    open: Callable[[], object]
+    new_pack: Callable[[], object]
+    add_root: Callable[[], object]
+    rescan: Callable[[], object]
+    examples: Callable[[], object]
+    quick_open: Callable[[], object]
+    save: Callable[[], object]
+    close_tab: Callable[[], object]
+    find: Callable[[], object]
+    find_in_workspace: Callable[[], object]
+    preferences: Callable[[], object]
+    rerun_resolver: Callable[[], object]
+    editor_call: Callable[[str], object]
+    """Undo, redo...: call the named method of the current tab's editor."""
+    tab_call: Callable[[str], object]
+    """Quick fixes, completion, formatting: call the named method of the current tab."""
+    step_problem: Callable[[int], object]
+    """F8 / Shift+F8: the next (1) or previous (-1) problem."""
+    show_previews: Callable[[bool], object]
+    previews_shown: Callable[[], bool]
+    switch_mode: Callable[[str], object]
+    set_theme: Callable[[str], object]
 
-    def editor() -> QWidget | None:
-        tab = window.editors.current_tab()
-        return tab.editor if tab is not None and centre() is window.editors else None
 
-    def previews_shown() -> bool:
-        return window.center.currentWidget() is window.splitter and window.previews.width() > 0 and \
-            window.previews.isVisible()
-
-    docks = window.docks
-    return [
-        Pane("Workspace", lambda: window.workspace_panel, lambda: window.workspace_panel.tree, "Alt+1",
-             docks["workspace"]),
-        Pane("Editor or mode panel", centre, editor, "Alt+2"),
-        Pane("Previews", lambda: window.previews, lambda: None, "Alt+3", shown=previews_shown,
-             reveal=lambda: window.show_previews(True)),
-        Pane("Problems", lambda: window.problems, lambda: window.problems.table, "Alt+4", docks["problems"]),
-        Pane("Inspector", lambda: window.inspector, lambda: None, "Alt+5", docks["inspector"]),
-        Pane("Find in Workspace", lambda: window.find_panel, lambda: None, "", docks["find"]),
-    ]
-
-
-def install_actions(window: MainWindow) -> WindowActions:
-    """Create the window's actions, toolbar and menus, connected to the window's methods."""
+def install_actions(window: QMainWindow, commands: WindowCommands, *, modes: JobModes, panes: PaneFocus,
+                    docks: Iterable[QDockWidget], current_theme: str) -> WindowActions:
+    """Create the window's actions, toolbar and menus, connected to ``commands``, with ``current_theme`` checked."""
 
     def act(text: str, slot: Callable[[], object], shortcut: Shortcut | None = None, icon_name: str = "") -> QAction:
         action = QAction(icon(icon_name), text, window)
@@ -116,33 +115,34 @@ def install_actions(window: MainWindow) -> WindowActions:
     menu_bar = window.menuBar()
     file_menu = menu_bar.addMenu("&File")
     actions = WindowActions(
-        open=act("Open folder…", window.choose_folder, keys.Open, "open"),
-        new_pack=act("New pack…", window.new_pack, "Ctrl+Shift+N"),
-        add_root=act("Add root…", window.choose_root, None, "add-root"),
-        rescan=act("Rescan", window.session.rescan, "Ctrl+R", "rescan"),
-        examples=act("Open the bundled examples", window.open_examples),
-        quick_open=act("Quick open…", window.quick_open.popup, "Ctrl+P"),
-        save=act("Save", window.save_current, keys.Save),
-        close_tab=act("Close tab", window.close_current_tab, keys.Close),
+        open=act("Open folder…", commands.open, keys.Open, "open"),
+        new_pack=act("New pack…", commands.new_pack, "Ctrl+Shift+N"),
+        add_root=act("Add root…", commands.add_root, None, "add-root"),
+        rescan=act("Rescan", commands.rescan, "Ctrl+R", "rescan"),
+        examples=act("Open the bundled examples", commands.examples),
+        quick_open=act("Quick open…", commands.quick_open, "Ctrl+P"),
+        save=act("Save", commands.save, keys.Save),
+        close_tab=act("Close tab", commands.close_tab, keys.Close),
         quit=act("Quit", window.close, keys.Quit),
-        undo=act("Undo", lambda: window.editor_call("undo"), keys.Undo),
-        redo=act("Redo", lambda: window.editor_call("redo"), "Ctrl+Shift+Z"),
-        find=act("Find…", window.find_in_current, keys.Find),
-        find_in_workspace=act("Find in Workspace…", window.find_in_workspace, "Ctrl+Shift+F"),
+        undo=act("Undo", lambda: commands.editor_call("undo"), keys.Undo),
+        redo=act("Redo", lambda: commands.editor_call("redo"), "Ctrl+Shift+Z"),
+        find=act("Find…", commands.find, keys.Find),
+        find_in_workspace=act("Find in Workspace…", commands.find_in_workspace, "Ctrl+Shift+F"),
         # Ctrl+. belongs to the editor itself (like undo): the menu entry shows the key without owning it.
-        quick_fix=act("Quick fix…", lambda: window.editor_call("show_quick_fixes", on_tab=True)),
-        format_frontmatter=act("Format frontmatter", lambda: window.editor_call("format_frontmatter", on_tab=True)),
-        preferences=act("Preferences…", window.open_preferences, "Ctrl+,"),
-        next_problem=act("Next problem", lambda: window.problems.step(1), "F8"),
-        prev_problem=act("Previous problem", lambda: window.problems.step(-1), "Shift+F8"),
+        quick_fix=act("Quick fix…", lambda: commands.tab_call("show_quick_fixes")),
+        format_frontmatter=act("Format frontmatter", lambda: commands.tab_call("format_frontmatter")),
+        preferences=act("Preferences…", commands.preferences, "Ctrl+,"),
+        next_problem=act("Next problem", lambda: commands.step_problem(1), "F8"),
+        prev_problem=act("Previous problem", lambda: commands.step_problem(-1), "Shift+F8"),
         about=act("About Knowledge Pack Studio", lambda: show_about(window)),
         shortcuts=act("Keyboard Shortcuts", lambda: ShortcutsDialog(window.menuBar(), window).exec()),
         # Like Ctrl+., Ctrl+Space belongs to the editor (frontmatter completion): listed here, owned there.
-        complete=act("Complete frontmatter…", lambda: window.editor_call("complete", on_tab=True)),
-        rerun_resolver=act("Re-run the resolver", window.rerun_resolver, "F5"),
-        next_pane=act("Next pane", lambda: window.panes.cycle(1), "F6"),
-        prev_pane=act("Previous pane", lambda: window.panes.cycle(-1), "Shift+F6"),
-        toggle_previews=act("Previews beside the editor", lambda: window.show_previews(not window.previews_shown())),
+        complete=act("Complete frontmatter…", lambda: commands.tab_call("complete")),
+        rerun_resolver=act("Re-run the resolver", commands.rerun_resolver, "F5"),
+        next_pane=act("Next pane", lambda: panes.cycle(1), "F6"),
+        prev_pane=act("Previous pane", lambda: panes.cycle(-1), "Shift+F6"),
+        toggle_previews=act("Previews beside the editor",
+                            lambda: commands.show_previews(not commands.previews_shown())),
         recent_menu=QMenu("Recent workspaces", file_menu),
         toolbar=window.addToolBar("Main"),
     )
@@ -160,15 +160,15 @@ def install_actions(window: MainWindow) -> WindowActions:
         toolbar.addAction(a)
     toolbar.addSeparator()
     group = QActionGroup(window)
-    for i, name in enumerate(window.modes.names):
+    for i, name in enumerate(modes.names):
         mode = QAction(name, window, checkable=True)
         mode.setShortcut(QKeySequence(f"Ctrl+{i + 1}"))
         group.addAction(mode)
         mode.setChecked(name == AUTHOR)
-        tip = AUTHOR_TIP if name == AUTHOR else window.modes.panel(name).mode_tip
+        tip = AUTHOR_TIP if name == AUTHOR else modes.panel(name).mode_tip
         mode.setToolTip(f"{tip} (Ctrl+{i + 1})")
         mode.setEnabled(False)  # until a workspace is open
-        mode.triggered.connect(lambda _checked=False, n=name: window.switch_mode(n))
+        mode.triggered.connect(lambda _checked=False, n=name: commands.switch_mode(n))
         toolbar.addAction(mode)
         button = toolbar.widgetForAction(mode)
         if isinstance(button, QToolButton):
@@ -180,14 +180,14 @@ def install_actions(window: MainWindow) -> WindowActions:
         action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
     actions.toggle_previews.setCheckable(True)
     actions.toggle_previews.setChecked(True)
-    for pane in window.panes.panes:
+    for pane in panes.panes:
         if pane.key:
-            actions.panes[pane.name] = act(f"Go to {pane.name}", lambda p=pane: window.panes.focus(p), pane.key)
+            actions.panes[pane.name] = act(f"Go to {pane.name}", partial(panes.focus, pane), pane.key)
     themes = QActionGroup(window)
     for choice, label in (("system", "System"), ("light", "Light"), ("dark", "Dark")):
         theme = QAction(label, window, checkable=True)
-        theme.setChecked(choice == window.settings.theme())
-        theme.triggered.connect(lambda _checked=False, c=choice: window.set_theme(c))
+        theme.setChecked(choice == current_theme)
+        theme.triggered.connect(lambda _checked=False, c=choice: commands.set_theme(c))
         themes.addAction(theme)
         actions.themes[choice] = theme
     for a in (actions.new_pack, actions.open, actions.add_root, actions.examples, actions.quick_open):
@@ -218,7 +218,7 @@ def install_actions(window: MainWindow) -> WindowActions:
     for a in actions.panes.values():
         panes_menu.addAction(a)
     view.addSeparator()
-    for dock in window.docks.values():
+    for dock in docks:
         view.addAction(dock.toggleViewAction())
     view.addAction(actions.toggle_previews)
     theme_menu = view.addMenu("Theme")

@@ -1,38 +1,51 @@
 """The window's authoring handlers: New pack, and files made, renamed or trashed from the tree and the editors.
 
-A mixin of ``MainWindow`` (its methods are the window's slots, connected in ``MainWindow._connect``); kept apart so
-that the window's own module is about the layout, the current pack and the files in tabs.
+``MainWindow`` connects these handlers in ``_connect``. They are kept apart so that the window's own module is about
+the layout, the current pack and the files in tabs; they are handed the session, the editors and the window's few
+commands they call, not the window, so this module never imports the window's.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QMainWindow
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.ui.recovery_keeper import RecoveryKeeper
+from studio.ui.widgets.editor_area import EditorArea
 from studio.ui.widgets.new_pack_dialog import NewPackDialog
-
-if TYPE_CHECKING:
-    from studio.ui.main_window import MainWindow
-
-    _Base = MainWindow
-else:
-    _Base = object
+from studio.ui.workspace_session import WorkspaceSession
 
 
-class WindowAuthoring(_Base):
+class WindowAuthoring:
     """New pack and the file actions' follow-up (reload the pack, open the new file, close trashed tabs)."""
+
+    def __init__(self, window: QMainWindow, session: WorkspaceSession, editors: EditorArea, recovery: RecoveryKeeper,
+                 *, open_paths: Callable[[list[Path]], None], open_file: Callable[[Path], object],
+                 open_diagnostic: Callable[[Diagnostic], None]) -> None:
+        self.window = window
+        """The New pack wizard's parent, and whose status bar says what was made."""
+        self.session = session
+        self.editors = editors
+        self.recovery = recovery
+        self.open_paths = open_paths
+        self.open_file = open_file
+        self.open_diagnostic = open_diagnostic
+        self.open_on_arrival: dict[Path, Path] = {}
+        """Files to open once their pack joins the workspace (a pack just made with New pack)."""
 
     def new_pack(self) -> None:
         """File ▸ New pack…: the wizard writes the pack; it then joins the workspace and its guide opens."""
-        dialog = NewPackDialog(self._new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
-                               parent=self)
-        dialog.pack_created.connect(self._pack_created)
+        dialog = NewPackDialog(self.new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
+                               parent=self.window)
+        dialog.pack_created.connect(self.pack_created)
         dialog.open()
 
-    def _new_pack_folder(self) -> Path:
+    def new_pack_folder(self) -> Path:
         """Where a new pack goes by default: the project scope, else the first folder of packs opened."""
         request = self.session.request
         if request.project is not None:
@@ -41,41 +54,41 @@ class WindowAuthoring(_Base):
         folders = (p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists())
         return next(folders, Path.cwd() / ".agents" / "knowledge")
 
-    def _pack_created(self, root: Path) -> None:
+    def pack_created(self, root: Path) -> None:
         root = Path(os.path.abspath(root))  # as the core names packs (the path as typed, not resolved)
-        self._open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
+        self.open_on_arrival[root] = root / "KNOWLEDGE.md"  # opened once the pack is in the workspace
         if self.session.workspace is None:  # nothing open yet: open the new pack's folder
             self.open_paths([root.parent])
         else:
             self.session.add_pack(root)
-        self.statusBar().showMessage(f"Created {root}", 8000)
+        self.window.statusBar().showMessage(f"Created {root}", 8000)
 
-    def _packs_arrived(self, packs: list[Pack]) -> None:
+    def packs_arrived(self, packs: list[Pack]) -> None:
         for pack in packs:
-            target = self._open_on_arrival.pop(pack.root, None)
+            target = self.open_on_arrival.pop(pack.root, None)
             if target is not None:
                 self.open_file(target)
 
-    def _file_created(self, path: object) -> None:
+    def file_created(self, path: object) -> None:
         pack = self.session.pack_for_path(Path(str(path)))
         if pack is not None:
             self.session.reload_pack(pack.root)
             self.open_file(Path(str(path)))
 
-    def _file_renamed(self, old: Path, new: Path, is_pack: bool) -> None:
+    def file_renamed(self, old: Path, new: Path, is_pack: bool) -> None:
         self.editors.follow_rename(old, new, pack_root=is_pack)
         if is_pack:
-            self._pack_moved(old, new)
+            self.pack_moved(old, new)
             return
         pack = self.session.pack_for_path(new)
         if pack is not None:
             self.session.reload_pack(pack.root)
 
-    def _pack_moved(self, old: Path, new: Path) -> None:
+    def pack_moved(self, old: Path, new: Path) -> None:
         self.session.remove_pack(old)
         self.session.add_pack(new)
 
-    def _file_deleted(self, path: Path) -> None:
+    def file_deleted(self, path: Path) -> None:
         for tab in self.editors.tabs_under(path):
             self.recovery.forget(tab)
             self.editors.remove(tab)
@@ -86,7 +99,7 @@ class WindowAuthoring(_Base):
         if pack is not None:
             self.session.reload_pack(pack.root)
 
-    def _quick_fix_for(self, diag: Diagnostic) -> None:
+    def quick_fix_for(self, diag: Diagnostic) -> None:
         self.open_diagnostic(diag)
         tab = self.editors.tab_for(Path(diag.pack) / diag.file) if diag.pack else None
         if tab is not None:

@@ -66,7 +66,7 @@ def _step_onto(window: MainWindow, root: Path) -> None:
     rows = [proxy.index(r, 0).data(DIAGNOSTIC_ROLE) for r in range(proxy.rowCount())]
     first = next(i for i, d in enumerate(rows) if d.pack == str(root))
     window.problems.table.setCurrentIndex(proxy.index((first - 1) % len(rows), 0))
-    window.actions.next_problem.trigger()
+    window.window_actions.next_problem.trigger()
 
 
 def _by_f8(window: MainWindow, three: dict[str, Path]) -> None:

@@ -62,6 +62,6 @@ def test_find_wraps_around_and_reports_no_match(qtbot) -> None:
     bar = FindBar(editor)
     bar.field.setText("中文")
     assert editor.textCursor().selectedText() == "中文"
-    assert bar.find(forward=True)  # wraps back to the only match
+    assert bar.find_match(forward=True)  # wraps back to the only match
     bar.field.setText("absent")
     assert bar.status.text() == "No match"

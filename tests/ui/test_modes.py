@@ -18,9 +18,9 @@ def _select(window: MainWindow, name: str) -> None:
 
 
 def test_modes_are_disabled_until_a_workspace_is_open(window: MainWindow) -> None:
-    assert list(window.actions.modes) == ["Author", "Resolve", "Runs", "Review", "Evals"]
-    assert [a.isEnabled() for a in window.actions.modes.values()] == [False] * 5
-    assert window.actions.modes["Evals"].shortcut().toString() == "Ctrl+5"
+    assert list(window.window_actions.modes) == ["Author", "Resolve", "Runs", "Review", "Evals"]
+    assert [a.isEnabled() for a in window.window_actions.modes.values()] == [False] * 5
+    assert window.window_actions.modes["Evals"].shortcut().toString() == "Ctrl+5"
     assert window.center.currentWidget() is window.welcome
 
 
@@ -29,7 +29,7 @@ def test_resolve_mode_simulates_the_selected_pack(qtbot, open_and_wait, window: 
     open_and_wait(window, [examples_copy])
     _select(window, "northwind-espresso")
     with qtbot.waitSignal(window.modes.panel("Resolve").result_shown, timeout=20_000) as shown:
-        window.actions.modes["Resolve"].trigger()
+        window.window_actions.modes["Resolve"].trigger()
     assert window.center.currentWidget() is window.modes.pages["Resolve"]
     assert window.docks["workspace"].isVisible()
     # By default a job mode shows the Workspace only: its tables need the width and the height.
@@ -37,7 +37,7 @@ def test_resolve_mode_simulates_the_selected_pack(qtbot, open_and_wait, window: 
     result = shown.args[0]
     assert [p.name for p in result.packs] == ["northwind-espresso"]
     assert result.tokens_used <= result.budget
-    window.actions.modes["Author"].trigger()
+    window.window_actions.modes["Author"].trigger()
     assert window.center.currentWidget() is window.splitter and window.docks["inspector"].isVisible()
     assert window.docks["problems"].isVisible()
 
@@ -103,7 +103,7 @@ def test_evals_mode_runs_the_selected_packs_suite_and_opens_a_case_in_resolve(
     _select(window, "northwind-espresso")
     evals = window.modes.panel("Evals")
     with qtbot.waitSignal(evals.finished, timeout=30_000):
-        window.actions.modes["Evals"].trigger()
+        window.window_actions.modes["Evals"].trigger()
     assert window.center.currentWidget() is window.modes.pages["Evals"]
     assert evals.pack is not None and evals.pack.name == "northwind-espresso"
     assert evals.model.rowCount() > 0
@@ -112,7 +112,7 @@ def test_evals_mode_runs_the_selected_packs_suite_and_opens_a_case_in_resolve(
     evals.table.selectRow(0)
     evals.open_selected_in_resolve()
     assert window.center.currentWidget() is window.modes.pages["Resolve"]
-    assert window.actions.modes["Resolve"].isChecked()
+    assert window.window_actions.modes["Resolve"].isChecked()
     inputs = window.modes.panel("Resolve").inputs
     assert inputs.task.toPlainText() == case.prompt
 
@@ -133,11 +133,11 @@ def test_hidden_modes_let_go_of_a_replaced_workspace_and_follow_the_new_one_when
     review = window.modes.panel("Review")
     resolve = window.modes.panel("Resolve")
     evals = window.modes.panel("Evals")
-    window.actions.modes["Review"].trigger()
-    window.actions.modes["Resolve"].trigger()
-    window.actions.modes["Evals"].trigger()
+    window.window_actions.modes["Review"].trigger()
+    window.window_actions.modes["Resolve"].trigger()
+    window.window_actions.modes["Evals"].trigger()
     assert review.packs and resolve.inputs.packs and evals.workspace  # each followed the first workspace
-    window.actions.modes["Author"].trigger()
+    window.window_actions.modes["Author"].trigger()
 
     other = tmp_path / "other"
     other.mkdir()
@@ -145,7 +145,7 @@ def test_hidden_modes_let_go_of_a_replaced_workspace_and_follow_the_new_one_when
     open_and_wait(window, [other])
     # Hidden since, neither keeps the first workspace's packs alive (a large one is hundreds of megabytes).
     assert review.packs == [] and resolve.inputs.packs == [] and evals.workspace == []
-    window.actions.modes["Review"].trigger()
+    window.window_actions.modes["Review"].trigger()
     assert [p.name for p in review.packs] == ["orbit-launch-notes"]
     assert review.queued_names() == ["orbit-launch-notes"]
 
@@ -157,12 +157,12 @@ def test_a_mode_shown_right_after_a_re_opening_keeps_the_new_workspace(
     open_and_wait(window, [examples_copy])
     review = window.modes.panel("Review")
     resolve = window.modes.panel("Resolve")
-    window.actions.modes["Review"].trigger()
-    window.actions.modes["Resolve"].trigger()
-    window.actions.modes["Author"].trigger()
+    window.window_actions.modes["Review"].trigger()
+    window.window_actions.modes["Resolve"].trigger()
+    window.window_actions.modes["Author"].trigger()
     fresh = [p for p in window.session.packs.values() if p.name == "orbit-launch-notes"]
     window.modes.set_packs(fresh)  # as a re-opening's settle does; no event loop turn between the two
-    window.actions.modes["Review"].trigger()
+    window.window_actions.modes["Review"].trigger()
     qtbot.wait(50)  # the turns of letting go have come and gone
     assert [p.name for p in review.packs] == ["orbit-launch-notes"]
     assert resolve.inputs.packs == []  # still hidden: let go

@@ -302,8 +302,8 @@ def test_the_window_applies_stored_preferences_from_the_start(qtbot, settings: Q
     assert win.modes.panel("Resolve").inputs.request().encoding == "o200k_base"
     assert win.modes.panel("Resolve").inputs.request().budget == 2500
     edit_menu = next(a.menu() for a in win.menuBar().actions() if a.text() == "&Edit")
-    assert win.actions.preferences in edit_menu.actions()
-    assert win.actions.preferences.shortcut().toString() == "Ctrl+,"
+    assert win.window_actions.preferences in edit_menu.actions()
+    assert win.window_actions.preferences.shortcut().toString() == "Ctrl+,"
     with qtbot.waitSignal(win.session.finished, timeout=20_000):
         win.open_paths([tmp_path / "empty"])  # the org root joins whatever the user opens
     assert [p.scope for p in win.session.packs.values()] == [Scope.ORGANIZATION]

@@ -65,6 +65,6 @@ def test_an_opened_workspace_heads_the_recent_menu(qtbot, open_and_wait, window,
     make_pack("b", text.format(name="b"), parent=tmp_path / "second")
     open_and_wait(window, [tmp_path / "first"])
     open_and_wait(window, [tmp_path / "second"])
-    labels = [action.text() for action in window.actions.recent_menu.actions()]
+    labels = [action.text() for action in window.window_actions.recent_menu.actions()]
     assert labels[:2] == [str(tmp_path / "second"), str(tmp_path / "first")]
     assert window.settings.recent_workspaces()[0] == [str(tmp_path / "second")]

@@ -34,13 +34,13 @@ def test_the_theme_applies_at_once_everywhere_and_is_remembered(
         open_and_wait(window, [examples_copy])
         tab = window.open_file(examples_copy / "northwind-espresso" / "KNOWLEDGE.md", 1)
         assert tab is not None
-        window.actions.themes["light"].trigger()
+        window.window_actions.themes["light"].trigger()
         assert not is_dark() and not _window_colour_is_dark()
         light_style = tab.highlighter.style
         delegate = window.workspace_panel.tree.itemDelegate()
-        window.actions.themes["dark"].trigger()
+        window.window_actions.themes["dark"].trigger()
         assert is_dark() and _window_colour_is_dark()
-        assert window.actions.themes["dark"].isChecked()
+        assert window.window_actions.themes["dark"].isChecked()
         assert tab.highlighter.style != light_style  # the editor's colours follow at once
         assert delegate.dark  # type: ignore[attr-defined]  # and the pack rows' chips
         frame = window.panes.frame.strips[0].palette().color(QPalette.ColorRole.Window)
@@ -50,7 +50,7 @@ def test_the_theme_applies_at_once_everywhere_and_is_remembered(
         window.close()
     again = MainWindow(settings)
     try:
-        assert again.actions.themes["dark"].isChecked() and is_dark()
+        assert again.window_actions.themes["dark"].isChecked() and is_dark()
     finally:
         again.close()
 
@@ -66,17 +66,17 @@ def test_f6_visits_the_panes_on_screen_and_alt_keys_go_straight_to_one(
     window.open_file(examples_copy / "northwind-espresso" / "KNOWLEDGE.md", 1)
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow, timeout=3000)
-    window.actions.panes["Workspace"].trigger()
+    window.window_actions.panes["Workspace"].trigger()
     assert QApplication.focusWidget() is window.workspace_panel.tree
     visited = []
     for _ in range(5):
-        window.actions.next_pane.trigger()
+        window.window_actions.next_pane.trigger()
         visited.append(_focus_pane(window))
     assert visited == ["Editor or mode panel", "Previews", "Problems", "Inspector", "Workspace"]
     assert QApplication.focusWidget() is window.workspace_panel.tree
-    window.actions.prev_pane.trigger()
+    window.window_actions.prev_pane.trigger()
     assert _focus_pane(window) == "Inspector"
-    window.actions.panes["Editor or mode panel"].trigger()
+    window.window_actions.panes["Editor or mode panel"].trigger()
     tab = window.editors.current_tab()
     assert tab is not None and QApplication.focusWidget() is tab.editor
     # The frame is drawn around the pane with the focus.
@@ -86,14 +86,14 @@ def test_f6_visits_the_panes_on_screen_and_alt_keys_go_straight_to_one(
     assert frame.strips[0].geometry().topLeft() == top_left
     # In a job mode the centre is the mode's panel and the previews are not on screen.
     window.switch_mode("Runs")
-    window.actions.panes["Workspace"].trigger()
-    window.actions.next_pane.trigger()
+    window.window_actions.panes["Workspace"].trigger()
+    window.window_actions.next_pane.trigger()
     assert _focus_pane(window) == "Editor or mode panel"
     assert window.modes.panel("Runs").isAncestorOf(QApplication.focusWidget())
-    window.actions.next_pane.trigger()
+    window.window_actions.next_pane.trigger()
     assert _focus_pane(window) == "Workspace"  # Problems and the Inspector are hidden in Runs by default
     # A pane's own key shows it first.
-    window.actions.panes["Problems"].trigger()
+    window.window_actions.panes["Problems"].trigger()
     assert window.docks["problems"].isVisible() and QApplication.focusWidget() is window.problems.table
 
 

@@ -165,7 +165,7 @@ def test_ctrl_f_opens_the_find_bar_under_the_editor_and_finds(qtbot, open_and_wa
     open_and_wait(window, [examples_copy])
     tab = window.open_file(examples_copy / "northwind-espresso" / "KNOWLEDGE.md")
     assert tab is not None
-    window.actions.find.trigger()
+    window.window_actions.find.trigger()
     assert tab.find_bar.isVisible() and tab.find_bar.field.hasFocus()
     qtbot.keyClicks(tab.find_bar.field, "espresso")
     assert tab.editor.textCursor().selectedText().lower() == "espresso"

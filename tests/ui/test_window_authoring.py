@@ -16,10 +16,11 @@ def test_a_new_pack_joins_the_open_workspace_and_its_guide_opens(qtbot, open_and
     folder = tmp_path / "packs"
     make_pack("existing", TEXT.format(name="existing"), {"wiki/index.md": "# I\n"}, parent=folder)
     open_and_wait(window, [folder])
-    assert window._new_pack_folder() == folder.resolve()
-    dialog = NewPackDialog(window._new_pack_folder(), known=[(p.name, p.root) for p in window.session.packs.values()])
+    assert window.authoring.new_pack_folder() == folder.resolve()
+    known = [(p.name, p.root) for p in window.session.packs.values()]
+    dialog = NewPackDialog(window.authoring.new_pack_folder(), known=known)
     qtbot.addWidget(dialog)
-    dialog.pack_created.connect(window._pack_created)
+    dialog.pack_created.connect(window.authoring.pack_created)
     dialog.name.setText("fresh-notes")
     qtbot.waitUntil(lambda: dialog.create_button.isEnabled(), timeout=5000)
     with qtbot.waitSignal(window.session.packs_added, timeout=10_000):
@@ -37,7 +38,7 @@ def test_trashing_a_pack_frees_its_namesake(qtbot, open_and_wait, window: MainWi
     second = make_pack("b", TEXT.format(name="same"), parent=tmp_path / "two").resolve()
     open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
     assert window.session.packs[second].shadowed_by == first
-    window._file_deleted(first)  # what the tree's Delete reports once the folder is in the trash
+    window.authoring.file_deleted(first)  # what the tree's Delete reports once the folder is in the trash
     assert first not in window.session.packs and not window.tree_model.index_for_pack(first).isValid()
     assert window.session.packs[second].shadowed_by is None
     assert window.tree_model.index_for_pack(second).parent().data().startswith("Explicit")
@@ -50,6 +51,6 @@ def test_a_file_made_in_the_tree_opens_and_its_pack_reloads(qtbot, open_and_wait
     open_and_wait(window, [tmp_path])
     page = root / "wiki" / "glossary.md"
     page.write_text("# Glossary\n", encoding="utf-8")
-    window._file_created(page)
+    window.authoring.file_created(page)
     tab = window.editors.current_tab()
     assert tab is not None and tab.path == page

@@ -14,7 +14,7 @@ def test_find_in_workspace_builds_on_first_use_and_opens_the_hit(qtbot, open_and
     assert not window.search_used and not window.docks["find"].isVisible()
     window.show()
     with qtbot.waitSignal(window.search.index_ready, timeout=60_000):
-        window.actions.find_in_workspace.trigger()
+        window.window_actions.find_in_workspace.trigger()
     assert window.docks["find"].isVisible()
     index_file = window.search.cache_dir / "search-index.sqlite3"
     assert index_file.is_file() and examples_copy not in index_file.parents  # the cache folder, never a pack

@@ -25,7 +25,7 @@ def test_the_problems_dock_title_and_f8_say_what_a_filter_hides(qtbot, open_and_
     shown, total = window.diag_model.rowCount(), window.diag_model.total()
     assert shown < total
     assert dock.windowTitle().startswith(f"Problems ({shown:,} of {total:,} shown")
-    window.actions.next_problem.trigger()
+    window.window_actions.next_problem.trigger()
     assert f"of the {shown:,} shown" in window.statusBar().currentMessage()
     window.problems.severity_boxes[Severity.INFO].setChecked(True)
     assert " of " not in dock.windowTitle()

@@ -145,7 +145,7 @@ class DiagnosticsTableModel(QAbstractTableModel):
             root, name, found = item[0], item[1], item[2]
             diags = tuple(found)
             old = self._blocks.get(root)
-            scope = item[3] if len(item) > 3 else (old.scope if old is not None else "")  # type: ignore[misc]
+            scope = item[3] if len(item) > 3 else (old.scope if old is not None else "")
             if old is not None and old.name == name and old.diagnostics == diags and old.scope == scope:
                 continue  # re-settled but unchanged: the common case after a scan
             arrival = old.arrival if old is not None else next(self._arrivals)
@@ -344,12 +344,12 @@ _ARRIVAL = operator.attrgetter("arrival")
 def _place(rows: list[_Row], row: _Row, column: int, descending: bool) -> int:
     """Where ``row`` goes in ``rows``, sorted by ``column`` (-1: arrival only), ties in arrival order."""
     arrival = row.arrival
-    key = row.keys[column] if column >= 0 else None
+    key: Any = row.keys[column] if column >= 0 else None  # a key of any type; None for every row by arrival
     lo, hi = 0, len(rows)
     while lo < hi:
         mid = (lo + hi) // 2
         other = rows[mid]
-        other_key = other.keys[column] if column >= 0 else None
+        other_key: Any = other.keys[column] if column >= 0 else None
         if other_key == key:  # also every row when sorted by arrival only
             goes_after = other.arrival < arrival
         elif descending:

@@ -53,6 +53,8 @@ class SearchResultsModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(row, column, group)
 
+    # PySide6's stubs give QAbstractItemModel.parent two overloads, QObject's parent() and parent(index), which
+    # one Python method cannot restate; Qt calls this one with an index.
     def parent(self, index: ModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]  # noqa: B008
         if not index.isValid() or index.internalId() == _TOP:
             return QModelIndex()

@@ -41,8 +41,8 @@ from studio.core.model import PROFILES, Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.fit import FlowLayout, wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.workers import submit
 
@@ -379,8 +379,6 @@ class EvalsPanel(ModePanel):
             if isinstance(outcome, DiscoveryOutcome):
                 out.append(f"<p><b>{label}</b> {verdict}: expected {outcome.expected}, got {outcome.actual} (score "
                            f"{outcome.score:.2f}). {html.escape(outcome.reason)}</p>")
-                continue
-            if not isinstance(outcome, ContextOutcome):
                 continue
             picked = ", ".join(("<b>" if s.required else "") + html.escape(s.key) + ("</b>" if s.required else "")
                                for s in outcome.selected)

@@ -95,7 +95,7 @@ class ConfidenceBar(QStyledItemDelegate):
         value = index.data(CONFIDENCE_ROLE)
         if isinstance(value, float):
             # Drawn over the cell (translucent, so the number shows through): a selected row keeps its bar.
-            rect: QRect = option.rect.adjusted(2, 3, -2, -3)  # type: ignore[attr-defined]
+            rect: QRect = option.rect.adjusted(2, 3, -2, -3)
             painter.save()
             painter.fillRect(rect, QColor(127, 127, 127, 35))
             filled = QRect(rect.left(), rect.top(), max(1, round(rect.width() * value)), rect.height())

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pygments import highlight
-from pygments.formatters import HtmlFormatter
-from pygments.lexers import JsonLexer, MarkdownLexer
+# Pygments ships no type hints and the test extra has no stubs for it (as in studio.core.render.markdown).
+from pygments import highlight  # type: ignore[import-untyped]
+from pygments.formatters import HtmlFormatter  # type: ignore[import-untyped]
+from pygments.lexers import JsonLexer, MarkdownLexer  # type: ignore[import-untyped]
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QTextEdit, QTreeWidget, QTreeWidgetItem, QWidget

@@ -35,8 +35,8 @@ from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
 from studio.ui.fit import scroll_page, wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.candidates import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._compare import Comparison, compare_results
 from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidate_menu import build_row_menu
@@ -160,9 +160,10 @@ class ResolverPanel(ModePanel):
         """Pack root -> run_id of the context record saved for the result on screen (a feedback's trace id)."""
         self.filter = QLineEdit(placeholderText="Filter by path, section, reason ...")
         self.filter.textChanged.connect(self.proxy.set_needle)
-        self.show_selected = QCheckBox("selected", checked=True)
-        self.show_skipped = QCheckBox("skipped", checked=True)
+        self.show_selected = QCheckBox("selected")
+        self.show_skipped = QCheckBox("skipped")
         for box in (self.show_selected, self.show_skipped):
+            box.setChecked(True)
             box.toggled.connect(lambda *_: self.proxy.set_shown(self.show_selected.isChecked(),
                                                                 self.show_skipped.isChecked()))
         filters = QHBoxLayout()

@@ -139,8 +139,10 @@ class FindingsView(QTreeWidget):
         items: list[QTreeWidgetItem] = []
         for i in range(self.topLevelItemCount()):
             group = self.topLevelItem(i)
+            if group is None:  # only past the last row (the stubs cannot tell)
+                continue
             items.append(group)
-            items.extend(group.child(j) for j in range(group.childCount()))
+            items.extend(child for j in range(group.childCount()) if (child := group.child(j)) is not None)
         return items
 
     def _menu(self, position: QPoint) -> None:

@@ -47,8 +47,8 @@ from studio.core.review_reasons import (
 )
 from studio.core.runs import read_runs
 from studio.ui.fit import wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
@@ -280,8 +280,12 @@ class ReviewPanel(ModePanel):
             # Read a turn later: the queue's first paint comes first, instead of taking turns at the interpreter
             # lock with the reading (the longest stall switching to Review at 1,000 packs: 47 -> 38-41 ms).
             self._decisions_pending = request = next_request_id()
-            next_turn(self, lambda: request == self._decisions_pending and submit(
-                _decisions_for, unread, on_done=self._decisions_done, request_id=request))
+
+            def read_decisions() -> None:
+                if request == self._decisions_pending:  # else a newer queue asked for its own
+                    submit(_decisions_for, unread, on_done=self._decisions_done, request_id=request)
+
+            next_turn(self, read_decisions)
         rows = [r for r, p in enumerate(queued) if str(p.root) == keep] or ([0] if queued else [])
         if rows:
             self._select_row(rows[0])  # the kept pack, else the first waiting one: reasons show at once

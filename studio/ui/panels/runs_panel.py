@@ -26,8 +26,8 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.runs import RunRecord
 from studio.ui.fit import scroll_page, wrap_label
+from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.runs import ALL, RECORD_ROLE, RunsFilterProxy, RunsTableModel
-from studio.ui.modes import Follows, ModePanel
 from studio.ui.panels._audit import PackAudit, read_pack_audit
 from studio.ui.panels.evidence_panel import EvidencePanel
 from studio.ui.panels.feedback_view import FeedbackView

@@ -86,7 +86,7 @@ class VisibilityView(QWidget):
             radio = QRadioButton(POLICY_LABELS[policy])
             radio.setToolTip(policy.describe)
             radio.setChecked(policy is self.policy)
-            radio.toggled.connect(lambda on, p=policy: on and self.set_policy(p))
+            radio.toggled.connect(lambda on, p=policy: self.set_policy(p) if on else None)
             self.buttons.addButton(radio)
             self.radios[policy] = radio
             policy_row.add(radio)
@@ -156,8 +156,9 @@ class VisibilityView(QWidget):
             self.contexts.setColumnWidth(column, width)
         for ctx in report.contexts:
             self._add_context(ctx, other)
-        if self.contexts.topLevelItemCount():
-            self.contexts.setCurrentItem(self.contexts.topLevelItem(0))
+        first = self.contexts.topLevelItem(0)
+        if first is not None:
+            self.contexts.setCurrentItem(first)
 
     def _fill_roots(self, report: VisibilityReport, loaded: PackCopy | None) -> None:
         for root in report.roots:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QButtonGroup, QComboBox, QLineEdit, QRadioButton, QVBoxLayout, QWidget
 
 from studio.core.model import Pack, Scope
@@ -122,8 +123,8 @@ class CatalogPreview(QWidget):
         if self.workspace.isChecked() and self.isVisible():
             self._timer.start()
 
-    def showEvent(self, event: object) -> None:  # noqa: N802 (Qt's name)
-        super().showEvent(event)  # type: ignore[arg-type]
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+        super().showEvent(event)
         if self.workspace.isChecked() and self._stale:
             self._timer.start()
 

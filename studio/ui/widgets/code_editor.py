@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from typing import cast
 
 from PySide6.QtCore import QEvent, QPoint, QRect, QSize, Qt, Signal
 from PySide6.QtGui import (
     QColor,
+    QHelpEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPaintEvent,
+    QResizeEvent,
     QStaticText,
     QTextCharFormat,
     QTextCursor,
@@ -52,8 +56,8 @@ class _Gutter(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(self.editor.gutter_width(), 0)
 
-    def paintEvent(self, event: QEvent) -> None:  # type: ignore[override]
-        self.editor.paint_gutter(self, event.rect())  # type: ignore[attr-defined]
+    def paintEvent(self, event: QPaintEvent) -> None:
+        self.editor.paint_gutter(self, event.rect())
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         editor = self.editor
@@ -113,8 +117,8 @@ class CodeEditor(QPlainTextEdit):
         else:
             self.gutter.update(0, rect.y(), self.gutter.width(), rect.height())
 
-    def resizeEvent(self, event: QEvent) -> None:  # type: ignore[override]
-        super().resizeEvent(event)  # type: ignore[arg-type]
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
         cr = self.contentsRect()
         self.gutter.setGeometry(QRect(cr.left(), cr.top(), self.gutter_width(), cr.height()))
 
@@ -223,7 +227,8 @@ class CodeEditor(QPlainTextEdit):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
-            pos = event.pos()  # type: ignore[attr-defined]
+            help_event = cast(QHelpEvent, event)  # Qt sends a QHelpEvent for ToolTip
+            pos = help_event.pos()
             in_gutter = pos.x() < self.gutter_width()
             local = pos - self.viewport().pos() if not in_gutter else pos
             cursor = self.cursorForPosition(local.__class__(max(local.x(), 0), local.y()))
@@ -237,7 +242,7 @@ class CodeEditor(QPlainTextEdit):
             if in_gutter and line in self.fix_lines:
                 parts.append("<i>Quick fixes: click the light bulb or press Ctrl+.</i>")
             if parts:
-                QToolTip.showText(event.globalPos(), "<p>" + "<br>".join(parts) + "</p>", self)  # type: ignore[attr-defined]
+                QToolTip.showText(help_event.globalPos(), "<p>" + "<br>".join(parts) + "</p>", self)
             else:
                 QToolTip.hideText()
             return True
@@ -245,7 +250,8 @@ class CodeEditor(QPlainTextEdit):
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         completer = self.completer
-        if completer is not None and completer.popup().isVisible() and event.key() in _COMPLETER_KEYS:
+        popup = completer.popup() if completer is not None else None
+        if popup is not None and popup.isVisible() and event.key() in _COMPLETER_KEYS:
             event.ignore()  # the completer's popup acts on these (Qt's custom-completer pattern)
             return
         super().keyPressEvent(event)

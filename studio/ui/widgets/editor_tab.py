@@ -16,6 +16,7 @@ Signals:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
@@ -177,7 +178,7 @@ class EditorTab(QWidget):
         self.pack = pack
         self.editor.set_diagnostics(self._mine(pack.findings))
 
-    def _mine(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    def _mine(self, diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
         return [d for d in diagnostics if d.file == self.relpath]
 
     def validate_now(self) -> None:

@@ -22,10 +22,10 @@ class FindBar(QWidget):
             layout.addWidget(w)
         layout.addStretch(1)
         layout.addWidget(close_button)
-        self.field.returnPressed.connect(lambda: self.find(forward=True))
-        self.field.textChanged.connect(lambda _t: self.find(forward=True, from_start=True))
-        next_button.clicked.connect(lambda: self.find(forward=True))
-        prev_button.clicked.connect(lambda: self.find(forward=False))
+        self.field.returnPressed.connect(lambda: self.find_match(forward=True))
+        self.field.textChanged.connect(lambda _t: self.find_match(forward=True, from_start=True))
+        next_button.clicked.connect(lambda: self.find_match(forward=True))
+        prev_button.clicked.connect(lambda: self.find_match(forward=False))
         close_button.clicked.connect(self.close_bar)
         QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close_bar)
         self.hide()
@@ -42,7 +42,7 @@ class FindBar(QWidget):
         self.hide()
         self.editor.setFocus()
 
-    def find(self, forward: bool = True, from_start: bool = False) -> bool:
+    def find_match(self, forward: bool = True, from_start: bool = False) -> bool:
         """Select the next match (wrapping once); returns whether one was found."""
         needle = self.field.text()
         if not needle:

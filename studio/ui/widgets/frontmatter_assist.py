@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import cast
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
-from PySide6.QtWidgets import QCompleter
+from PySide6.QtWidgets import QAbstractItemView, QCompleter
 
 from studio.core.authoring.completion import Completion, complete, hover
 from studio.ui.text_edits import qt_position
@@ -40,7 +41,8 @@ class FrontmatterAssist(QObject):
         self.completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.completer.setCompletionRole(LABEL_ROLE)
         self.completer.setMaxVisibleItems(12)
-        self.completer.activated[QModelIndex].connect(self._insert)
+        # PySide6's stubs type a signal without its overloads: the index picks activated(QModelIndex), not (str).
+        self.completer.activated[QModelIndex].connect(self._insert)  # type: ignore[index]
         self.current: Completion | None = None
         editor.completer = self.completer
         editor.after_key = self._after_key
@@ -56,7 +58,7 @@ class FrontmatterAssist(QObject):
         block = cursor.block()
         column = len(_py(block.text(), cursor.positionInBlock()))
         found = complete(text, block.blockNumber() + 1, column, self.pack_root())
-        popup = self.completer.popup()
+        popup = self._popup()
         if found is None or not found.items or (not explicit and not self._worth_showing(found)):
             popup.hide()
             self.current = None
@@ -73,6 +75,10 @@ class FrontmatterAssist(QObject):
         rect.setWidth(max(popup.sizeHintForColumn(0) + popup.verticalScrollBar().sizeHint().width(), 320))
         self.completer.complete(rect)
         return True
+
+    def _popup(self) -> QAbstractItemView:
+        # QCompleter.popup() makes its list on first use; only an inline completer has none (the stubs allow None).
+        return cast(QAbstractItemView, self.completer.popup())
 
     def _fill(self, found: Completion) -> None:
         self.model.clear()
@@ -92,7 +98,7 @@ class FrontmatterAssist(QObject):
 
     def _after_key(self, event: QKeyEvent) -> None:
         text = event.text()
-        popup = self.completer.popup()
+        popup = self._popup()
         if event.key() == Qt.Key.Key_Backspace and popup.isVisible():
             self.trigger(explicit=False)
             return

@@ -58,7 +58,8 @@ class Inspector(QWidget):
         self.compare_button = QPushButton("Compare copies…")
         self.compare_button.setToolTip("Every pack of this name side by side: which one wins and why; pin the one "
                                        "that should win")
-        self.compare_button.clicked.connect(lambda: self.pack and self.compare_copies_requested.emit(self.pack.name))
+        self.compare_button.clicked.connect(
+            lambda: self.compare_copies_requested.emit(self.pack.name) if self.pack is not None else None)
         self.copies_box = QWidget()
         copies = QVBoxLayout(self.copies_box)
         copies.setContentsMargins(0, 0, 0, 0)
@@ -103,8 +104,8 @@ class Inspector(QWidget):
         self._show_copies(pack, label, copies)
         if pack is None:
             self.title.setText("<i>No pack selected</i>")
-            for label in self.fields.values():
-                label.clear()
+            for field in self.fields.values():
+                field.clear()
             self.produced_by.clear()
             self.findings.clear()
             return

@@ -56,8 +56,8 @@ class _Look:
     """What a pack row shows, read from the pack once (its properties look into the frontmatter)."""
 
     pack: Pack
-    diagnostics: list[Diagnostic]
-    """The findings list the counts were read from: settling a scan gives the same Pack a new list."""
+    diagnostics: tuple[Diagnostic, ...]
+    """The findings the counts were read from: settling a scan gives the same Pack new findings."""
     name: str
     status: str
     chip: Chip
@@ -130,7 +130,7 @@ class PackRowDelegate(QStyledItemDelegate):
 
     def _look(self, pack: Pack) -> _Look:
         look = self._looks.get(id(pack))
-        # A reload brings a new Pack object; the core never changes a findings list in place.
+        # A reload brings a new Pack object; settling a scan gives a pack new findings (a tuple: never changed).
         if look is None or look.pack is not pack or look.diagnostics is not pack.findings:
             if len(self._looks) > TEXT_CACHE_LIMIT:
                 self._looks.clear()
@@ -145,7 +145,8 @@ class PackRowDelegate(QStyledItemDelegate):
             return
         look = self._look(pack)
         opt = QStyleOptionViewItem(option)
-        opt.index = QModelIndex(index)
+        # Qt converts a persistent index to a QModelIndex; PySide6's stubs lack that constructor.
+        opt.index = QModelIndex(index)  # type: ignore[arg-type]
         opt.features |= QStyleOptionViewItem.ViewItemFeature.HasDecoration
         opt.icon = icon("pack")
         if opt.font.key() != self._font_key:  # widths were measured in another font

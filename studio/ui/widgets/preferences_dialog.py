@@ -34,15 +34,14 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.render.fence import FenceVariant
+from studio.core.resolver.budget import MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import available_encodings, get_tokenizer, known_encodings
 from studio.core.workspace import ScanLimits
 from studio.ui.icons import icon
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.settings import (
-    MAX_BUDGET,
     MAX_SCAN_DEPTH,
     MAX_SCAN_DIRS,
-    MIN_BUDGET,
     Preferences,
     StudioSettings,
     client_native_problem,

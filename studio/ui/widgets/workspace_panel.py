@@ -14,9 +14,11 @@ was following (``follow_pack``), in its new place, without announcing a new sele
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
 
@@ -31,6 +33,9 @@ AUTO_EXPAND_LIMIT = 300
 """Groups up to this many packs are expanded automatically."""
 
 
+_Event = TypeVar("_Event", bound=QEvent)
+
+
 class PackTreeView(QTreeView):
     """A tree that knows whether the current row is changing because of the user (``user_input``)."""
 
@@ -38,10 +43,10 @@ class PackTreeView(QTreeView):
         super().__init__(parent)
         self.user_input = False
 
-    def _as_user(self, handler: object, event: object) -> None:
+    def _as_user(self, handler: Callable[[_Event], None], event: _Event) -> None:
         self.user_input = True
         try:
-            handler(event)  # type: ignore[operator]
+            handler(event)
         finally:
             self.user_input = False
 
@@ -108,8 +113,8 @@ class WorkspacePanel(QWidget):
         self.following: Path | None = None
         """The root of the pack the selection stays on (the user's pick, or the window's current pack)."""
         self._announcing = False
-        for model in (self.model, self.proxy):
-            for signal in (model.rowsInserted, model.layoutChanged, model.modelReset):
+        for followed in (self.model, self.proxy):
+            for signal in (followed.rowsInserted, followed.layoutChanged, followed.modelReset):
                 signal.connect(self._refollow)
         self.auto_expand = True
         # No minimum beyond a name's worth: the rows elide the name and drop the tags first (PackRowDelegate),
@@ -141,7 +146,9 @@ class WorkspacePanel(QWidget):
         old.deleteLater()  # setModel makes a new one and leaves the old to its owner
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         if not filtering:
-            self.proxy.setSourceModel(None)  # a proxy nobody shows would still follow every change
+            # A proxy nobody shows would still follow every change. Qt takes no model here (nullptr); PySide6's
+            # stubs do not allow None.
+            self.proxy.setSourceModel(None)  # type: ignore[arg-type]
         self._groups_changed()
 
     def _groups_changed(self, parent: QModelIndex | None = None, _first: int = 0, _last: int = 0) -> None:
@@ -212,7 +219,8 @@ class WorkspacePanel(QWidget):
                 if not source.isValid():
                     del self._open_rows[key]  # the row is gone (a rescan, a removed pack)
                     continue
-                index = self.view_index(QModelIndex(source))
+                # Qt converts a persistent index to a QModelIndex; PySide6's stubs lack that constructor.
+                index = self.view_index(QModelIndex(source))  # type: ignore[call-overload]
                 if index.isValid():
                     self.tree.expand(index)
         finally:
