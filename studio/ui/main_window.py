@@ -105,7 +105,9 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.center)
         self.visibility = VisibilityView()
         # Workspace search: the index lives in the cache folder and is built the first time it is asked for.
-        self.search = SearchService(default_cache_dir(settings), self)
+        self.cache_dir = default_cache_dir(settings)
+        """The search index and the result cache live here (shared with the CLI)."""
+        self.search = SearchService(self.cache_dir, self)
         self.search_used = False
         self.find_panel = FindInWorkspacePanel(self.search)
         self.docks = {
@@ -283,6 +285,7 @@ class MainWindow(QMainWindow):
         # Org roots, client folders and scan limits come from the preferences, whoever asked to open; the pins
         # (which same-scope copy wins) are remembered per workspace.
         self.settings.preferences().apply_discovery(request)
+        request.cache_dir = self.cache_dir
         entry = request.to_settings()  # once: 700 roots make it a few milliseconds
         request.pins = self.settings.pins(entry)
         self.session.open(request)

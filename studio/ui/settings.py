@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths
 
+from studio.core.cache_files import APP_DIR
+from studio.core.cache_files import default_cache_dir as cli_cache_dir
 from studio.core.pins import PinsError, parse_pins
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
@@ -51,12 +53,15 @@ class Preferences:
     org_roots: tuple[Path, ...] = ()
     """Organization pack roots, scanned in every workspace."""
     limits: ScanLimits = field(default_factory=ScanLimits)
+    result_cache: bool = True
+    """Take unchanged packs from the result cache shared with the CLI (``studio.core.result_cache``)."""
 
     def apply_discovery(self, request: WorkspaceRequest) -> None:
         """Copy the discovery settings into ``request`` (they take effect when it is next scanned)."""
         request.org_roots = list(self.org_roots)
         request.client_native = self.client_native
         request.limits = self.limits
+        request.use_cache = self.result_cache
 
 
 def client_native_problem(name: str) -> str | None:
@@ -268,10 +273,14 @@ class StudioSettings:
             honor_gitignore=self._read("honor_gitignore", _as_bool, defaults.honor_gitignore),
         )
 
+    def result_cache(self) -> bool:
+        return self._read("result_cache", _as_bool, True)
+
     def preferences(self) -> Preferences:
         return Preferences(
             encoding=self.encoding(), budget=self.budget(), fence_variant=self.fence_variant(),
             client_native=self.client_native(), org_roots=self.org_roots(), limits=self.scan_limits(),
+            result_cache=self.result_cache(),
         )
 
     def save_preferences(self, prefs: Preferences) -> None:
@@ -284,6 +293,7 @@ class StudioSettings:
             "max_depth": prefs.limits.max_depth,
             "max_dirs": prefs.limits.max_dirs,
             "honor_gitignore": prefs.limits.honor_gitignore,
+            "result_cache": prefs.result_cache,
         }
         for key, value in values.items():
             self.store.setValue(f"preferences/{key}", value)
@@ -291,12 +301,14 @@ class StudioSettings:
 
 
 def default_cache_dir(settings: QSettings | None = None) -> Path:
-    """Where rebuildable data lives (the search index): the user's cache folder, or beside ``settings``' file.
+    """Where rebuildable data lives (the search index, the result cache): the folder the CLI uses too, in the
+    user's cache folder (Qt's generic cache location, which follows ``XDG_CACHE_HOME``), or beside
+    ``settings``' file.
 
     Like the recovery copies, tests that pass their own settings file keep their cache next to it, away from
     the real user's folders. Never inside a pack.
     """
     if settings is not None and settings.fileName():
         return Path(settings.fileName()).parent / "cache"
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
-    return Path(base) if base else Path.home() / ".cache" / "knowledge-pack-studio"
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericCacheLocation)
+    return Path(base) / APP_DIR if base else cli_cache_dir()

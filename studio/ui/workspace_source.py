@@ -16,6 +16,7 @@ from pathlib import Path
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.pack import reload_pack
+from studio.core.result_cache import spec_for
 from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions
 from studio.core.workspace import open_workspace as core_open_workspace
 from studio.ui.scan_process import open_workspace_in_child
@@ -49,6 +50,10 @@ class WorkspaceRequest:
     """Pack name -> the copy that wins in its scope (``studio.core.pins``; stored per workspace in the settings)."""
     in_child_process: bool = True
     """Scan in a child process (keeps the GUI responsive); False scans in the calling thread."""
+    use_cache: bool = True
+    """Take unchanged packs from the result cache (the Preferences switch)."""
+    cache_dir: Path | None = None
+    """The folder of the result cache (the window's cache folder); None: no cache."""
 
     def label(self) -> str:
         """Short name for the window title and the status bar: up to three names, then how many more."""
@@ -91,6 +96,7 @@ def open_workspace(
         explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,
         org_roots=list(request.org_roots), client_native=tuple(request.client_native), limits=request.limits,
         pins=dict(request.pins),
+        cache=spec_for(request.cache_dir) if request.use_cache and request.cache_dir is not None else None,
     )
     opener = open_workspace_in_child if request.in_child_process else core_open_workspace
     ws = opener(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)

@@ -317,3 +317,30 @@ def test_a_workspace_of_many_folders_has_a_short_title() -> None:
     assert WorkspaceRequest(explicit=[Path("/srv/packs")]).label() == "packs"
     assert WorkspaceRequest(explicit=projects[:3], builtin=True).label() == "repo-0, repo-1, repo-2 and 1 more"
     assert WorkspaceRequest(builtin=True, project=Path("/work/shop")).label() == "bundled examples, shop"
+
+
+def test_the_window_keeps_results_in_the_cache_it_shares_with_the_cli_unless_told_not_to(
+        window: MainWindow, settings: QSettings, open_and_wait) -> None:  # type: ignore[no-untyped-def]
+    """Packs unchanged for a while are stored after a scan; with the switch off nothing is written."""
+    from studio.core.result_cache import ResultStore, spec_for
+
+    examples = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    spec = spec_for(window.cache_dir)
+    assert window.cache_dir == Path(settings.fileName()).parent / "cache"
+    StudioSettings(settings).save_preferences(Preferences(result_cache=False))
+    open_and_wait(window, [examples])
+    assert not spec.path.exists()
+    StudioSettings(settings).save_preferences(Preferences(result_cache=True))
+    open_and_wait(window, [examples])
+    assert ResultStore(spec).info().entries == 5
+    open_and_wait(window, [examples])  # the second opening takes them from the cache and shows the same
+    assert len(window.session.packs) == 5
+
+
+def test_the_cache_switch_is_in_the_preferences_dialog(qtbot, settings: QSettings) -> None:  # type: ignore[no-untyped-def]
+    dialog = PreferencesDialog(StudioSettings(settings))
+    qtbot.addWidget(dialog)
+    assert dialog.result_cache.isChecked()
+    dialog.result_cache.setChecked(False)
+    dialog.accept()
+    assert StudioSettings(settings).preferences().result_cache is False

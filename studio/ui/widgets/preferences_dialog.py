@@ -180,6 +180,9 @@ class PreferencesDialog(QDialog):
         self.max_dirs.setToolTip("A root with more folders than this is scanned only partly, and says so")
         self.honor_gitignore = QCheckBox("Skip folders that .gitignore excludes")
         self.rescan_notice = _Notice("info")
+        self.result_cache = QCheckBox("Remember validation results between sessions")
+        self.result_cache.setToolTip("Packs that did not change since the app or pack-studio last loaded them are "
+                                     "taken from the cache folder instead of being read and checked again")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
             | QDialogButtonBox.StandardButton.RestoreDefaults
@@ -206,8 +209,10 @@ class PreferencesDialog(QDialog):
             ("Organization roots", roots), ("Depth below each root", self.max_depth),
             ("Folders listed per root", self.max_dirs), ("", _stacked(self.honor_gitignore, self.rescan_notice)),
         ]
-        # One label width for all three groups, so their fields line up as if in one form.
-        labels = {text: QLabel(text) for group in (tokens, previews, discovery) for text, _field in group}
+        cache: list[_Row] = [("Result cache", self.result_cache)]
+        # One label width for every group, so their fields line up as if in one form.
+        groups = (("Tokens and resolver", tokens), ("Previews", previews), ("Discovery", discovery), ("Cache", cache))
+        labels = {text: QLabel(text) for _title, group in groups for text, _field in group}
         width = max(label.sizeHint().width() for label in labels.values())
         # Labels sit at the top of their row, as tall as a one-line field, so a label stays level with its
         # field when an explanation or a list makes the row taller.
@@ -220,7 +225,7 @@ class PreferencesDialog(QDialog):
             spin.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
             spin.setMinimumWidth(self.fontMetrics().horizontalAdvance("200,000 tokens") + 48)
         layout = QVBoxLayout(self)
-        for title, rows in (("Tokens and resolver", tokens), ("Previews", previews), ("Discovery", discovery)):
+        for title, rows in groups:
             form = QFormLayout()
             form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
             form.setLabelAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
@@ -265,6 +270,7 @@ class PreferencesDialog(QDialog):
         self.max_depth.setValue(prefs.limits.max_depth)
         self.max_dirs.setValue(prefs.limits.max_dirs)
         self.honor_gitignore.setChecked(prefs.limits.honor_gitignore)
+        self.result_cache.setChecked(prefs.result_cache)
         self._encoding_changed()
         self._variant_changed()
         self._client_native_changed()
@@ -281,6 +287,7 @@ class PreferencesDialog(QDialog):
             org_roots=tuple(self.org_root_paths()),
             limits=ScanLimits(max_depth=self.max_depth.value(), max_dirs=self.max_dirs.value(),
                               honor_gitignore=self.honor_gitignore.isChecked()),
+            result_cache=self.result_cache.isChecked(),
         )
 
     def restore_defaults(self) -> None:
