@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from studio.cli._budget import add_budget_option, refused_budget
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_argument
@@ -34,6 +35,7 @@ from studio.core.evals.suites import read_suite
 from studio.core.model import PROFILES, Pack
 from studio.core.pack import load_pack
 from studio.core.resolver import ResolverSession
+from studio.core.resolver.budget import budget_problem
 from studio.core.resolver.rank import RANKINGS
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
@@ -50,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="suite file, relative to the pack (as the reference CLI reads it) or to the current folder")
     p.add_argument("--workspace", type=Path, metavar="DIR",
                    help="discovery: the other packs under DIR compete for each prompt")
-    p.add_argument("--budget", type=int, default=4000, help="token budget per context case (default 4000)")
+    add_budget_option(p, "token budget per context case")
     p.add_argument("--profile", choices=PROFILES, default=None, help="override the pack's profile")
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
@@ -69,8 +71,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.budget < 0 or (args.threshold is not None and not 0 <= args.threshold <= 1):
-        sys.stderr.write("--budget must be zero or more and --threshold between 0 and 1\n")
+    if refused_budget("eval", args.budget):
+        return 2
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
+        sys.stderr.write("pack-studio eval: --threshold must be between 0 and 1\n")
         return 2
     pack = pack_argument(args.pack, args)
     if not (pack.root / "KNOWLEDGE.md").is_file():
@@ -160,6 +164,8 @@ def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: 
         return f"--compare {what!r}: use last, ranking=R, budget=N, profile=P or threshold=T"
     if other.ranking == "" or other.profile == "":
         return f"--compare {what!r}: unknown value"
+    if (problem := budget_problem(other.budget)) is not None:
+        return f"--compare {what!r}: {problem}"
     second = run_suite(pack, suite, other, workspace, session)
     return compare_runs(current, second, config.label(), other.label())
 
