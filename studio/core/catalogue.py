@@ -44,6 +44,8 @@ OTHERS: tuple[str, ...] = (
     "studio.core.resources",
     "studio.core.search.store",
     "studio.core.search.compressed",
+    # The resolver's warnings
+    "studio.core.resolver.warning_codes",
 )
 """Modules listed after the checks: discovery, the workspace, records and the other readers."""
 
