@@ -17,9 +17,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._pack import with_guide
 from studio.cli._scope import add_scope_options, pack_argument
-from studio.cli.guide import report_problems
-from studio.core.diagnostics import Severity
 from studio.core.model import Pack
 from studio.core.pack_fs import LinkState, PackFS, held
 from studio.core.paths import from_read_result, is_unsafe_pointer
@@ -47,9 +46,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = pack_argument(args.pack, args)
-    if pack.knowledge is None:
-        report_problems(pack, Severity.ERROR)
+    pack = with_guide(pack_argument(args.pack, args))
+    if pack is None:
         return 2
     with PackFS(pack.root) as fs:  # one PackFS for the whole command: every read by descriptor from the root
         if args.files is not None:

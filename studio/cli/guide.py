@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
+from studio.cli._pack import report_problems, with_guide
 from studio.cli._scope import add_scope_options, pack_argument
 from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
@@ -40,9 +41,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = pack_argument(args.pack, args)
-    if pack.knowledge is None:
-        report_problems(pack, Severity.ERROR)
+    pack = with_guide(pack_argument(args.pack, args))
+    if pack is None:
         return 2
     if args.format == "json" and not args.as_tool:
         sys.stderr.write("pack-studio guide: --format json needs --as-tool\n")
@@ -75,9 +75,3 @@ def _write_tool_form(pack: Pack, fmt: str, encoding: str) -> None:
     sys.stdout.write(text)
     if tokenizer.available:
         sys.stderr.write(f"tokens: {tokenizer.count(text)} tokens ({tokenizer.name})\n")
-
-
-def report_problems(pack: Pack, worst: Severity) -> None:
-    for d in pack.findings:
-        if d.severity.rank <= worst.rank:
-            sys.stderr.write(d.format(str(pack.root)) + "\n")
