@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 
+from studio.cli._scope import pack_argument
 from studio.core.diagnostics import Severity
 from studio.core.model import Pack
 
@@ -13,6 +15,11 @@ def report_problems(pack: Pack, worst: Severity) -> None:
     for d in pack.findings:
         if d.severity.rank <= worst.rank:
             sys.stderr.write(d.format(str(pack.root)) + "\n")
+
+
+def guide_pack(args: argparse.Namespace) -> Pack | None:
+    """The pack PACK names (``_scope.pack_argument``), or None when it has no guide (``with_guide``)."""
+    return with_guide(pack_argument(args.pack, args))
 
 
 def with_guide(pack: Pack) -> Pack | None:

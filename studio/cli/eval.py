@@ -25,7 +25,7 @@ from typing import Any
 from studio.cli._budget import add_budget_option, refused_budget
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
-from studio.cli._scope import add_scope_options, pack_argument
+from studio.cli._scope import add_pack_options, pack_argument
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evals.compare import Comparison, compare_runs
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help="run a discovery or answer-quality eval suite against a pack",
                        description="Run an eval suite (evals/discovery.*.json or evals/answer-quality.json) against "
                        "PACK and report per-case results and a summary.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or a pack name found in the scopes")
+    add_pack_options(p)
     p.add_argument("--suite", required=True, metavar="FILE",
                    help="suite file, relative to the pack (as the reference CLI reads it) or to the current folder")
     p.add_argument("--workspace", type=Path, metavar="DIR",
@@ -66,7 +66,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--write-run", action="store_true",
                    help="record the run: runs/eval-discovery-<UTC>.json or runs/eval-<UTC>/answer-results.json")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
