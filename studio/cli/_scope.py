@@ -48,6 +48,13 @@ def add_scope_arguments(parser: argparse.ArgumentParser) -> None:
     add_scope_options(parser)
 
 
+def add_pack_options(parser: argparse.ArgumentParser) -> None:
+    """PACK (a pack directory, or a pack name looked up in the scopes: ``pack_argument``) and the options that say
+    where to look it up."""
+    parser.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
+    add_scope_options(parser, for_names=True)
+
+
 def add_scope_options(parser: argparse.ArgumentParser, *, for_names: bool = False) -> None:
     """Add the scope, pin and limit options (no PATH); ``for_names`` words the help for finding a PACK by name."""
     defaults = ScanLimits()

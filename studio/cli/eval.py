@@ -22,9 +22,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from studio.cli._budget import add_budget_option, refused_budget
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
-from studio.cli._scope import add_scope_options, pack_argument
+from studio.cli._scope import add_pack_options, pack_argument
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.core.evals.compare import Comparison, compare_runs
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun
@@ -34,6 +35,7 @@ from studio.core.evals.suites import read_suite
 from studio.core.model import PROFILES, Pack
 from studio.core.pack import load_pack
 from studio.core.resolver import ResolverSession
+from studio.core.resolver.budget import budget_problem
 from studio.core.resolver.rank import RANKINGS
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
@@ -45,12 +47,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help="run a discovery or answer-quality eval suite against a pack",
                        description="Run an eval suite (evals/discovery.*.json or evals/answer-quality.json) against "
                        "PACK and report per-case results and a summary.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or a pack name found in the scopes")
+    add_pack_options(p)
     p.add_argument("--suite", required=True, metavar="FILE",
                    help="suite file, relative to the pack (as the reference CLI reads it) or to the current folder")
     p.add_argument("--workspace", type=Path, metavar="DIR",
                    help="discovery: the other packs under DIR compete for each prompt")
-    p.add_argument("--budget", type=int, default=4000, help="token budget per context case (default 4000)")
+    add_budget_option(p, "token budget per context case")
     p.add_argument("--profile", choices=PROFILES, default=None, help="override the pack's profile")
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
@@ -64,13 +66,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--write-run", action="store_true",
                    help="record the run: runs/eval-discovery-<UTC>.json or runs/eval-<UTC>/answer-results.json")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.budget < 0 or (args.threshold is not None and not 0 <= args.threshold <= 1):
-        sys.stderr.write("--budget must be zero or more and --threshold between 0 and 1\n")
+    if refused_budget("eval", args.budget):
+        return 2
+    if args.threshold is not None and not 0 <= args.threshold <= 1:
+        sys.stderr.write("pack-studio eval: --threshold must be between 0 and 1\n")
         return 2
     pack = pack_argument(args.pack, args)
     if not (pack.root / "KNOWLEDGE.md").is_file():
@@ -160,6 +163,8 @@ def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: 
         return f"--compare {what!r}: use last, ranking=R, budget=N, profile=P or threshold=T"
     if other.ranking == "" or other.profile == "":
         return f"--compare {what!r}: unknown value"
+    if (problem := budget_problem(other.budget)) is not None:
+        return f"--compare {what!r}: {problem}"
     second = run_suite(pack, suite, other, workspace, session)
     return compare_runs(current, second, config.label(), other.label())
 

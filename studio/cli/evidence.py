@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from studio.cli._output import write_json
-from studio.cli._scope import add_scope_options, pack_argument
+from studio.cli._scope import add_pack_options, pack_argument
 from studio.core.diagnostics import DiagnosticCounts, Severity, counted
 from studio.core.evidence import ClaimEvidence, EvidenceReport, build_evidence
 from studio.core.runs import read_runs
@@ -22,10 +21,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Resolve indexes/source-map.json claims and inline [source: path#anchor] "
                        "citations to the exact excerpt. Sources outside the pack are reported, never read. "
                        "Exit status: 0 no errors, 1 errors (missing or outside sources), 2 usage error.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or a pack name found in the scopes")
+    add_pack_options(p)
     p.add_argument("--claim", metavar="ID", help="show one source-map claim in full")
     p.add_argument("--format", choices=("text", "json"), default="text")
-    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 

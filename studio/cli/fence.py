@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from studio.cli._scope import add_scope_options, pack_argument
-from studio.cli.guide import report_problems
-from studio.core.diagnostics import Severity
+from studio.cli._pack import guide_pack
+from studio.cli._scope import add_pack_options
 from studio.core.model import Pack
 from studio.core.pack_fs import LinkState, PackFS, held
 from studio.core.paths import from_read_result, is_unsafe_pointer
@@ -37,19 +35,17 @@ _RUNTIME_TOPS = ("compiled", "ontology", "answers")
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("fence", help="print the tier-3 runtime fence for a pack",
                        description="Print the <knowledge_pack> wrapper a client puts around selected context.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
+    add_pack_options(p)
     p.add_argument("--files", nargs="+", default=None, metavar="PATH",
                    help="pack-relative files to include (default: the pack's runtime resources)")
     p.add_argument("--variant", choices=[v.value for v in FenceVariant], default=FenceVariant.SUPERSET.value,
                    help="attribute set of the wrapper (default: superset)")
-    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = pack_argument(args.pack, args)
-    if pack.knowledge is None:
-        report_problems(pack, Severity.ERROR)
+    pack = guide_pack(args)
+    if pack is None:
         return 2
     with PackFS(pack.root) as fs:  # one PackFS for the whole command: every read by descriptor from the root
         if args.files is not None:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from studio.cli._output import write_json
-from studio.cli._scope import add_scope_options, pack_argument
+from studio.cli._pack import guide_pack, report_problems
+from studio.cli._scope import add_pack_options
 from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
 from studio.core.render.costs import guide_cost
@@ -28,21 +28,19 @@ from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("guide", help="print the tier-2 activation guide of a pack",
                        description="Print the <knowledge_pack_guide> a client returns when PACK is activated.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
+    add_pack_options(p)
     p.add_argument("--as-tool", action="store_true",
                    help="print the resource list as an '# Input Files' block with stable ids and a read_files tool")
     p.add_argument("--format", choices=("text", "json"), default="text",
                    help="with --as-tool: text (what the agent sees) or json ({pack, tool, files})")
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer for token counts ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
-    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = pack_argument(args.pack, args)
-    if pack.knowledge is None:
-        report_problems(pack, Severity.ERROR)
+    pack = guide_pack(args)
+    if pack is None:
         return 2
     if args.format == "json" and not args.as_tool:
         sys.stderr.write("pack-studio guide: --format json needs --as-tool\n")
@@ -75,9 +73,3 @@ def _write_tool_form(pack: Pack, fmt: str, encoding: str) -> None:
     sys.stdout.write(text)
     if tokenizer.available:
         sys.stderr.write(f"tokens: {tokenizer.count(text)} tokens ({tokenizer.name})\n")
-
-
-def report_problems(pack: Pack, worst: Severity) -> None:
-    for d in pack.findings:
-        if d.severity.rank <= worst.rank:
-            sys.stderr.write(d.format(str(pack.root)) + "\n")

@@ -13,9 +13,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._pack import with_guide
 from studio.cli.fence import read_items
-from studio.cli.guide import report_problems
-from studio.core.diagnostics import Severity
 from studio.core.pack import load_pack
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FencePack, FenceVariant, render_fence
@@ -38,9 +37,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = load_pack(args.pack)
-    if pack.knowledge is None:
-        report_problems(pack, Severity.ERROR)
+    pack = with_guide(load_pack(args.pack))
+    if pack is None:
         return 2
     form = build_tool_form(pack)
     files, problems = resolve_ids(form, args.ids)

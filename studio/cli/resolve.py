@@ -19,13 +19,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from studio.cli._budget import add_budget_option, refused_budget
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.model import GROUNDING_POLICIES, PROFILES, RUNTIME_MODES
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
-from studio.core.resolver.budget import DEFAULT_BUDGET, budget_problem
 from studio.core.resolver.records import usage_records, write_context_record
 from studio.core.terminal import printable, write_artefact
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
@@ -37,8 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("paths", nargs="+", type=Path, metavar="PACK",
                    help="pack directories, or names of packs in the scopes")
     p.add_argument("--task", required=True, help="the user request to resolve context for")
-    p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
-                   help=f"token budget for the whole fenced output (default {DEFAULT_BUDGET})")
+    add_budget_option(p, "token budget for the whole fenced output")
     p.add_argument("--profile", choices=PROFILES, default=None, help="override every pack's profile")
     p.add_argument("--mode", choices=RUNTIME_MODES, default=None, help="override every pack's runtime mode")
     p.add_argument("--grounding", choices=GROUNDING_POLICIES, default=None, help="override the grounding policy")
@@ -63,9 +62,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    problem = budget_problem(args.budget)
-    if problem is not None:
-        sys.stderr.write(f"pack-studio resolve: --budget: {problem}\n")
+    if refused_budget("resolve", args.budget):
         return 2
     packs = pack_arguments(args.paths, args)
     if args.write_run:

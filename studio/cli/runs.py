@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli._output import write_json
-from studio.cli._scope import add_scope_options, pack_argument
+from studio.cli._scope import add_pack_options, pack_argument
 from studio.core.diagnostics import Diagnostic, counted
 from studio.core.feedback import FeedbackSummary, aggregate_feedback
 from studio.core.provenance import read_provenance
@@ -32,9 +32,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Read every record under PACK/runs/ (read-only) and print the timeline, "
                        "selection statistics and provenance. Exit status: 0 all records usable, "
                        "1 some record is invalid or malformed, 2 PACK is not a pack.")
-    p.add_argument("pack", type=Path, metavar="PACK", help="pack directory, or the name of a pack in the scopes")
+    add_pack_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text")
-    add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 
 

@@ -151,6 +151,33 @@ def folder_state(root: Path, rel: str) -> FolderState:
     return FolderState.LINK if status is Status.OK else FolderState.BROKEN_LINK
 
 
+class RunsRefused(Exception):
+    """runs/ is a symlink or not a folder: a record is never written through it."""
+
+    def __init__(self) -> None:
+        super().__init__("runs/ is a symlink or not a folder; the record is not written outside the pack")
+
+
+def check_runs_folder(root: Path) -> None:
+    """``RunsRefused`` before anything is written when runs/ exists but is a symlink or not a folder."""
+    if folder_state(root, "runs") is not FolderState.OK:
+        raise RunsRefused
+
+
+def write_run_record(root: Path, stem: str, payload: str, attempts: int) -> Path:
+    """``runs/<stem>.json`` (else ``-2``, ``-3`` ... up to ``attempts`` names) holding ``payload``, written
+    atomically by descriptor and never over a file: what the review and feedback records share.
+
+    ``RunsRefused`` when runs/ is a symlink or not a folder (also when one is swapped in meanwhile),
+    FileExistsError when every name is taken, another OSError when storage refuses the write.
+    """
+    check_runs_folder(root)
+    try:
+        return write_new(root, ((rel, payload) for rel in numbered(f"runs/{stem}", attempts)))
+    except OutsidePack as exc:
+        raise RunsRefused from exc
+
+
 def refuse_folder(root: Path, rel: str) -> None:
     """Raise before anything is written when the pack folder ``rel`` exists but cannot take a file (the run
     records' messages): NotADirectoryError for a broken link or a file, PermissionError for any other link."""

@@ -1,8 +1,9 @@
 """The catalogue of every diagnostic code the studio can emit, gathered from the modules that declare them.
 
-Each module that makes findings declares its codes in a module-level ``CODES`` tuple of ``Code`` values and is
-listed in ``EMITTERS`` below (a test fails for a module that declares codes without being listed, and for any
-emitted code missing from the catalogue). ``pack-studio rules`` prints the catalogue; the README's rules
+Each module that makes findings declares its codes in a module-level ``CODES`` tuple of ``Code`` values. The
+checks are listed once, by their registry (``studio.core.checks``); the other modules in ``READERS`` and ``OTHERS``
+below (a test fails for a module that declares codes without being listed, and for any emitted code missing from
+the catalogue). ``pack-studio rules`` prints the catalogue; the README's rules
 section and SARIF's ``tool.driver.rules`` are generated from it.
 """
 
@@ -12,48 +13,17 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
+from studio.core.checks import check_module_names
 from studio.core.diagnostics import Code
 
-EMITTERS: tuple[str, ...] = (
+READERS: tuple[str, ...] = (
     # Reading and parsing KNOWLEDGE.md
     "studio.core.paths",
     "studio.core.frontmatter",
     "studio.core.pack",
-    # Frontmatter and layout checks, in registry order
-    "studio.core.checks.required_name",
-    "studio.core.checks.name_format",
-    "studio.core.checks.name_matches_directory",
-    "studio.core.checks.required_description",
-    "studio.core.checks.description_length",
-    "studio.core.checks.required_type",
-    "studio.core.checks.type_value",
-    "studio.core.checks.required_status",
-    "studio.core.checks.status_gate",
-    "studio.core.checks.profile_value",
-    "studio.core.checks.runtime_mode",
-    "studio.core.checks.metadata_shape",
-    "studio.core.checks.document_first_layout",
-    "studio.core.checks.primary_pointers",
-    "studio.core.checks.hybrid_primary",
-    "studio.core.checks.wiki_first_layout",
-    "studio.core.checks.persona_boundaries",
-    "studio.core.checks.ontology_layout",
-    "studio.core.checks.answers_layout",
-    "studio.core.checks.enum_fields",
-    "studio.core.checks.compatibility_length",
-    "studio.core.checks.updated_date",
-    "studio.core.checks.version_semver",
-    "studio.core.checks.produced_by",
-    "studio.core.checks.unknown_keys",
-    "studio.core.checks.scripts_in_pack",
-    "studio.core.checks.context_map",
-    # Content checks
-    "studio.core.checks.ontology_json",
-    "studio.core.checks.answers_json",
-    "studio.core.checks.index_json",
-    "studio.core.checks.source_map_schema",
-    "studio.core.checks.executable_files",
-    "studio.core.checks.injection_text",
+)
+"""Modules listed before the checks: what reads the pack before any check runs."""
+OTHERS: tuple[str, ...] = (
     # The pack's folder tree (links, hard links, walk limits), from every walk of a pack
     "studio.core.tree_findings",
     # Discovery and the workspace
@@ -75,8 +45,19 @@ EMITTERS: tuple[str, ...] = (
     "studio.core.resources",
     "studio.core.search.store",
     "studio.core.search.compressed",
+    # The resolver's warnings
+    "studio.core.resolver.warning_codes",
 )
-"""Modules that declare ``CODES``, in the order the catalogue lists them."""
+"""Modules listed after the checks: discovery, the workspace, records and the other readers."""
+
+
+@cache
+def emitters() -> tuple[str, ...]:
+    """Modules that declare ``CODES``, in the order the catalogue lists them: the readers, then every check of the
+    registry (``studio.core.checks``, in its order) that declares codes of its own, then the others. A check that
+    only re-emits other modules' codes (``pack_tree``, ``run_records``) is left out."""
+    checks = tuple(name for name in check_module_names() if getattr(importlib.import_module(name), "CODES", ()))
+    return (*READERS, *checks, *OTHERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +74,7 @@ def catalogue() -> tuple[Entry, ...]:
     """Every declared code, once; raises ``ValueError`` when two modules declare the same code."""
     seen: dict[str, str] = {}
     out: list[Entry] = []
-    for name in EMITTERS:
+    for name in emitters():
         module = importlib.import_module(name)
         for code in getattr(module, "CODES", ()):
             if code.code in seen:

@@ -6,12 +6,12 @@ the bytes or the YAML becomes a Diagnostic; nothing here raises on bad input.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import yaml
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.frontmatter_fences import find_fences, opens_with_fence
 from studio.core.model import Frontmatter, KnowledgeFile, Position
 from studio.core.plain_yaml import parse_plain_block
 
@@ -75,8 +75,6 @@ STRING_FIELDS = frozenset(
     {"name", "description", "type", "status", "version", "language", "license", "scope", "trust",
      "updated", "grounding", "profile", "compatibility"}
 )
-_FENCE = re.compile(r"---[ \t]*")
-_CLOSING_FENCE = re.compile(r"\n---[ \t]*(?=\n|\Z)")
 _STR_TAG = "tag:yaml.org,2002:str"
 _TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
@@ -125,15 +123,14 @@ def _decode(data: bytes, truncated: bool, diags: list[Diagnostic]) -> str:
 
 def split_and_parse(text: str, kf: KnowledgeFile) -> tuple[Frontmatter | None, list[Diagnostic]]:
     """Find the ``---`` fences in LF text, parse the YAML between them and set the body on ``kf``."""
-    first_break = text.find("\n")
-    if not _FENCE.fullmatch(text if first_break < 0 else text[:first_break]):
+    if not opens_with_fence(text):
         return None, [MISSING_FRONTMATTER("KNOWLEDGE.md does not start with a '---' frontmatter block")]
-    closing = _CLOSING_FENCE.search(text, first_break) if first_break >= 0 else None
-    if closing is None:
+    span = find_fences(text)
+    if span is None:
         return None, [UNCLOSED_FRONTMATTER("The frontmatter block opened on line 1 is never closed with '---'")]
-    end = text.count("\n", 0, closing.start() + 1)  # 0-based line of the closing fence
-    raw = text[first_break + 1:closing.start()]
-    kf.body = text[closing.end() + 1:]
+    end = span.closing_line
+    raw = text[span.yaml_start:span.closing_start - 1]
+    kf.body = text[span.closing_end + 1:]
     kf.body_start_line = end + 2
     data, positions, diags = parse_yaml_block(raw, first_line=2)
     if data is None:

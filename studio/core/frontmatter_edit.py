@@ -17,12 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.atomic import ChangedOnDisk, FileIdentity, storage_problem, write_atomic
+from studio.core.frontmatter_fences import find_fences, opens_with_fence
 from studio.core.pack_fs import PackFS, Status
 
 LINE = re.compile(r"[^\n]*\n|[^\n]+$")
 """One line with its ending (the last one may have none)."""
-_FENCE = re.compile(r"^---[ \t]*\r?\n?$")
-_CLOSE = re.compile(r"^(?:---|\.\.\.)[ \t]*\r?\n?$")
 UNSAFE_VALUE_START = ("|", ">", "[", "{", "&", "*", "!", "%", "@", "`")
 """A value starting with one of these is not a plain one-line scalar; it is never edited in place."""
 MAX_EDIT_CHARS = 4 * 1024 * 1024
@@ -75,13 +74,13 @@ class FrontmatterLines:
         if len(text) > MAX_EDIT_CHARS:
             raise EditError("KNOWLEDGE.md is too large to edit safely")
         lines = LINE.findall(text)
-        bom = "\ufeff" if lines and lines[0].startswith("\ufeff") else ""
-        if not lines or not _FENCE.match(lines[0][len(bom):]):
+        unmarked = text.removeprefix("\ufeff")  # the BOM stays in lines[0], and the line numbers are the same
+        if not lines or not opens_with_fence(unmarked):
             raise EditError("KNOWLEDGE.md has no frontmatter block to edit")
-        close = next((i for i in range(1, len(lines)) if _CLOSE.match(lines[i])), None)
-        if close is None:
+        span = find_fences(unmarked)
+        if span is None:
             raise EditError("KNOWLEDGE.md frontmatter has no closing '---'")
-        return cls(lines, close, "\r\n" if lines[0].endswith("\r\n") else "\n")
+        return cls(lines, span.closing_line, "\r\n" if lines[0].endswith("\r\n") else "\n")
 
     def text(self) -> str:
         return "".join(self.lines)

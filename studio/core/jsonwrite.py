@@ -88,41 +88,35 @@ def _indented(value: Any, step: str) -> str:
             if not math.isfinite(node):
                 raise _Unplain("not finite")
             append(float.__repr__(node))
-        elif kind is dict:
+        elif kind is dict or kind is list or kind is tuple:
+            opener, closer = ("{", "}") if kind is dict else ("[", "]")
             if not node:
-                append("{}")
+                append(opener + closer)
                 return
             if depth > _MAX_PLAIN_DEPTH:
                 raise _Unplain("too deep")
             inner = margin + step
-            separator = "{\n" + inner
-            for key, item in node.items():
-                if type(key) is not str:
-                    raise _Unplain("a key that is not a string")
-                append(separator)
-                append(encode_basestring(key))
-                append(": ")
-                if type(item) is str:  # most values: written here, without a call
-                    append(encode_basestring(item))
-                elif item is None:
-                    append("null")
-                else:
+            separator = opener + "\n" + inner
+            if kind is dict:
+                for key, item in node.items():
+                    if type(key) is not str:
+                        raise _Unplain("a key that is not a string")
+                    append(separator)
+                    append(encode_basestring(key))
+                    append(": ")
+                    if type(item) is str:  # most values: written here, without a call
+                        append(encode_basestring(item))
+                    elif item is None:
+                        append("null")
+                    else:
+                        write(item, inner, depth + 1)
+                    separator = ",\n" + inner
+            else:
+                for item in node:
+                    append(separator)
                     write(item, inner, depth + 1)
-                separator = ",\n" + inner
-            append("\n" + margin + "}")
-        elif kind is list or kind is tuple:
-            if not node:
-                append("[]")
-                return
-            if depth > _MAX_PLAIN_DEPTH:
-                raise _Unplain("too deep")
-            inner = margin + step
-            separator = "[\n" + inner
-            for item in node:
-                append(separator)
-                write(item, inner, depth + 1)
-                separator = ",\n" + inner
-            append("\n" + margin + "]")
+                    separator = ",\n" + inner
+            append("\n" + margin + closer)
         else:
             raise _Unplain(kind.__name__)
 

@@ -679,19 +679,25 @@ def _read_fd(fd: int, limit: int) -> ReadResult:
         # The size (one read when the file is as large as fstat says) or, for a file at or over the limit, the
         # limit itself; callers compare ``size`` with their limit to see a file too large to use.
         want = st.st_size if st.st_size < limit else limit
-        chunks: list[bytes] = []
-        while want > 0:
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            want -= len(chunk)
-        return ReadResult(Status.OK, b"".join(chunks), st.st_size,
+        return ReadResult(Status.OK, read_up_to(fd, want), st.st_size,
                           identity=(st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns))
     except OSError as exc:
         return _failed(exc)
     finally:
         os.close(fd)
+
+
+def read_up_to(fd: int, want: int) -> bytes:
+    """At most ``want`` bytes from ``fd``'s position: the one bounded read loop (a read may return less than asked,
+    so it asks again until ``want`` bytes or the end of the file)."""
+    chunks: list[bytes] = []
+    while want > 0:
+        chunk = os.read(fd, want)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        want -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_inside(root: Path | str, rel: str, limit: int) -> ReadResult:
@@ -718,4 +724,4 @@ def walk_pack(root: Path | str, top: str = "", **options: object) -> PackTree:
 
 
 __all__ = ["LinkEntry", "LinkState", "MAX_LINK_HOPS", "MAX_WALK_DEPTH", "MAX_WALK_ENTRIES", "PackFS", "PackTree",
-           "ReadResult", "Status", "WalkEntry", "held", "read_inside", "split_rel", "walk_pack"]
+           "ReadResult", "Status", "WalkEntry", "held", "read_inside", "read_up_to", "split_rel", "walk_pack"]

@@ -8,7 +8,7 @@ import stat
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
-from studio.core.pack_fs import PackFS, ReadResult, Status, read_inside
+from studio.core.pack_fs import PackFS, ReadResult, Status, read_inside, read_up_to
 
 SYMLINK_ESCAPE = Code("symlink-escape", Severity.ERROR, "a file the studio was asked to read is a symlink leading "
                       "outside the pack; it is not read", Behavior.QUARANTINE,
@@ -131,15 +131,7 @@ def read_regular_file(path: str, limit: int) -> tuple[bytes, int] | None:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             return None
-        want = min(st.st_size + 1, limit)
-        chunks: list[bytes] = []
-        while want > 0:
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            want -= len(chunk)
-        data = b"".join(chunks)
+        data = read_up_to(fd, min(st.st_size + 1, limit))
         return (data, st.st_size) if len(data) <= st.st_size else None
     except OSError:
         return None

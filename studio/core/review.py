@@ -23,13 +23,11 @@ from typing import Any
 from studio import __version__
 from studio.core.atomic import (
     FileIdentity,
-    FolderState,
-    OutsidePack,
-    folder_state,
-    numbered,
+    RunsRefused,
+    check_runs_folder,
     storage_problem,
     write_atomic,
-    write_new,
+    write_run_record,
 )
 from studio.core.frontmatter_edit import EditError, FieldEdit, FrontmatterLines, check_data, unified_diff
 from studio.core.frontmatter_edit import read_knowledge as _read_knowledge
@@ -102,25 +100,22 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
     """
     stamp = record.timestamp.replace(":", "-")
     payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON (a non-UTF-8 argument becomes U+FFFD)
-    root = Path(pack_root)
-    _check_runs_folder(root)
     try:
-        return write_new(root, ((rel, payload) for rel in numbered(f"runs/review-{stamp}", MAX_NAME_ATTEMPTS)))
-    except OutsidePack as exc:
-        raise ReviewError(_NOT_A_FOLDER) from exc
+        return write_run_record(Path(pack_root), f"review-{stamp}", payload, MAX_NAME_ATTEMPTS)
+    except RunsRefused as exc:
+        raise ReviewError(str(exc)) from exc
     except FileExistsError:
         raise ReviewError(f"more than {MAX_NAME_ATTEMPTS} reviews recorded at {record.timestamp}") from None
     except OSError as exc:
         raise ReviewError(f"the review record cannot be written: {storage_problem(exc)}") from exc
 
 
-_NOT_A_FOLDER = "runs/ is a symlink or not a folder; the record is not written outside the pack"
-
-
 def _check_runs_folder(root: Path) -> None:
     """Refuse before anything is written when runs/ exists but is a symlink or not a folder."""
-    if folder_state(root, "runs") is not FolderState.OK:
-        raise ReviewError(_NOT_A_FOLDER)
+    try:
+        check_runs_folder(root)
+    except RunsRefused as exc:
+        raise ReviewError(str(exc)) from None
 
 
 def edit_status_trust(text: str, *, status: str | None = None, trust: str | None = None) -> FieldEdit:

@@ -202,7 +202,8 @@ def test_a_feedback_record_never_lands_outside_when_runs_is_swapped(
     root, outside = pack
     (root / "runs").mkdir()
     before = listing(outside)
-    before_first_call(record, "write_new", lambda: swap_for_link(root / "runs", outside), monkeypatch)
+    # The folder check passes on the real runs/; the write that follows must not go through the link.
+    before_first_call(atomic, "write_new", lambda: swap_for_link(root / "runs", outside), monkeypatch)
     with pytest.raises(FeedbackError, match="not written outside the pack"):
         record.record_feedback(root, "compiled/facts.md", "helpful", "widget colour", pack_name="inside")
     assert listing(outside) == before

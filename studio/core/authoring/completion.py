@@ -16,9 +16,9 @@ from datetime import date
 from pathlib import Path
 
 from studio.core.authoring.vocabulary import COMMON_LANGUAGES, KEYS, children, key_doc, value_doc
+from studio.core.frontmatter_fences import find_fences
 from studio.core.pack_fs import PackFS
 
-_FENCE = re.compile(r"---[ \t]*")
 # Possessive runs and a start only where blanks begin: linear on a line of a hundred thousand blanks.
 _KEY_LINE = re.compile(r"(?<! )( *+)([A-Za-z0-9_][A-Za-z0-9_.-]*+)[ \t]*+:(?=[ \t]|$)[ \t]*+(.*)")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_.-]*")
@@ -69,14 +69,24 @@ class Hover:
     end: int
 
 
-def frontmatter_span(lines: Sequence[str]) -> tuple[int, int] | None:
-    """0-based indexes of the opening and closing fence lines, or None when there is no frontmatter."""
-    if not lines or not _FENCE.fullmatch(lines[0].lstrip("\ufeff").rstrip("\r")):
+def frontmatter_span(text: str) -> tuple[int, int] | None:
+    """0-based indexes of the opening and closing fence lines (the parser's fences, ``frontmatter.find_fences``),
+    or None when there is no frontmatter within the first ``MAX_LINES`` lines."""
+    span = find_fences(text.lstrip("\ufeff"))
+    if span is None or span.closing_line >= MAX_LINES:
         return None
-    for index in range(1, min(len(lines), MAX_LINES)):
-        if _FENCE.fullmatch(lines[index].rstrip("\r")):
-            return 0, index
-    return None
+    return 0, span.closing_line
+
+
+def _frontmatter_line(text: str, line: int) -> tuple[list[str], int, int, str] | None:
+    """(the text's lines, the closing fence's index, the line's 0-based index, the line without a "\\r") for a
+    1-based ``line`` strictly inside the frontmatter, or None anywhere else: completion and hover answer only there."""
+    span = frontmatter_span(text)
+    index = line - 1
+    if span is None or not span[0] < index < span[1]:
+        return None
+    lines = text.split("\n")
+    return lines, span[1], index, lines[index].rstrip("\r")
 
 
 def key_path(lines: Sequence[str], index: int, indent: int) -> tuple[str, ...]:
@@ -106,12 +116,10 @@ def complete(text: str, line: int, column: int, pack_root: Path | None = None, *
     ``files`` are pack-relative paths to offer for ``metadata.primary*`` (listed from ``pack_root`` when
     not given).
     """
-    lines = text.split("\n")
-    span = frontmatter_span(lines)
-    index = line - 1
-    if span is None or not span[0] < index < span[1]:
+    inside = _frontmatter_line(text, line)
+    if inside is None:
         return None
-    current = lines[index].rstrip("\r")
+    lines, closing, index, current = inside
     column = max(0, min(column, len(current)))
     before = current[:column]
     indent = len(before) - len(before.lstrip(" "))
@@ -125,7 +133,7 @@ def complete(text: str, line: int, column: int, pack_root: Path | None = None, *
     parent = key_path(lines, index, indent)
     if parent and parent not in MAPPING_KEYS:
         return None
-    taken = _siblings(lines, span[1], index, indent, parent)
+    taken = _siblings(lines, closing, index, indent, parent)
     items = []
     for key in children(parent):
         if key in taken:
@@ -200,12 +208,10 @@ def pack_files(root: Path, folder: str, suffixes: tuple[str, ...]) -> list[str]:
 
 def hover(text: str, line: int, column: int) -> Hover | None:
     """The meaning of the key, or enumeration value, at 1-based ``line``, 0-based ``column``."""
-    lines = text.split("\n")
-    span = frontmatter_span(lines)
-    index = line - 1
-    if span is None or not span[0] < index < span[1]:
+    inside = _frontmatter_line(text, line)
+    if inside is None:
         return None
-    current = lines[index].rstrip("\r")
+    lines, _closing, index, current = inside
     match = _KEY_LINE.fullmatch(current)
     if match is None:
         return None

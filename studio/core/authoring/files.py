@@ -83,11 +83,7 @@ def create_file(pack_root: Path, relpath: str, text: str) -> Path:
     Missing folders are created and the file written by descriptor from the pack root (``write_atomic`` with
     ``root``): a folder on the way that is, or is swapped for, a symlink makes nothing land anywhere.
     """
-    path = target_path(pack_root, relpath)
-    problem = name_problem(path.name)
-    if problem is not None:
-        raise FileOpError(problem)
-    _refuse_existing(pack_root, path)
+    path = _new_path(pack_root, relpath)
     try:
         return write_atomic(path, text.encode("utf-8"), exclusive=True, root=Path(pack_root))
     except FileExistsError as exc:
@@ -100,17 +96,24 @@ def create_file(pack_root: Path, relpath: str, text: str) -> Path:
 
 def create_folder(pack_root: Path, relpath: str) -> Path:
     """Create the folder ``relpath`` (and missing parents) inside the pack, by descriptor from its root."""
-    path = target_path(pack_root, relpath)
-    problem = name_problem(path.name)
-    if problem is not None:
-        raise FileOpError(problem)
-    _refuse_existing(pack_root, path)
+    path = _new_path(pack_root, relpath)
     try:
         return make_folders(Path(pack_root), _rel(pack_root, path))
     except OutsidePack as exc:
         raise FileOpError(_through_link(relpath, exc)) from exc
     except OSError as exc:
         raise FileOpError(f"{path} cannot be created: {exc.strerror or exc}") from exc
+
+
+def _new_path(pack_root: Path, relpath: str) -> Path:
+    """Where ``relpath`` would be created: inside the pack, with a usable name that nothing in its folder holds
+    (``FileOpError`` otherwise)."""
+    path = target_path(pack_root, relpath)
+    problem = name_problem(path.name)
+    if problem is not None:
+        raise FileOpError(problem)
+    _refuse_existing(pack_root, path)
+    return path
 
 
 def _through_link(relpath: str, exc: OSError) -> str:

@@ -81,9 +81,15 @@ ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 # Imported on first use: they pull in the fence escaper, RE2 and jsonschema (~150 ms), which a
 # ``validate --fast`` run and every command that loads one pack would otherwise pay for nothing.
 CONTENT_CHECK_NAMES = (
-    "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records", "executable_files",
-    "pack_tree", "injection_text", "context_map",
+    "context_map", "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records",
+    "executable_files", "pack_tree", "injection_text",
 )
+
+
+def check_module_names() -> tuple[str, ...]:
+    """Every check's module, in registry order: the catalogue (``studio.core.catalogue``) lists the codes of the
+    checks in this order, so the registry above is the one list of checks. Names only: nothing is imported."""
+    return (*(m.__name__ for m in CHECK_MODULES), *(f"{__name__}.{name}" for name in CONTENT_CHECK_NAMES))
 
 
 @cache
@@ -95,5 +101,5 @@ def content_checks() -> list[Check]:
     return [m.check for m in content_check_modules()]
 
 
-__all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECK_NAMES", "Check", "CheckContext", "content_check_modules",
-           "content_checks"]
+__all__ = ["ALL_CHECKS", "CHECK_MODULES", "CONTENT_CHECK_NAMES", "Check", "CheckContext", "check_module_names",
+           "content_check_modules", "content_checks"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from studio.core.checks._context import CheckContext
@@ -16,6 +17,17 @@ REPORTED_DEPTH = 500
 """Nesting reported as too deep when ``json`` gives up (its limit is the interpreter's recursion limit)."""
 _TOKEN = re.compile(r'"|[\[{]|[\]}]|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?')
 _STRING_REST = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
+
+
+def invalid_json_files(ctx: CheckContext, folder: str, names: Iterable[str], code: Code) -> Iterator[Diagnostic]:
+    """A ``code`` finding for each known file ``names`` under ``folder/`` that is not valid JSON (nothing when the
+    folder is absent; a missing file is not a finding here)."""
+    if not ctx.has_dir(folder):
+        return
+    for name in names:
+        found = invalid_json(ctx, ctx.pack.root / folder / name, code)
+        if found:
+            yield found
 
 
 def invalid_json(ctx: CheckContext, path: Path, code: Code) -> Diagnostic | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.checks._json_files import invalid_json
+from studio.core.checks._json_files import invalid_json_files
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 INVALID_ANSWERS_JSON = Code(
@@ -19,9 +19,4 @@ ANSWERS_FILES = ("questions.json", "answer-blocks.json", "citation-targets.json"
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
-    if not ctx.has_dir("answers"):
-        return
-    for name in ANSWERS_FILES:
-        d = invalid_json(ctx, ctx.pack.root / "answers" / name, INVALID_ANSWERS_JSON)
-        if d:
-            yield d
+    return invalid_json_files(ctx, "answers", ANSWERS_FILES, INVALID_ANSWERS_JSON)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
+from studio.core.checks._surface_pointer import surface_pointer_findings
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 ANSWERS_WITHOUT_POINTER = Code("answers-without-pointer", Severity.WARNING,
@@ -19,10 +20,5 @@ CODES = (ANSWERS_WITHOUT_POINTER, ANSWERS_POINTER_WITHOUT_DIRECTORY)
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     if ctx.fm is None:
         return
-    has_dir = ctx.has_dir("answers")
-    has_pointer = ctx.has("metadata", "primaryAnswers")
-    if has_dir and not has_pointer:
-        yield ctx.at(ANSWERS_WITHOUT_POINTER, "answers/ exists but metadata.primaryAnswers is not set", "metadata")
-    if has_pointer and not has_dir:
-        yield ctx.at(ANSWERS_POINTER_WITHOUT_DIRECTORY,
-                     "metadata.primaryAnswers is set but there is no answers/ directory", "metadata", "primaryAnswers")
+    yield from surface_pointer_findings(ctx, "answers", "primaryAnswers", ANSWERS_WITHOUT_POINTER,
+                                        ANSWERS_POINTER_WITHOUT_DIRECTORY)

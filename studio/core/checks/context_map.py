@@ -25,6 +25,7 @@ from studio.core.checks._context import CheckContext
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.pack_fs import PackFS
 from studio.core.paths import is_unsafe_pointer
+from studio.core.text.code_fences import CodeFences
 
 CONTEXT_MAP_MISSING_FILE = Code("context-map-missing-file", Severity.WARNING,
                                 "the guide's context map names a pack file or folder that does not exist",
@@ -40,7 +41,6 @@ MAX_REFERENCES = 200
 # Matched against lower-cased text: a case-insensitive search of a whole guide costs three times as much.
 _MAP_TITLE = re.compile(r"context[ -]?map|上下文|内容地图")
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 # Inline code spans (one to three backticks) and link targets; both bounded and free of nested quantifiers.
 _REFERENCE = re.compile(r"(`{1,3})([^`\n]{1,300}?)\1|\]\(([^()\s]{1,300})(?:\s+\"[^\"\n]{0,200}\")?\)")
 _MAY_OPEN = frozenset(" #`~")
@@ -81,28 +81,18 @@ def _references(body: str) -> Iterator[tuple[int, int, str]]:
     if first is None:
         return
     level = 0  # heading level of the context map we are in; 0 when outside one
-    fence: str | None = None
+    fences = CodeFences()
     lines = body.split("\n")
     # No map starts above the line that first names one; there only the code fences matter (is that line in one?).
     skip = lowered.count("\n", 0, first.start())
     # Nor below the line that last names one, once its section has ended outside a code fence.
     last_title_line = lowered.count("\n", 0, _last_title(lowered)) + 1
     for line in lines[:skip]:
-        if line[:1] in _MAY_OPEN and (match := _FENCE.match(line)) is not None:
-            if fence is None:
-                fence = match[1][0] * 3
-            elif match[1].startswith(fence):
-                fence = None
+        fences.is_code(line)
     for number, line in enumerate(lines[skip:], start=skip + 1):
-        if not level and fence is None and line[:1] not in _MAY_OPEN:
+        if not level and not fences.inside and line[:1] not in _MAY_OPEN:
             continue  # outside the map, only a heading or a code fence can matter (most lines are neither)
-        if (match := _FENCE.match(line)) is not None:
-            if fence is None:
-                fence = match[1][0] * 3
-            elif match[1].startswith(fence):
-                fence = None
-            continue
-        if fence is not None:
+        if fences.is_code(line):
             continue
         heading = _HEADING.match(line)
         if heading is not None:

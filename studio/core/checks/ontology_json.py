@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
-from studio.core.checks._json_files import invalid_json
+from studio.core.checks._json_files import invalid_json_files
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 INVALID_ONTOLOGY_JSON = Code(
@@ -22,9 +22,4 @@ ONTOLOGY_FILES = (
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
-    if not ctx.has_dir("ontology"):
-        return
-    for name in ONTOLOGY_FILES:
-        d = invalid_json(ctx, ctx.pack.root / "ontology" / name, INVALID_ONTOLOGY_JSON)
-        if d:
-            yield d
+    return invalid_json_files(ctx, "ontology", ONTOLOGY_FILES, INVALID_ONTOLOGY_JSON)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from studio.core.checks._context import CheckContext
+from studio.core.checks._surface_pointer import surface_pointer_findings
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 ONTOLOGY_WITHOUT_POINTER = Code("ontology-without-pointer", Severity.WARNING,
@@ -24,14 +25,8 @@ CODES = (ONTOLOGY_WITHOUT_POINTER, ONTOLOGY_POINTER_WITHOUT_DIRECTORY, CONTENT_O
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:
     if ctx.fm is None:
         return
-    has_dir = ctx.has_dir("ontology")
-    has_pointer = ctx.has("metadata", "primaryOntology")
-    if has_dir and not has_pointer:
-        yield ctx.at(ONTOLOGY_WITHOUT_POINTER, "ontology/ exists but metadata.primaryOntology is not set", "metadata")
-    if has_pointer and not has_dir:
-        yield ctx.at(ONTOLOGY_POINTER_WITHOUT_DIRECTORY,
-                     "metadata.primaryOntology is set but there is no ontology/ directory", "metadata",
-                     "primaryOntology")
-    if ctx.value("type") == "content-ontology" and not has_dir:
+    yield from surface_pointer_findings(ctx, "ontology", "primaryOntology", ONTOLOGY_WITHOUT_POINTER,
+                                        ONTOLOGY_POINTER_WITHOUT_DIRECTORY)
+    if ctx.value("type") == "content-ontology" and not ctx.has_dir("ontology"):
         yield ctx.at(CONTENT_ONTOLOGY_WITHOUT_ONTOLOGY,
                      "type is content-ontology but the pack has no ontology/ directory; only the guide loads", "type")

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.core.diagnostics import Diagnostic
+from studio.core.resolver.budget import DEFAULT_BUDGET
 
 SuiteKind = Literal["discovery", "context"]
 Expectation = Literal["select", "reject", "warn"]
@@ -65,7 +66,7 @@ class Suite:
 class EvalConfig:
     """A configuration to evaluate: the resolver's inputs that a curator varies between runs."""
 
-    budget: int = 4000
+    budget: int = DEFAULT_BUDGET
     profile: str | None = None
     encoding: str = "cl100k_base"
     ranking: str = "bm25f"

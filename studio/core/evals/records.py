@@ -20,6 +20,7 @@ from studio import __version__
 from studio.core.atomic import FolderState, add_record, folder_state, numbered
 from studio.core.evals.metrics import context_summary, discovery_summary
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun, SelectedItem
+from studio.core.resolver.budget import DEFAULT_BUDGET
 
 TOOL = {"name": "knowledge-pack-studio", "version": __version__}
 MAX_NAME_ATTEMPTS = 1000
@@ -84,7 +85,7 @@ def run_from_record(data: Any, path: str = "") -> EvalRun | None:
     if kind is None:
         return None
     conf: dict[str, Any] = data["configuration"] if isinstance(data.get("configuration"), dict) else {}
-    config = EvalConfig(budget=_int(conf.get("budget"), 4000), profile=_str(conf.get("profile")),
+    config = EvalConfig(budget=_int(conf.get("budget"), DEFAULT_BUDGET), profile=_str(conf.get("profile")),
                         encoding=_str(conf.get("encoding")) or "cl100k_base",
                         ranking=_str(conf.get("ranking")) or "bm25f", threshold=_float(conf.get("threshold")))
     run = EvalRun(str(data.get("pack_name", "")), str(data.get("suite", "")), "context" if kind == "context" else

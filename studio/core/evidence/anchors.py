@@ -12,6 +12,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from studio.core.text.code_fences import CodeFences
+
 
 class AnchorKind(StrEnum):
     NONE = "none"
@@ -46,7 +48,6 @@ class Heading:
 _LINES = re.compile(r"^L(\d{1,9})(?:\s*-\s*L?(\d{1,9}))?$", re.IGNORECASE)
 _PAGE = re.compile(r"^page=(\d{1,6})$", re.IGNORECASE)
 _TIME = re.compile(r"^t=(?:(\d{1,3}):)?(\d{1,2}):(\d{1,2})(?:\.\d+)?$|^t=(\d{1,7})(?:\.\d+)?s?$", re.IGNORECASE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def split_ref(ref: str) -> tuple[str, str]:
@@ -165,16 +166,9 @@ def find_headings(lines: list[str]) -> list[Heading]:
     """ATX headings outside fenced code blocks; repeated slugs get ``-1``, ``-2`` like GitHub does."""
     headings: list[Heading] = []
     seen: dict[str, int] = {}
-    fence: str | None = None
+    fences = CodeFences()
     for number, line in enumerate(lines, start=1):
-        if match := _FENCE.match(line):
-            marker = match[1][0] * 3
-            if fence is None:
-                fence = marker
-            elif match[1].startswith(fence):
-                fence = None
-            continue
-        if fence is not None or (parsed := _atx_heading(line)) is None:
+        if fences.is_code(line) or (parsed := _atx_heading(line)) is None:
             continue
         level, title = parsed
         explicit = _explicit_id(title)

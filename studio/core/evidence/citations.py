@@ -13,6 +13,7 @@ from pathlib import Path
 from studio.core.diagnostics import Diagnostic
 from studio.core.evidence.anchors import split_ref
 from studio.core.pack_fs import PackFS, PackTree, Status, held
+from studio.core.text.code_fences import CodeFences
 from studio.core.tree_findings import limit_findings
 
 CITED_SURFACES = ("compiled", "documents", "wiki")
@@ -22,7 +23,6 @@ MAX_MARKDOWN_BYTES = 2 * 1024 * 1024
 # The reference stops at the next "[" as well as at "]": a line of unclosed "[source:" openers is then read in
 # one pass instead of one pass per opener (quadratic: a 400 KB line took minutes).
 _CITATION = re.compile(r"\[source:\s*+([^\[\]\n]+)\]", re.IGNORECASE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
@@ -48,16 +48,10 @@ class Citation:
 def parse_citations(text: str, file: str) -> list[Citation]:
     """Every inline citation in one Markdown text."""
     found: list[Citation] = []
-    fence: str | None = None
+    fences = CodeFences()
     previous = ""
     for number, line in enumerate(text.splitlines(), start=1):
-        if match := _FENCE.match(line):
-            if fence is None:
-                fence = match[1][0] * 3
-            elif match[1].startswith(fence):
-                fence = None
-            continue
-        if fence is not None:
+        if fences.is_code(line):
             continue
         matches = list(_CITATION.finditer(line))
         if matches:

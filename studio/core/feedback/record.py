@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import FolderState, OutsidePack, folder_state, numbered, write_new
+from studio.core.atomic import RunsRefused, write_run_record
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer
 
@@ -124,17 +124,12 @@ def _default_reviewer() -> str:
 
 def write_feedback_record(pack_root: Path, record: FeedbackRecord) -> Path:
     """Write ``record`` to ``runs/feedback-<timestamp>.json`` atomically, never replacing an existing file."""
-    root = Path(pack_root)
-    if folder_state(root, "runs") is not FolderState.OK:
-        raise FeedbackError("runs/ is a symlink or not a folder; the record is not written outside the pack")
     stamp = record.timestamp.replace(":", "-")
     payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    names = ((rel, payload) for rel in numbered(f"runs/feedback-{stamp}", MAX_NAME_ATTEMPTS))
     try:
-        return write_new(root, names)  # by descriptor: a runs/ swapped for a symlink meanwhile is refused
-    except OutsidePack as exc:
-        raise FeedbackError("runs/ is a symlink or not a folder; the record is not written outside the pack") \
-            from exc
+        return write_run_record(Path(pack_root), f"feedback-{stamp}", payload, MAX_NAME_ATTEMPTS)
+    except RunsRefused as exc:
+        raise FeedbackError(str(exc)) from exc
     except FileExistsError:
         raise FeedbackError(f"more than {MAX_NAME_ATTEMPTS} feedback records at {record.timestamp}") from None
 

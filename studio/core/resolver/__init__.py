@@ -8,23 +8,8 @@ reproduces the reference CLI's dry run; ``records`` writes run and usage records
 
 from __future__ import annotations
 
-from studio.core.resolver.explain import (
-    Decision,
-    PackResolution,
-    RankedItem,
-    ResolveRequest,
-    ResolveResult,
-    ResolveWarning,
-)
+# What the faces use; the other result types (PackResolution, RankedItem, ResolveWarning) are in ``explain``.
+from studio.core.resolver.explain import Decision, ResolveRequest, ResolveResult
 from studio.core.resolver.session import ResolverSession, resolve
 
-__all__ = [
-    "Decision",
-    "PackResolution",
-    "RankedItem",
-    "ResolveRequest",
-    "ResolveResult",
-    "ResolveWarning",
-    "ResolverSession",
-    "resolve",
-]
+__all__ = ["Decision", "ResolveRequest", "ResolveResult", "ResolverSession", "resolve"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
+from studio.core.diagnostics import Code
 from studio.core.model import Pack
 from studio.core.resolver.budget import DEFAULT_BUDGET
 
@@ -89,18 +90,30 @@ class RankedItem(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class ResolveWarning:
-    """A resolver warning (digest 6.7); shaped like the record schemas' ``{severity, message, path}``."""
+    """A resolver warning (digest 6.7); shaped like the record schemas' ``{severity, message, path}``, with the
+    catalogue code it was made from (``resolver.warning_codes``)."""
 
     severity: Literal["info", "warning", "error"]
     message: str
     path: str | None = None
     pack: str | None = None
+    code: str = ""
+
+    @classmethod
+    def of(cls, code: Code, message: str, path: str | None = None, pack: str | None = None) -> ResolveWarning:
+        """A warning of a declared code, with the code's severity."""
+        return cls(code.severity.value, message, path, pack, code.code)
 
     def to_json(self) -> dict[str, Any]:
+        """The record shape (``runs/`` records allow no other key; the code is in ``to_output_json``)."""
         out: dict[str, Any] = {"severity": self.severity, "message": self.message}
         if self.path:
             out["path"] = self.path
         return out
+
+    def to_output_json(self) -> dict[str, Any]:
+        """What ``pack-studio resolve --format json`` prints: the record shape and the code."""
+        return self.to_json() | ({"code": self.code} if self.code else {})
 
 
 @dataclass(slots=True)
@@ -166,7 +179,7 @@ class PackResolution:
             "wrapper_order": self.wrapper_order,
             "selected": [d.to_json() for d in self.selected],
             "skipped": [d.to_json() for d in self.skipped],
-            "warnings": [w.to_json() for w in self.warnings],
+            "warnings": [w.to_output_json() for w in self.warnings],
             "source_anchors": list(self.source_anchors),
         }
 
@@ -213,7 +226,7 @@ class ResolveResult:
             "tokens_used": self.tokens_used,
             "wrapper_order": self.wrapper_order,
             "packs": [p.to_json() for p in self.packs],
-            "warnings": [w.to_json() | ({"pack": w.pack} if w.pack else {}) for w in self.warnings],
+            "warnings": [w.to_output_json() | ({"pack": w.pack} if w.pack else {}) for w in self.warnings],
             "citation_gaps": self.citation_gaps,
             "missing": self.missing,
             "fenced_text": self.fenced_text,

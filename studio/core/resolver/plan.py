@@ -9,8 +9,10 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field, replace
 
+from studio.core.diagnostics import Code
 from studio.core.model import PROFILES, RUNTIME_MODES, Pack
 from studio.core.paths import is_file
+from studio.core.resolver import warning_codes as codes
 from studio.core.resolver.explain import ACTIVATION_ORDER, ResolveRequest, ResolveWarning
 
 WARNED_STATUSES = ("draft", "needs-review", "stale")
@@ -91,30 +93,34 @@ def _gate_and_warn(plan: PackPlan, confirmed: set[str]) -> None:
     pack, name = plan.pack, plan.name
     status = pack.status
 
-    def warn(severity: str, message: str) -> None:
-        plan.warnings.append(ResolveWarning(severity, message, None, name))  # type: ignore[arg-type]
+    def warn(code: Code, message: str) -> None:
+        plan.warnings.append(ResolveWarning.of(code, message, None, name))
 
     if not plan.original.loads:
         plan.gate = ("pack-not-loadable", "The pack is skipped or quarantined by validation; fix its errors first.")
-        warn("error", "Pack is not loadable (validation skipped or quarantined it); nothing was selected.")
+        warn(codes.PACK_NOT_LOADABLE,
+             "Pack is not loadable (validation skipped or quarantined it); nothing was selected.")
         return
     if status == "archived":
         plan.gate = ("status-gated", "Archived packs are never loaded; change the status to load it.")
-        warn("warning", "Pack status is archived; it was excluded.")
+        warn(codes.PACK_ARCHIVED, "Pack status is archived; it was excluded.")
         return
     if status == "disputed":
         if name not in confirmed:
             plan.gate = ("status-gated", f"The pack is disputed; confirm it explicitly (--confirm {name}) to load it.")
-            warn("error", f"Pack status is disputed; not loaded without explicit confirmation (--confirm {name}).")
+            warn(codes.PACK_DISPUTED,
+                 f"Pack status is disputed; not loaded without explicit confirmation (--confirm {name}).")
             return
-        warn("warning", "Pack status is disputed; loaded because you confirmed it. Verify claims before use.")
+        warn(codes.PACK_DISPUTED_CONFIRMED,
+             "Pack status is disputed; loaded because you confirmed it. Verify claims before use.")
     elif status in WARNED_STATUSES:
-        warn("warning", f"Pack status is {status}.")
+        warn(codes.PACK_STATUS, f"Pack status is {status}.")
     elif status is None:
-        warn("warning", "Pack declares no status; treat it as unreviewed.")
+        warn(codes.PACK_NO_STATUS, "Pack declares no status; treat it as unreviewed.")
     if pack.trust == "unreviewed":
-        warn("warning", "Pack trust is unreviewed; its content has not been checked by a person.")
+        warn(codes.PACK_UNREVIEWED, "Pack trust is unreviewed; its content has not been checked by a person.")
     if plan.profile == "document-first" and plan.pack.primary_document is None:
-        warn("warning", "document-first pack without a usable metadata.primaryDocument; falling back to compiled/.")
+        warn(codes.NO_PRIMARY_DOCUMENT,
+             "document-first pack without a usable metadata.primaryDocument; falling back to compiled/.")
     elif plan.pack.primary_document and not is_file(pack.root / plan.pack.primary_document):
-        warn("warning", f"metadata.primaryDocument {plan.pack.primary_document} does not exist.")
+        warn(codes.PRIMARY_DOCUMENT_MISSING, f"metadata.primaryDocument {plan.pack.primary_document} does not exist.")

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Protocol
 
+from studio.core.diagnostics import Code
+from studio.core.resolver import warning_codes as codes
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
 from studio.core.resolver.prepared import PreparedPack
 from studio.core.sourcemap import RISKY_STATUSES
@@ -35,7 +37,8 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
         by_place = {(c.path, c.lines): c for c in prep.files.candidates}
         warn = _warner(res)
         if prep.source_map.problem:
-            warn("warning", f"Source map unusable: {prep.source_map.problem}", "indexes/source-map.json")
+            warn(codes.SOURCE_MAP_UNUSABLE, f"Source map unusable: {prep.source_map.problem}",
+                 "indexes/source-map.json")
         anchors: dict[str, None] = {}
         unanchored: list[str] = []
         for d in res.selected:
@@ -47,8 +50,8 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
             for claim in claims:
                 anchors[claim.anchor] = None
                 if claim.status in RISKY_STATUSES:
-                    warn("warning", f"{c.key} carries a {claim.status} claim ({claim.claim_id or claim.text[:40]}) "
-                         f"from {claim.anchor or 'an unnamed source'}.", c.path)
+                    warn(codes.RISKY_CLAIM, f"{c.key} carries a {claim.status} claim "
+                         f"({claim.claim_id or claim.text[:40]}) from {claim.anchor or 'an unnamed source'}.", c.path)
                     if res.grounding == "required" and claim.status in ("missing", "source-required"):
                         result.citation_gaps.append({"path": c.key, "reason": f"claim {claim.claim_id} is "
                                                      f"{claim.status}"})
@@ -60,7 +63,8 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
             result.citation_gaps.extend({"path": key, "reason": "no source-map anchor backs this item"}
                                         for key in unanchored)
         elif res.grounding == "recommended" and unanchored:
-            warn("info", f"{len(unanchored)} selected item(s) have no source anchors; grounding is recommended.")
+            warn(codes.UNANCHORED_ITEMS,
+                 f"{len(unanchored)} selected item(s) have no source anchors; grounding is recommended.")
         _compile_warnings(res, prep, warn)
         _evidence_warnings(res, prep, evidence, warn)
         _omission_warnings(res, warn)
@@ -71,42 +75,49 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
             result.citation_gaps.append({"missing": missing, "recommendation": GAP_RECOMMENDATION})
     result.warnings = [w for res in result.packs for w in res.warnings]
     if not any(res.selected for res in result.packs):
-        result.warnings.append(ResolveWarning("warning", "Nothing was selected; the fence is empty."))
+        result.warnings.append(ResolveWarning.of(codes.NOTHING_SELECTED, "Nothing was selected; the fence is empty."))
 
 
-def _warner(res: PackResolution) -> Any:
-    def warn(severity: str, message: str, path: str | None = None) -> None:
-        res.warnings.append(ResolveWarning(severity, message, path, res.name))  # type: ignore[arg-type]
+class _Warn(Protocol):
+    """Adds a warning of ``code`` to one pack's resolution."""
+
+    def __call__(self, code: Code, message: str, path: str | None = None) -> None: ...
+
+
+def _warner(res: PackResolution) -> _Warn:
+    def warn(code: Code, message: str, path: str | None = None) -> None:
+        res.warnings.append(ResolveWarning.of(code, message, path, res.name))
 
     return warn
 
 
-def _compile_warnings(res: PackResolution, prep: PreparedPack, warn: Any) -> None:
+def _compile_warnings(res: PackResolution, prep: PreparedPack, warn: _Warn) -> None:
     verdict = prep.compile_verdict
     if verdict is None:
         return
     for d in res.selected:
         if d.path in verdict.outputs or (not verdict.outputs and d.path.startswith("compiled/")):
-            warn("warning", f"{d.path} was written by a compile run with status {verdict.status} "
+            warn(codes.FLAGGED_COMPILE, f"{d.path} was written by a compile run with status {verdict.status} "
                  f"({verdict.run}); review it before relying on it.", d.path)
 
 
-def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, warn: Any) -> None:
+def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, warn: _Warn) -> None:
     if evidence and prep.files.has_sources:
-        warn("info", "The task asks for evidence; sources/ anchors were considered.", "sources/")
+        warn(codes.EVIDENCE_SOURCES, "The task asks for evidence; sources/ anchors were considered.", "sources/")
     elif evidence:
-        warn("warning", "The task asks for evidence, but the pack has no sources/ to cite.")
+        warn(codes.EVIDENCE_WITHOUT_SOURCES, "The task asks for evidence, but the pack has no sources/ to cite.")
     if res.runtime_mode == "persona" and res.selected and not any(d.reason == "boundaries" for d in res.selected):
-        warn("warning", "Persona context was selected without any boundaries or taboos beside it.")
+        warn(codes.PERSONA_WITHOUT_BOUNDARIES,
+             "Persona context was selected without any boundaries or taboos beside it.")
 
 
-def _omission_warnings(res: PackResolution, warn: Any) -> None:
+def _omission_warnings(res: PackResolution, warn: _Warn) -> None:
     omitted = [d for d in res.skipped if d.reason == "over-budget"]
     if not omitted:
         return
     names = ", ".join(d.path + (f"#{d.section}" if d.section else "") for d in omitted[:MAX_OMISSIONS_LISTED])
     more = f" and {len(omitted) - MAX_OMISSIONS_LISTED} more" if len(omitted) > MAX_OMISSIONS_LISTED else ""
-    warn("info", f"Left out for the token budget: {names}{more}.")
+    warn(codes.OVER_BUDGET, f"Left out for the token budget: {names}{more}.")
 
 
 def _missing_terms(task: str, texts: Sequence[str]) -> list[str]:

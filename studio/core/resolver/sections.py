@@ -21,6 +21,8 @@ from functools import lru_cache
 
 from markdown_it import MarkdownIt
 
+from studio.core.text.atx import heading_text
+
 
 @dataclass(frozen=True, slots=True)
 class Section:
@@ -82,24 +84,11 @@ def heading_lines(text: str) -> list[tuple[int, int, str]]:
             if line.lstrip(" ").startswith("#"):
                 m = _ATX.match(line)
                 if m:
-                    heads.append((n, len(m.group(1)), _strip_closing(m.group(2))))
+                    heads.append((n, len(m.group(1)), heading_text(m.group(2))))
         return heads
     tokens = _parser().parse(text)
     return [(tok.map[0], int(tok.tag[1]), tokens[i + 1].content.strip() if i + 1 < len(tokens) else "")
             for i, tok in enumerate(tokens) if tok.type == "heading_open" and tok.map is not None]
-
-
-def _strip_closing(content: str) -> str:
-    """Heading text without its optional closing ``#`` run, as CommonMark reads it.
-
-    String methods, not a regex: a pattern such as ``[ \t]+#+[ \t]*$`` tried at every blank of a heading
-    with 100,000 spaces in it takes quadratic time; this is linear.
-    """
-    content = content.rstrip(" \t")
-    body = content.rstrip("#")
-    if body != content and (not body or body[-1] in " \t"):
-        content = body
-    return content.strip(" \t")
 
 
 def split_sections(text: str) -> list[Section]:

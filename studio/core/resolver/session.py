@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.render.fence import FenceVariant
+from studio.core.resolver import warning_codes as codes
 from studio.core.resolver.candidates import Candidate, FileCache, collect
 from studio.core.resolver.compile_runs import latest_flagged_compile
 from studio.core.resolver.coverage import Coverage
@@ -314,8 +315,8 @@ def _unavailable(request: ResolveRequest, tokenizer: Tokenizer, resolutions: lis
         resolutions[e.plan_index].skipped.append(_decision(e.candidate, None, "tokenizer-unavailable", e.score,
                                                            resolutions[e.plan_index].name, reason))
     what = f"the {tokenizer.name} tokenizer {'failed' if failure else 'is unavailable'}"
-    warning = ResolveWarning("error", f"No selection was made: {what} ({reason}). The studio does not guess "
-                             "token counts.")
+    warning = ResolveWarning.of(codes.TOKENIZER_UNAVAILABLE,
+                                f"No selection was made: {what} ({reason}). The studio does not guess token counts.")
     pack_warnings = [w for res in resolutions for w in res.warnings]
     return ResolveResult(request.task, resolutions, [warning, *pack_warnings], [], [], 0, request.budget, "",
                          tokenizer.name, False, reason)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from studio.core.text.atx import heading_text
+
 TEXT_BLOCK_LINES = 200
 """Lines per block of a plain-text file (a CSV, a transcript): a hit then points into a screenful, not a file."""
 
@@ -57,7 +59,7 @@ def heading_lines(text: str) -> list[tuple[int, int, str, int]]:
             elif marks[0] == fence[0] and len(marks) >= fence[1] and not rest.strip():
                 fence = None
         elif fence is None:
-            out.append((line, len(hashes), _title(title), start))
+            out.append((line, len(hashes), heading_text(title), start))
     return out
 
 
@@ -72,18 +74,9 @@ def first_heading(text: str) -> str | None:
                     fence = (marks[0], len(marks))
             elif marks[0] == fence[0] and len(marks) >= fence[1] and not rest.strip():
                 fence = None
-        elif fence is None and (found := _title(title)):
+        elif fence is None and (found := heading_text(title)):
             return found
     return None
-
-
-def _title(rest: str) -> str:
-    """Heading text without its optional closing ``#`` run (string methods: linear on hostile input)."""
-    content = rest.strip(" \t")
-    body = content.rstrip("#")
-    if body != content and (not body or body[-1] in " \t"):
-        content = body
-    return content.strip(" \t")
 
 
 def markdown_blocks(text: str) -> list[Block]:

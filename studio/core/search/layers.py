@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from studio.core.model import Pack
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
+from studio.core.resolver.budget import DEFAULT_BUDGET
 from studio.core.resolver.rank import terms as task_terms
 from studio.core.search.compressed import (
     RUNTIME_KINDS,
@@ -156,7 +157,7 @@ def _hit_json(hit: SearchHit) -> dict[str, Any]:
             "snippet": hit.snippet}
 
 
-def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, budget: int = 4000,
+def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, budget: int = DEFAULT_BUDGET,
                     compressed: CompressedIndex | None = None, tokenizer: Tokenizer | None = None,
                     with_resolver: bool = True, resolved: ResolveResult | None = None) -> LayersResult:
     """Walk ``task`` through L0 -> L1 -> L2 over ``packs`` (loadable ones); ``index`` must hold them (the caller
@@ -258,7 +259,7 @@ def _resolver_side(result: LayersResult, packs: list[Pack], budget: int, resolve
                                             d.lines[0] if d.lines else 1, d.tokens) for d in res.selected)
 
 
-def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = 4000, cache_dir: str | None = None,
+def simulate_with_cache(task: str, packs: Sequence[Pack], *, budget: int = DEFAULT_BUDGET, cache_dir: str | None = None,
                         resolved: ResolveResult | None = None) -> LayersResult:
     """``simulate_layers`` with the search index of the cache folder brought up to date for ``packs`` first
     (an in-memory index when the cache folder cannot be used, or would lie inside a pack)."""
