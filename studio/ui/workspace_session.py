@@ -175,6 +175,12 @@ class WorkspaceSession(QObject):
                 self._progress = (done, total)
 
     def _drain_inbox(self) -> None:
+        """One tick of a running scan: announce a batch of packs, or (every ``FINDINGS_EVERY`` ticks) their findings.
+
+        Not a ``pacing.Paced`` queue, though its batches are sized by the same rule (``ANNOUNCE``, ``FINDINGS``): its
+        items arrive from the scan's thread, which cannot start a timer here, and the two kinds of update take turns
+        on one fixed cadence (never both in one tick, findings a few times a second, each re-sorting the table).
+        """
         self._ticks += 1
         finishing = self._result is not None and not self._inbox
         backlog = self._findings_backlog
