@@ -70,17 +70,19 @@ A workspace with no more changed packs than ``high`` is settled at once, before 
 PROBLEMS = Pace(budget_s=0.010, first=100, low=25, high=2000)
 """Settled packs the Problems table takes per slice. All 10,000 in one update held the window for 60-80 ms, a fixed
 400 still 30-45 ms when they had many findings: a pack's cost varies tenfold (findings, namesakes to relabel)."""
-TREE_ROWS = Pace(budget_s=0.005, first=500, low=100, high=2000)
+TREE_ROWS = Pace(budget_s=0.005, first=500, low=100, high=500)
 """Rows of a closed workspace removed from the tree per slice: 10,000 rows with their data and wrappers took
-80-90 ms in one go."""
-WATCH_PATHS = Pace(budget_s=0.004, first=500, low=100, high=2000)
-"""Paths handed to (or taken from) the file watcher per slice: 6,000 took 41 ms to add and 37 ms to remove."""
+80-90 ms in one go; 500 a slice kept every turn of a 10,000-pack re-opening under 50 ms, so never more."""
+WATCH_PATHS = Pace(budget_s=0.004, first=500, low=100, high=500)
+"""Paths handed to (or taken from) the file watcher per slice: 6,000 took 41 ms to add and 37 ms to remove; the
+kernel's share varies with the disk's load, so never more than the 500 a slice that was measured safe."""
 HIGHLIGHT = Pace(budget_s=0.006, first=200, low=1, high=10_000)
 """Lines of a file re-coloured per slice (each costs Python work in ``highlightBlock``); a fixed line count took
 15-25 ms a turn on long lines."""
-RELEASE = Pace(budget_s=0.004, first=500, low=100, high=4000)
+RELEASE = Pace(budget_s=0.004, first=500, low=100, high=500)
 """Objects a closed workspace held, freed per slice (``let_go``): 10,000 packs took about 60 ms at once, the tree's
-10,000 row wrappers 86 ms more."""
+10,000 row wrappers 86 ms more. What an object costs to free varies with what it holds (a pack, a row's wrapper, a
+label index), and the freeing cannot stop half-way: never more than the 500 a slice that was measured safe."""
 ONE_A_TURN = Pace.fixed(1)
 """One item a slice: for steps that are each a view's whole update (emptying a mode's 10,000-row table took
 10-20 ms apiece)."""
