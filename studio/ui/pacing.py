@@ -110,6 +110,8 @@ class Paced(QObject, Generic[T]):
         self._size = pace.first
         self._work = 0
         """Counts ``cancel`` calls: a slice whose work was cancelled while it ran leaves the queue alone."""
+        self._once = False
+        """Made by ``once``: deleted when its work is done or cancelled."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # 1 ms means 1 ms, as in ``next_turn``
@@ -120,6 +122,7 @@ class Paced(QObject, Generic[T]):
              items: Iterable[T]) -> Paced[T]:
         """Handle ``items`` through a queue of their own, which deletes itself once done or cancelled."""
         queue: Paced[T] = cls(owner, pace, handle)
+        queue._once = True
         queue.finished.connect(queue.deleteLater)
         queue.feed(items)
         if not queue.running:
@@ -154,6 +157,8 @@ class Paced(QObject, Generic[T]):
         self._work += 1
         self._queue = []
         self._timer.stop()
+        if self._once:
+            self.deleteLater()
 
     def _slice(self) -> None:
         work, chunk = self._work, self._queue[:self._size]

@@ -166,3 +166,11 @@ def test_a_queue_of_its_own_deletes_itself_once_done(qtbot) -> None:  # type: ig
     assert log.handled == [0, 1, 2, 3, 4]
     assert Paced.once(owner, Pace.fixed(2), log.handle, []) is not None  # nothing to do: gone as well
     qtbot.waitUntil(lambda: not owner.findChildren(Paced), timeout=3000)
+
+
+def test_a_queue_of_its_own_is_deleted_when_its_work_is_cancelled(qtbot) -> None:  # type: ignore[no-untyped-def]
+    owner = QObject()
+    queue = Paced.once(owner, Pace.fixed(2), lambda items: None, range(5))  # takes nothing: the work is gone
+    with qtbot.waitSignal(queue.destroyed, timeout=3000):
+        pass
+    assert not owner.findChildren(Paced)
