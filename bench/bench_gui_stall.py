@@ -244,6 +244,13 @@ def cli_validate_seconds(roots: list[Path]) -> float:
     return time.perf_counter() - start
 
 
+def generate_corpus(out: Path, packs: int, files_per_pack: int) -> Path:
+    """A corpus made by ``make_corpus.py`` at ``out`` (seed 0)."""
+    subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(out), "--packs", str(packs),
+                    "--files-per-pack", str(files_per_pack), "--seed", "0"], check=True)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--packs", type=int, default=1000)
@@ -265,11 +272,7 @@ def main() -> int:
     if args.against is not None:
         return compare(args)
     tmp = tempfile.TemporaryDirectory(prefix="studio-bench-")
-    corpus = args.corpus
-    if corpus is None:
-        corpus = Path(tmp.name) / "corpus"
-        subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(corpus), "--packs", str(args.packs),
-                        "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    corpus = args.corpus or generate_corpus(Path(tmp.name) / "corpus", args.packs, args.files_per_pack)
     roots = knowledge_roots(corpus)
     cli_seconds = cli_validate_seconds(roots) if args.compare_cli else None
 
@@ -421,11 +424,7 @@ def compare(args: argparse.Namespace) -> int:
     """Open the same corpus with this checkout and with ``--against``, in turns; print the figures side by side."""
     trees = {"before": args.against.resolve(), "after": Path(__file__).resolve().parent.parent}
     tmp = tempfile.TemporaryDirectory(prefix="studio-bench-")
-    corpus = args.corpus
-    if corpus is None:
-        corpus = Path(tmp.name) / "corpus"
-        subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(corpus), "--packs", str(args.packs),
-                        "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    corpus = args.corpus or generate_corpus(Path(tmp.name) / "corpus", args.packs, args.files_per_pack)
     child = [sys.executable, str(Path(__file__).resolve()), "--corpus", str(corpus), "--reopen", str(args.reopen),
              "--open-after", str(args.open_after)]
     results: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
