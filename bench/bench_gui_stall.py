@@ -20,6 +20,13 @@ a gap covers a whole burst of such events, not just the longest single one.
     python bench/bench_gui_stall.py --open-after 0  # select a pack and open its file in one step
     python bench/bench_gui_stall.py --corpus /tmp/corpus-10k --reopen 3 --compare-cli   # the 10,000-pack figures
 
+``--against TREE`` compares this checkout with another one (a ``git worktree`` of the commit before a change),
+side by side in one run: each opening runs in a fresh process, the two checkouts taking turns (ABBA, ``--runs`` each),
+so that a machine that gets busier or quieter meanwhile weighs on both alike; the load average is given per run.
+
+    git worktree add /tmp/base 09cf5dc
+    python bench/bench_gui_stall.py --corpus /tmp/corpus-10k --reopen 1 --against /tmp/base --runs 3
+
 A stall with little GUI CPU is a wait (for the interpreter lock or a core). To see who held what, run the bench under
 ``perf sched record -g -k CLOCK_MONOTONIC -- python bench/bench_gui_stall.py ...``: the stalls over 50 ms are listed
 with the moment the heartbeat started on that clock, so ``perf sched timehist`` shows each thread around them.
@@ -42,6 +49,7 @@ import cProfile
 import gc
 import os
 import pstats
+import re
 import subprocess
 import sys
 import tempfile
@@ -236,6 +244,13 @@ def cli_validate_seconds(roots: list[Path]) -> float:
     return time.perf_counter() - start
 
 
+def generate_corpus(out: Path, packs: int, files_per_pack: int) -> Path:
+    """A corpus made by ``make_corpus.py`` at ``out`` (seed 0)."""
+    subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(out), "--packs", str(packs),
+                    "--files-per-pack", str(files_per_pack), "--seed", "0"], check=True)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--packs", type=int, default=1000)
@@ -250,13 +265,14 @@ def main() -> int:
                         help="open the file this long after selecting its pack, as the second press of a "
                              "double-click would (default 150 ms; 0: in the same step as the selection, "
                              "which no single user action does, the strictest case)")
+    parser.add_argument("--against", type=Path, metavar="TREE",
+                        help="another checkout of the studio (the 'before'): run both in turns, figures side by side")
+    parser.add_argument("--runs", type=int, default=3, help="with --against: openings per checkout (default 3)")
     args = parser.parse_args()
+    if args.against is not None:
+        return compare(args)
     tmp = tempfile.TemporaryDirectory(prefix="studio-bench-")
-    corpus = args.corpus
-    if corpus is None:
-        corpus = Path(tmp.name) / "corpus"
-        subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(corpus), "--packs", str(args.packs),
-                        "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
+    corpus = args.corpus or generate_corpus(Path(tmp.name) / "corpus", args.packs, args.files_per_pack)
     roots = knowledge_roots(corpus)
     cli_seconds = cli_validate_seconds(roots) if args.compare_cli else None
 
@@ -373,6 +389,72 @@ def main() -> int:
           f"{beat.longest_at / 1000:.2f} s; goal < 50 ms)")
     tmp.cleanup()
     return 0 if stall < 50 else 1
+
+
+FIGURES: tuple[tuple[str, str], ...] = (
+    ("longest GUI stall", r"longest GUI stall: (\d+) ms"),
+    ("longest stall while opening", r"longest stall while opening: (\d+) ms"),
+    ("longest stall while browsing", r"longest stall while browsing: (\d+) ms"),
+    ("longest stall switching modes", r"longest stall (.*) \(switching modes\)"),
+    ("longest stall while re-opening", r"longest stall while re-opening: (\d+) ms"),
+    ("stalls over 50 ms", r"stalls over 50 ms: (.*)"),
+    ("time to all packs shown (s)", r"time to all packs shown: ([\d.]+) s"),
+    ("memory growth over re-openings (MiB)", r"growth from the first opening to the last: ([+-]?\d+) MiB"),
+)
+
+
+def _figures(output: str) -> dict[str, float]:
+    """The figures of one run's report (missing ones left out)."""
+    found: dict[str, float] = {}
+    for name, pattern in FIGURES:
+        match = re.search(pattern, output)
+        if match is None:
+            continue
+        text = match.group(1)
+        if name == "longest stall switching modes":  # "to Resolve 12 ms, to Runs 8 ms": the worst of them
+            found[name] = max((float(ms) for ms in re.findall(r"(\d+) ms", text)), default=0.0)
+        elif name == "stalls over 50 ms":
+            found[name] = 0.0 if text.strip() == "none" else float(text.count(" ms at "))
+        else:
+            found[name] = float(text)
+    return found
+
+
+def compare(args: argparse.Namespace) -> int:
+    """Open the same corpus with this checkout and with ``--against``, in turns; print the figures side by side."""
+    trees = {"before": args.against.resolve(), "after": Path(__file__).resolve().parent.parent}
+    tmp = tempfile.TemporaryDirectory(prefix="studio-bench-")
+    corpus = args.corpus or generate_corpus(Path(tmp.name) / "corpus", args.packs, args.files_per_pack)
+    child = [sys.executable, str(Path(__file__).resolve()), "--corpus", str(corpus), "--reopen", str(args.reopen),
+             "--open-after", str(args.open_after)]
+    results: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
+    for run in range(args.runs):
+        for which in (("before", "after") if run % 2 == 0 else ("after", "before")):  # ABBA
+            path = os.pathsep.join(p for p in (str(trees[which]), os.environ.get("PYTHONPATH", "")) if p)
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
+            done = subprocess.run(child, env=dict(os.environ, PYTHONPATH=path), capture_output=True, text=True,
+                                  timeout=1800, check=False)
+            figures = _figures(done.stdout)
+            results[which].append({**figures, LOAD: load})
+            print(f"run {run + 1} {which:6s} (load {load:.1f}): "
+                  + ", ".join(f"{name} {value:g}" for name, value in figures.items()), flush=True)
+            if done.returncode not in (0, 1) or not figures:
+                print(done.stdout[-2000:] + done.stderr[-2000:], flush=True)
+    tmp.cleanup()
+    print(f"\n{corpus}: {args.runs} openings each; before: {trees['before']}, after: {trees['after']}")
+    print(f"{'':38s} {'before: median; each run':>34s}   {'after: median; each run':>34s}")
+    for name in [name for name, _ in FIGURES] + [LOAD]:
+        cells = []
+        for which in ("before", "after"):
+            values = [r[name] for r in results[which] if name in r]
+            median = sorted(values)[len(values) // 2] if values else None
+            cells.append("-" if median is None else f"{median:g}; " + " ".join(f"{v:g}" for v in values))
+        if cells != ["-", "-"]:
+            print(f"{name:38s} {cells[0]:>34s}   {cells[1]:>34s}")
+    return 0
+
+
+LOAD = "load average (1 min) at start"
 
 
 if __name__ == "__main__":

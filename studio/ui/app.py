@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import threading
@@ -13,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from studio import APP_ID, __version__
 from studio.core.first_use import prepare_in_background
-from studio.ui.gc_policy import collect_on_gui_thread
+from studio.ui.gc_policy import manage_memory
 from studio.ui.icons import icon
 from studio.ui.main_window import MainWindow
 from studio.ui.settings import StudioSettings, default_settings
@@ -25,10 +24,6 @@ def make_app() -> QApplication:
     # Workers are Python threads sharing the GIL with the GUI thread; a shorter switch interval lets the
     # GUI thread get the interpreter back sooner while packs load, so the window stays responsive.
     sys.setswitchinterval(0.0005)
-    # Modules imported by now live as long as the process: keep them out of the cyclic collector's full
-    # passes. The first such pass otherwise walks all of them (30-40 ms with every thread stopped) just
-    # as the window opens its first workspace.
-    gc.freeze()
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         app = QApplication(sys.argv[:1])
@@ -39,9 +34,7 @@ def make_app() -> QApplication:
     # Lets desktop shells (Wayland in particular) match the window to the installed desktop entry and icon.
     app.setDesktopFileName(APP_ID)
     apply_theme(app)
-    if app.property("studio-gc") is None:  # make_app may be called again (tests, benchmarks)
-        app.setProperty("studio-gc", True)
-        collect_on_gui_thread(app)
+    manage_memory(app)  # the cycle collector on this thread only, the modules kept out of its full passes
     return app
 
 

@@ -7,29 +7,34 @@ its line up. After each re-lex, only the lines whose spans changed are re-highli
 
 from __future__ import annotations
 
-import time
 from bisect import bisect_right
+from collections.abc import Iterator
 from functools import cache
 from pathlib import PurePath
 from typing import Any
 
-from pygments.lexer import Lexer
-from pygments.lexers import JsonLexer, MarkdownLexer, TextLexer, XmlLexer, YamlLexer, get_lexer_for_filename
-from pygments.styles import get_style_by_name
-from pygments.token import _TokenType
-from pygments.util import ClassNotFound
+# Pygments ships no type information (as in ``studio.core.render.markdown``).
+from pygments.lexer import Lexer  # type: ignore[import-untyped]
+from pygments.lexers import (  # type: ignore[import-untyped]
+    JsonLexer,
+    MarkdownLexer,
+    TextLexer,
+    XmlLexer,
+    YamlLexer,
+    get_lexer_for_filename,
+)
+from pygments.styles import get_style_by_name  # type: ignore[import-untyped]
+from pygments.token import _TokenType  # type: ignore[import-untyped]
+from pygments.util import ClassNotFound  # type: ignore[import-untyped]
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from studio.ui import workers
+from studio.ui.pacing import HIGHLIGHT, Paced
 from studio.ui.theme import theme_signals
-from studio.ui.turns import next_turn
 
 Span = tuple[int, int, Any]
 """(start column, length, pygments token type) within one line."""
-SLICE_SECONDS = 0.006
-"""Time spent re-highlighting lines per event-loop turn (each line costs Python work in highlightBlock);
-a fixed line count took 15-25 ms per turn on long lines and added up with the other work of a turn."""
 LEX_LIMIT = 1_000_000
 """Characters beyond this are left plain: highlighting is a comfort, not worth a long wait."""
 
@@ -43,14 +48,15 @@ def language_for(name: str) -> str:
 
 
 def _lexer(language: str) -> Lexer:
-    opts = {"stripnl": False, "ensurenl": False}
-    fixed = {"markdown": MarkdownLexer, "json": JsonLexer, "xml": XmlLexer, "yaml": YamlLexer, "text": TextLexer}
+    fixed: dict[str, type[Lexer]] = {"markdown": MarkdownLexer, "json": JsonLexer, "xml": XmlLexer,
+                                     "yaml": YamlLexer, "text": TextLexer}
+    # Keep every newline as it is: spans are placed by line.
     if language in fixed:
-        return fixed[language](**opts)
+        return fixed[language](stripnl=False, ensurenl=False)
     try:
-        return get_lexer_for_filename(language, **opts)
+        return get_lexer_for_filename(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
-        return TextLexer(**opts)
+        return fixed["text"](stripnl=False, ensurenl=False)
 
 
 def _frontmatter_end(text: str) -> int:
@@ -131,7 +137,8 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self.language = language
         self.style = style_name(dark)
         self.lines: list[list[Span]] = []
-        self._pending: list[int] = []
+        self._painting: Paced[int] = Paced(self, HIGHLIGHT, self._rehighlight)
+        """Numbers of the lines to colour again, a slice per turn so that a long file never blocks typing."""
         self._latest = 0
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -147,15 +154,14 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         if style == self.style:
             return
         self.style = style
-        self._pending = list(range(len(self.lines)))
-        next_turn(self, self._apply_some)
+        self._painting.replace(range(len(self.lines)))
 
     def _edited(self, _pos: int, removed: int, added: int) -> None:
         if removed or added:
             self._timer.start()
 
     def relex(self) -> None:
-        doc = self.document()
+        doc: QTextDocument | None = self.document()  # None once taken off its document (the stubs say never)
         if doc is None:
             return
         self._latest = workers.submit(lex_lines, doc.toPlainText(), self.language, on_done=self._lexed)
@@ -168,10 +174,9 @@ class PygmentsHighlighter(QSyntaxHighlighter):
             n for n in range(max(len(old), len(lines)))
             if (old[n] if n < len(old) else None) != (lines[n] if n < len(lines) else None)
         ]
-        self._pending = changed
-        # On a later turn: when a file has just been opened, its first paint (plain text) then goes out
+        # On later turns: when a file has just been opened, its first paint (plain text) then goes out
         # before the colours, instead of both adding up to one long wait.
-        next_turn(self, self._apply_some)
+        self._painting.replace(changed)
 
     def forget(self) -> None:
         """Drop the spans of the current text before it is replaced wholesale.
@@ -180,26 +185,17 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         text is being set (a Python call per line for nothing), and again when the new spans arrive.
         """
         self.lines = []
-        self._pending = []
+        self._painting.cancel()
         self._latest = 0  # a lex of the old text still in flight is dropped
 
-    def _apply_some(self) -> None:
-        """Re-highlight the changed lines a slice at a time so a long file never blocks typing."""
-        doc = self.document()
+    def _rehighlight(self, numbers: Iterator[int]) -> None:
+        doc: QTextDocument | None = self.document()
         if doc is None:
-            return
-        deadline = time.perf_counter() + SLICE_SECONDS
-        done = 0
-        for number in self._pending:
+            return  # taken off its document: nothing is taken, which ends the work
+        for number in numbers:
             block = doc.findBlockByNumber(number)
             if block.isValid():
                 self.rehighlightBlock(block)
-            done += 1
-            if time.perf_counter() > deadline:
-                break
-        del self._pending[:done]
-        if self._pending:
-            next_turn(self, self._apply_some)  # context: dropped if the highlighter is gone
 
     def highlightBlock(self, text: str) -> None:
         if not self.lines:

@@ -12,7 +12,7 @@ window gives it a toolbar button, a Ctrl+<n> shortcut and a View menu entry from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QStackedWidget, QWidget
 from studio.core.model import Pack
 from studio.ui.fit import scroll_page
 from studio.ui.mode_panel import Follows, ModePanel
-from studio.ui.turns import next_turn
+from studio.ui.pacing import ONE_A_TURN, Paced
 
 _Panel = TypeVar("_Panel", bound=ModePanel)
 
@@ -135,13 +135,12 @@ class JobModes(QObject):
         """Let hidden panels go of the last workspace, one a turn: emptying a 10,000-row table took 10-20 ms
         apiece, on the turn a re-opening also clears the tree, the Problems table and the file watcher. A panel
         shown meanwhile has followed the new workspace already and is skipped."""
-        if not names:
-            return
-        name, rest = names[0], names[1:]
-        if name in self._empty and name != self.current:
-            self.panels[name].let_go()
-        if rest:
-            next_turn(self, lambda: self._let_go(rest))
+        def let_go(chosen: Iterator[str]) -> None:
+            for name in chosen:
+                if name in self._empty and name != self.current:
+                    self.panels[name].let_go()
+
+        Paced.once(self, ONE_A_TURN, let_go, names)
 
     def pack_replaced(self, fresh: Pack) -> None:
         # In place by position: a reload in a 10,000-pack workspace must not compare every pack's path.

@@ -22,9 +22,3 @@ def next_turn(context: QObject, fn: Callable[[], None], after_ms: int = YIELD_MS
     """
     QTimer.singleShot(max(YIELD_MS, after_ms), context, fn)
 
-
-def next_size(done: int, spent: float, budget: float, low: int, high: int) -> int:
-    """How many items the next slice should take so that it lasts about ``budget`` seconds, given that ``done``
-    items took ``spent``: never more than double the last slice (one fast slice can be luck), within
-    ``low``..``high``."""
-    return max(low, min(high, 2 * done, int(done * budget / max(spent, 1e-4))))

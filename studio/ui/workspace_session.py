@@ -23,10 +23,10 @@ Signals:
 
 from __future__ import annotations
 
-import gc
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -35,11 +35,10 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack
 from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import Workspace, pack_root_for
-from studio.ui import workers
+from studio.ui import gc_policy, workers
 from studio.ui.child_pool import run_in_child
-from studio.ui.gc_policy import hold_full_collections
 from studio.ui.let_go import let_go
-from studio.ui.turns import next_size, next_turn
+from studio.ui.pacing import ANNOUNCE, FINDINGS, NAMES, Paced
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -56,29 +55,10 @@ def _content_reload(pack: Pack) -> Pack:
     return reload_pack(pack, content=True)
 
 DRAIN_MS = 50
-BATCH = 40
-"""Packs announced on the first tick of a scan; later ticks size their batch from how long the views took."""
-BATCH_MAX = 1000
-TICK_BUDGET_S = 0.015
-"""GUI-thread time a tick aims to spend on the views (the goal is no stall over 50 ms): a fixed 40 packs a tick
-took 12 s just to announce 10,000 packs, while the views take each pack in well under a millisecond."""
-UNFREEZE_LIMIT = 2000
-"""Up to this many packs, a closed workspace is handed back to the cycle collector (see ``rescan``)."""
+"""How often the inbox is looked at while a scan runs; each look announces a batch sized by ``pacing.ANNOUNCE``."""
 FINDINGS_EVERY = 6
-"""Drain ticks between two ``findings_added`` signals (300 ms), unless findings pile up."""
-FINDINGS_BATCH_START = 150
-FINDINGS_BATCH_MIN = 50
-FINDINGS_BATCH_MAX = 600
-"""Packs whose findings one ``findings_added`` carries: sized, like the tree's batches, from how long the last
-one took (at 10,000 packs the whole backlog of 300 ms, up to 6,000 packs, took 50-75 ms in one update)."""
-FINDINGS_BUDGET_S = 0.008
-"""Python time an update aims for: the table view lays out and paints after it, outside this measure."""
-NAMES_FIRST = 200
-NAMES_MIN, NAMES_MAX = 100, 5000
-NAMES_BUDGET_S = 0.004
-"""The settled workspace's name index (``Workspace.index_names``) is built on the window's thread a slice per turn,
-each sized to take about this long: 10,000 names take 30-40 ms, which in the scan's worker thread contended with
-the window for the interpreter lock just as the views were settling (50-60 ms stalls when re-opening)."""
+"""Drain ticks between two ``findings_added`` signals (300 ms), unless findings pile up; each signal carries a
+batch sized by ``pacing.FINDINGS``."""
 
 
 def _absolute(path: Path) -> Path:
@@ -105,16 +85,15 @@ class WorkspaceSession(QObject):
         self.packs: dict[Path, Pack] = {}
         self.diagnostics: list[Diagnostic] = []
         self.scanning = False
-        self.scan_generation = 0
-        """Increases with every scan, so slow follow-up work can tell it belongs to an older one."""
+        self._scans = 0
         self._scan_id = 0
         self._cancel = threading.Event()
         self._lock = threading.Lock()
         self._inbox: list[Pack] = []
         self._findings_backlog: list[Pack] = []
         self._ticks = 0
-        self._batch = BATCH
-        self._findings_batch = FINDINGS_BATCH_START
+        self._batch = ANNOUNCE.first
+        self._findings_batch = FINDINGS.first
         self._progress = (0, 0)
         self._reload_ids: dict[Path, int] = {}
         self.inspected: set[Path] = set()
@@ -124,6 +103,10 @@ class WorkspaceSession(QObject):
         self._drain = QTimer(self)
         self._drain.setInterval(DRAIN_MS)
         self._drain.timeout.connect(self._drain_inbox)
+        self._naming: Paced[Pack] = Paced(self, NAMES, self._index_names)
+        """Indexes the settled workspace's names (``Workspace.index_names``) on the window's thread, a slice per
+        turn: in the scan's worker thread that contended with the window for the interpreter lock just as the
+        views were settling (50-60 ms stalls when re-opening)."""
 
     @property
     def workspace(self) -> Workspace | None:
@@ -149,7 +132,8 @@ class WorkspaceSession(QObject):
         cancel = self._cancel
         # The last workspace is let go of a slice at a time: freeing 10,000 packs in one go took about 60 ms.
         # Held there, they outlive every view's reference, so the views' clearing frees none of them.
-        retiring = len(self.packs)
+        self._naming.cancel()  # a save meanwhile completes the index itself (``replace_pack``)
+        gc_policy.workspace_closing(len(self.packs), first=not self._scans)
         let_go(self.packs.values())
         self.packs = {}
         self.inspected.clear()
@@ -158,21 +142,15 @@ class WorkspaceSession(QObject):
         self._result = None
         self._findings_backlog = []
         self._ticks = 0
-        self._batch = BATCH
-        self._findings_batch = FINDINGS_BATCH_START
+        self._batch = ANNOUNCE.first
+        self._findings_batch = FINDINGS.first
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
         self.scanning = True
-        hold_full_collections(True)  # until the loaded workspace is frozen (``_settle``) or the scan fails
         self.started.emit()
-        if self.scan_generation and retiring <= UNFREEZE_LIMIT:
-            # The previous workspace's cycles, if any, may now be collected. Not for a large one: a full
-            # collection would then walk all of it (hundreds of milliseconds at 10,000 packs) to find cycles
-            # packs do not make; reference counting frees it all the same.
-            gc.unfreeze()
         self._scan_id = scan_id = workers.next_request_id()
-        self.scan_generation += 1
+        self._scans += 1
         workers.submit(
             open_workspace, self.request,
             lambda pack: self._on_pack(scan_id, pack), lambda done, total: self._on_progress(scan_id, done, total),
@@ -197,17 +175,22 @@ class WorkspaceSession(QObject):
                 self._progress = (done, total)
 
     def _drain_inbox(self) -> None:
+        """One tick of a running scan: announce a batch of packs, or (every ``FINDINGS_EVERY`` ticks) their findings.
+
+        Not a ``pacing.Paced`` queue, though its batches are sized by the same rule (``ANNOUNCE``, ``FINDINGS``): its
+        items arrive from the scan's thread, which cannot start a timer here, and the two kinds of update take turns
+        on one fixed cadence (never both in one tick, findings a few times a second, each re-sorting the table).
+        """
         self._ticks += 1
         finishing = self._result is not None and not self._inbox
         backlog = self._findings_backlog
         if backlog and (finishing or self._ticks % FINDINGS_EVERY == 0 or len(backlog) >= 2 * self._findings_batch):
             # A tick that updates the Problems table announces no packs: each update costs tens of ms at 10,000
-            # packs, and the tree's share of a tick (TICK_BUDGET_S) on top would make one long stall.
+            # packs, and the tree's share of a tick (``pacing.ANNOUNCE``) on top would make one long stall.
             chunk, self._findings_backlog = backlog[:self._findings_batch], backlog[self._findings_batch:]
             start = time.perf_counter()
             self.findings_added.emit(chunk)
-            self._findings_batch = next_size(len(chunk), time.perf_counter() - start, FINDINGS_BUDGET_S,
-                                             FINDINGS_BATCH_MIN, FINDINGS_BATCH_MAX)
+            self._findings_batch = FINDINGS.next_size(len(chunk), time.perf_counter() - start)
             return
         with self._lock:
             # A bounded batch per tick keeps each model update short; the rest waits for the next tick.
@@ -223,8 +206,7 @@ class WorkspaceSession(QObject):
             start = time.perf_counter()
             self.packs_added.emit(fresh)
             self._findings_backlog.extend(fresh)
-            # Size the next batch so that announcing it takes about TICK_BUDGET_S.
-            self._batch = next_size(len(fresh), time.perf_counter() - start, TICK_BUDGET_S, BATCH, BATCH_MAX)
+            self._batch = ANNOUNCE.next_size(len(fresh), time.perf_counter() - start)
         # Settled once every pack and every finding has been shown: a loaded copy's findings shown after its
         # settled copy would overwrite the verdict's findings.
         if empty and self._result is not None and not self._findings_backlog:
@@ -247,22 +229,14 @@ class WorkspaceSession(QObject):
         changed = [p for p in result.core.packs if p.verdict != NO_VERDICT]
         self.packs = {p.root: p for p in result.core.packs}
         self.settled.emit(changed)
-        # The loaded workspace lives as long as the window: keep it out of the cyclic collector's full
-        # passes, which otherwise hold the interpreter lock for tens of milliseconds at a time.
-        gc.freeze()
+        gc_policy.workspace_loaded()
         self._finish(result.cancelled)
-        core = result.core
-        next_turn(self, lambda: self._index_names(core, NAMES_FIRST))
+        self._naming.feed(result.core.packs)
 
-    def _index_names(self, core: Workspace, size: int) -> None:
-        """Index ``size`` more names of ``core``, and the rest on later turns, each resting as long as it ran."""
-        if core is not self._core:
-            return  # another scan started; a save meanwhile completes the index itself (``replace_pack``)
-        began = time.perf_counter()
-        if not core.index_names(size):
-            spent = time.perf_counter() - began
-            following = next_size(size, spent, NAMES_BUDGET_S, NAMES_MIN, NAMES_MAX)
-            next_turn(self, lambda: self._index_names(core, following), int(spent * 1000))
+    def _index_names(self, packs: Iterator[Pack]) -> None:
+        """Index the names of as many more packs as the slice holds (the core indexes them in order)."""
+        if self._core is None or self._core.index_names(sum(1 for _ in packs)):
+            self._naming.cancel()  # all indexed already (a save completes the index)
 
     def _on_scan_failed(self, request_id: int, text: str) -> None:
         if request_id != self._scan_id:
@@ -272,7 +246,7 @@ class WorkspaceSession(QObject):
 
     def _finish(self, cancelled: bool) -> None:
         self.scanning = False
-        hold_full_collections(False)
+        gc_policy.loading_ended()
         self._drain.stop()
         self.finished.emit(cancelled)
 

@@ -12,8 +12,7 @@ group at a time, and the tree and the mode headers read it; the Problems table l
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -25,22 +24,11 @@ from studio.ui.live_watch import LiveWatch
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import JobModes
+from studio.ui.pacing import ONE_A_TURN, PROBLEMS, SETTLE, Paced
 from studio.ui.status_line import PackTally, StatusLine
-from studio.ui.turns import next_size, next_turn
 from studio.ui.widgets.quick_open_popup import QuickOpen
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 from studio.ui.workspace_session import WorkspaceSession
-
-SETTLE_SLICE = 200
-"""Settled packs shown per event-loop turn at most: a verdict that moves a pack re-lays out its tree group."""
-SETTLE_BUDGET_S = 0.008
-"""GUI-thread time a turn of settling may take (the goal is no stall over 50 ms)."""
-PROBLEMS_FIRST = 100
-"""Settled packs the Problems table takes in its first turn; later turns take as many as fit ``PROBLEMS_BUDGET_S``."""
-PROBLEMS_BUDGET_S = 0.010
-"""GUI-thread time a turn of the Problems table's settling may take. A pack's cost varies tenfold (how many
-findings, how many namesakes to relabel), so each turn is sized from the time the last one took per pack."""
-PROBLEMS_MIN, PROBLEMS_MAX = 25, 2000
 
 
 class WorkspaceViews(QObject):
@@ -70,6 +58,17 @@ class WorkspaceViews(QObject):
         self.tally = PackTally()
         self.labels = LabelIndex()
         """Every pack's distinguishing label (scope and telling path for a shared name)."""
+        # A large settled workspace reaches the views over many turns (see ``_settled``); a new scan cancels
+        # what is left of the last one's.
+        self._steps: Paced[Callable[[], object]] = Paced(self, ONE_A_TURN, _run)
+        """Whole-view updates, one a turn (each view that takes every pack costs a few ms at 10,000 packs)."""
+        self._settling: Paced[Pack] = Paced(self, SETTLE, self._settle_slice)
+        """Packs with a new verdict, into the tree."""
+        self._settling.finished.connect(self._tree_settled)
+        self._problems: Paced[Pack] = Paced(self, PROBLEMS, self._problems_some)
+        """The same packs, then, into the Problems table."""
+        self._settled_packs: list[Pack] = []
+        """The packs ``_settling`` has shown in the tree, for the Problems table."""
         session.started.connect(self._started)
         session.packs_added.connect(self._packs_added)
         session.findings_added.connect(self._findings_added)
@@ -81,6 +80,9 @@ class WorkspaceViews(QObject):
         session.finished.connect(self._finished)
 
     def _started(self) -> None:
+        for queue in (self._steps, self._settling, self._problems):
+            queue.cancel()  # what is left of the last workspace's settling
+        self._settled_packs = []
         self.workspace_panel.forget_rows()  # first: it folds the large groups the clear empties
         self.tree_model.clear()
         let_go([self.labels])  # every pack's label: freed on a later turn
@@ -119,94 +121,58 @@ class WorkspaceViews(QObject):
         self.refresh_counts()
 
     def _settled(self, changed: list[Pack]) -> None:
-        """The scan ended: ``changed`` got a verdict (shadowed, colliding, untrusted); every other pack stands."""
+        """The scan ended: ``changed`` got a verdict (shadowed, colliding, untrusted); every other pack stands.
+
+        A small workspace is settled in this turn, before ``finished``, as views and tests expect. A large one
+        over many: the tree takes the changed packs a slice per turn (``pacing.SETTLE``), then the Problems table
+        its turn for the workspace's own findings, then the packs' (``pacing.PROBLEMS``): at 10,000 packs each
+        of these in one go held the window for 40-80 ms.
+        """
         self.tally.retain(set(self.session.packs))
-        generation = self.session.scan_generation
-        if len(self.session.packs) <= SETTLE_SLICE:
-            self._follow_workspace(generation)
-        else:  # each view that takes every pack gets a turn of its own (a few ms each at 10,000 packs)
-            self._next(lambda: self._follow_workspace(generation))
-        if len(changed) <= SETTLE_SLICE:  # small: settled before ``finished``, as views and tests expect
-            self._settle_slice(changed, generation, [], 0)
+        follow = [lambda: self.modes.set_packs(list(self.session.packs.values())),
+                  lambda: self.quick_open.set_packs(self.session.packs.values())]
+        if len(self.session.packs) <= self._settling.pace.high:
+            follow.pop(0)()
+        self._steps.feed(follow)
+        if len(changed) <= self._settling.pace.high:
+            self._show_problems(self._settle_some(iter(changed)), workspace=True)
             return
         # Packs that change group (shadowed, quarantined) move first, while the big groups are still
-        # collapsed: once the user has expanded one, every move re-lays out all of its rows. The rest waits
-        # for the next turn, as this one just added the scan's last batch.
+        # collapsed: once the user has expanded one, every move re-lays out all of its rows.
         movers: list[Pack] = []
         staying: list[Pack] = []
         for pack in changed:
             (movers if self.tree_model.changes_group(pack) else staying).append(pack)
-        ordered = movers + staying
-        self._next(lambda: self._settle_slice(ordered, generation, [], 0))
+        self._settling.feed(movers + staying)
 
-    def _follow_workspace(self, generation: int) -> None:
-        if generation == self.session.scan_generation:
-            self.modes.set_packs(list(self.session.packs.values()))
-            self._next(lambda: generation == self.session.scan_generation
-                       and self.quick_open.set_packs(self.session.packs.values()))
-
-    def _settle_slice(self, packs: list[Pack], generation: int, shown: list[Pack], start: int) -> None:
-        """Show settled packs from ``start`` on, as many as fit in one turn's time, so a large workspace never
-        blocks the window.
-
-        The tree is updated slice by slice, then the Problems table (``_problems_slice``) with the packs
-        gathered on the way in ``shown``. A slice ends after
-        ``SETTLE_SLICE`` packs or ``SETTLE_BUDGET_S``, whichever comes first: moving a row between groups
-        costs a few microseconds in a collapsed group, but about a millisecond in an expanded one of 10,000.
-        """
-        if generation != self.session.scan_generation:
-            return  # a new scan started meanwhile
-        began = time.perf_counter()
-        deadline = began + SETTLE_BUDGET_S
-        head: list[Pack] = []
-        end = start
-        while end < len(packs) and end - start < SETTLE_SLICE and (end == start or time.perf_counter() < deadline):
-            pack = packs[end]
-            end += 1
-            # A pack reloaded meanwhile has already been shown as it is now: leave it be.
+    def _settle_some(self, packs: Iterator[Pack]) -> list[Pack]:
+        """Show settled packs in the tree (a pack reloaded meanwhile has been shown as it is now: left be)."""
+        shown: list[Pack] = []
+        for pack in packs:
             if self.session.packs.get(pack.root) is pack:
                 self.tree_model.replace_pack(pack)
-                head.append(pack)
-        self.tally.update(head)
-        shown.extend(head)
-        self._relabel(head)
-        if end < len(packs):
-            self._next(lambda: self._settle_slice(packs, generation, shown, end),
-                       rest_after=time.perf_counter() - began)
-            return
-        if len(packs) <= SETTLE_SLICE:  # small: in this turn, as one update with the workspace's own findings
-            self._show_problems(shown, workspace=True)
-            return
-        # Its own turns: on the turn of the last tree slice, the first update of the table made one 40-60 ms
-        # stall at 10,000 packs. The workspace's own findings go first, alone (hundreds of rows when many
-        # packs share names).
-        self._next(lambda: self._problems_of_workspace(shown, generation))
+                shown.append(pack)
+        self.tally.update(shown)
+        self._relabel(shown)
+        return shown
 
-    def _problems_of_workspace(self, packs: list[Pack], generation: int) -> None:
-        if generation == self.session.scan_generation:
-            began = time.perf_counter()
-            self._show_problems([], workspace=True)
-            self._next(lambda: self._problems_slice(packs, generation, 0, PROBLEMS_FIRST),
-                       rest_after=time.perf_counter() - began)
+    def _settle_slice(self, packs: Iterator[Pack]) -> None:
+        self._settled_packs.extend(self._settle_some(packs))
+
+    def _tree_settled(self) -> None:
+        # On turns of their own: on the turn of the last tree slice, the first update of the table made one
+        # 40-60 ms stall at 10,000 packs. The workspace's own findings go first, alone (hundreds of rows when
+        # many packs share names).
+        packs, self._settled_packs = self._settled_packs, []
+        self._steps.feed([lambda: self._show_problems([], workspace=True), lambda: self._problems.feed(packs)])
 
     def _show_problems(self, packs: list[Pack], workspace: bool = False) -> None:
         current = [p for p in packs if self.session.packs.get(p.root) is p]  # not reloaded meanwhile
         self.diag_model.show_packs(current, workspace=self.session.diagnostics if workspace else None)
         self.refresh_counts()
 
-    def _problems_slice(self, packs: list[Pack], generation: int, start: int, size: int) -> None:
-        """The Problems table takes ``size`` settled packs from ``start`` on, and the next turn as many as the
-        time this one took says fit in ``PROBLEMS_BUDGET_S``: all 10,000 in one update held the window for
-        60-80 ms, and a fixed 400 a turn still 30-45 ms when those packs had many findings."""
-        if generation != self.session.scan_generation:
-            return
-        began = time.perf_counter()
-        end = min(start + size, len(packs))
-        self._show_problems(packs[start:end])
-        if end < len(packs):
-            spent = time.perf_counter() - began
-            following = next_size(end - start, spent, PROBLEMS_BUDGET_S, PROBLEMS_MIN, PROBLEMS_MAX)
-            self._next(lambda: self._problems_slice(packs, generation, end, following), rest_after=spent)
+    def _problems_some(self, packs: Iterator[Pack]) -> None:
+        self._show_problems(list(packs))
 
     def _pack_replaced(self, _old: Pack, fresh: Pack) -> None:
         self._relabel([fresh])
@@ -238,8 +204,7 @@ class WorkspaceViews(QObject):
         self.status.set_counts(self.diag_model.counts(), len(self.session.packs),
                                self.tally.quarantined, self.tally.shadowed)
 
-    def _next(self, step: Callable[[], None], rest_after: float = 0.0) -> None:
-        """``step`` on a later turn; ``rest_after``: seconds the last slice took, left idle before the next one, so
-        that settling uses at most half of the window's time and a click is rarely queued right behind a slice
-        (the two together made the 50-60 ms stalls right after a 10,000-pack scan)."""
-        next_turn(self, step, int(rest_after * 1000))
+
+def _run(steps: Iterator[Callable[[], object]]) -> None:
+    for step in steps:
+        step()

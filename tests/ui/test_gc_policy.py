@@ -75,3 +75,19 @@ def test_no_full_collection_while_a_workspace_loads() -> None:
         gc.set_threshold(*was_threshold)
         if was_enabled:
             gc.enable()
+
+
+def test_the_heap_is_trimmed_once_a_workspace_s_worth_has_been_let_go(qtbot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui import gc_policy
+    from studio.ui.let_go import held, let_go
+
+    trims: list[bool] = []
+    monkeypatch.setattr(gc_policy, "trim_heap", lambda: trims.append(True) or True)
+    monkeypatch.setattr(gc_policy, "_released", [0])
+    qtbot.waitUntil(lambda: held() == 0, timeout=5000)
+    let_go([object() for _ in range(gc_policy.TRIM_AFTER // 2)])
+    qtbot.waitUntil(lambda: held() == 0, timeout=5000)
+    assert trims == []  # half a workspace: its pages may well be reused by the next
+    let_go([object() for _ in range(gc_policy.TRIM_AFTER // 2)])
+    qtbot.waitUntil(lambda: held() == 0, timeout=5000)
+    assert trims == [True]

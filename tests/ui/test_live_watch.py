@@ -8,6 +8,7 @@ import pytest
 
 from studio.ui import live_watch
 from studio.ui.live_watch import LiveWatch
+from studio.ui.pacing import Pace
 
 
 def _packs(base: Path, count: int) -> list[Path]:
@@ -50,8 +51,8 @@ def test_watching_stops_at_the_cap_and_starts_over_after_clear(qtbot, tmp_path: 
 
 def test_many_packs_are_watched_in_slices_and_a_change_is_reported(qtbot, tmp_path: Path,
                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(live_watch, "ADD_SLICE", 7)  # 30 packs x 3 paths: many slices
     watch = LiveWatch()
+    watch._adding.pace = Pace.fixed(7)  # 30 packs x 3 paths: many slices
     roots = _packs(tmp_path / "many", 30)
     watch.watch_packs(roots)
     qtbot.waitUntil(lambda: _watched(watch) == 90, timeout=5000)

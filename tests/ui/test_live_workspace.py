@@ -6,6 +6,7 @@ from pathlib import Path
 
 from studio.core.pack import reload_pack
 from studio.ui.main_window import MainWindow
+from studio.ui.pacing import Pace
 
 
 def test_an_external_edit_reloads_only_that_pack(qtbot, open_and_wait, window: MainWindow,
@@ -85,7 +86,6 @@ def test_a_large_settle_spread_over_turns_lists_the_same_problems(qtbot, open_an
                                                                    monkeypatch) -> None:
     """At 10,000 packs the tree and the Problems table take settled packs a few at a time, over many turns;
     the table must end up as it does when a small workspace settles in one turn."""
-    import studio.ui.workspace_views as views
 
     text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: {status}\n---\n# G\n"
     for i in range(6):  # six names, each in both folders: a verdict each
@@ -102,10 +102,8 @@ def test_a_large_settle_spread_over_turns_lists_the_same_problems(qtbot, open_an
     in_one_turn = table()
     assert sum(1 for code, _, _ in in_one_turn if code == "name-collision") == 6  # one per shared name
 
-    monkeypatch.setattr(views, "SETTLE_SLICE", 2)
-    monkeypatch.setattr(views, "PROBLEMS_FIRST", 1)
-    monkeypatch.setattr(views, "PROBLEMS_MIN", 1)
-    monkeypatch.setattr(views, "PROBLEMS_BUDGET_S", 0.0)  # one pack a turn
+    monkeypatch.setattr(window.views._settling, "pace", Pace.fixed(2))  # 12 changed packs count as many
+    monkeypatch.setattr(window.views._problems, "pace", Pace.fixed(1))  # one pack a turn
     turns: list[int] = []
     window.diag_model.layoutChanged.connect(lambda: turns.append(window.diag_model.rowCount()))
     open_and_wait(window, [tmp_path / "one", tmp_path / "two"])
@@ -147,13 +145,9 @@ def test_after_a_scan_the_name_index_is_built_a_slice_per_turn_and_saves_settle_
     """The index a save needs to settle a pack's namesakes is built on the window's thread after the scan, a few
     names a turn (in the scan's thread it held the interpreter lock the window needed); a save before it is done
     still settles the namesakes."""
-    import studio.ui.workspace_session as session_module
-
     text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
     roots = [make_pack(f"p{i}", text.format(name=f"name{i}"), parent=tmp_path / "ws").resolve() for i in range(8)]
-    monkeypatch.setattr(session_module, "NAMES_FIRST", 1)
-    monkeypatch.setattr(session_module, "NAMES_MIN", 1)
-    monkeypatch.setattr(session_module, "NAMES_MAX", 1)
+    monkeypatch.setattr(window.session._naming, "pace", Pace.fixed(1))
     open_and_wait(window, [tmp_path / "ws"])
     core = window.session.workspace
     assert core is not None and not core.index_names(0)  # not built in the scan's thread

@@ -11,6 +11,7 @@ from studio.core.model import Scope, Verdict
 from studio.core.pack import load_pack
 from studio.ui.models.diagnostics_table import DiagnosticsFilterProxy, DiagnosticsTableModel, counts_text
 from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role, exclusion_reason, group_key
+from studio.ui.pacing import Pace
 
 GOOD = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
 
@@ -146,9 +147,9 @@ def test_a_large_tree_is_emptied_over_several_turns_and_new_packs_wait_their_tur
     from studio.ui.models import pack_tree
 
     monkeypatch.setattr(pack_tree, "SLICED_CLEAR_LIMIT", 5)  # these 30 packs count as a large workspace
-    monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 4)
     old = [load_pack(make_pack(f"old{i}", GOOD.format(name=f"old{i}"))) for i in range(30)]
     model = PackTreeModel()
+    model._removal.pace = Pace.fixed(4)
     model.add_packs(old)
     model.clear()
     assert model.emptying and model.index_for_pack(old[0].root) == QModelIndex()  # no handle to an old row
@@ -169,8 +170,8 @@ def test_clearing_again_while_the_tree_empties_drops_the_packs_that_were_waiting
     from studio.ui.models import pack_tree
 
     monkeypatch.setattr(pack_tree, "SLICED_CLEAR_LIMIT", 5)
-    monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 4)
     model = PackTreeModel()
+    model._removal.pace = Pace.fixed(4)
     model.add_packs([load_pack(make_pack(f"old{i}", GOOD.format(name=f"old{i}"))) for i in range(30)])
     model.clear()
     model.add_packs([load_pack(make_pack("cancelled", GOOD.format(name="cancelled")))])

@@ -38,11 +38,12 @@ def test_a_timer_runs_between_slices(qtbot) -> None:
 
 
 def test_what_is_let_go_is_released_over_later_turns_however_it_arrives(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from studio.ui.let_go import SLICE, held, let_go
+    from studio.ui.let_go import held, let_go
+    from studio.ui.pacing import RELEASE
 
     before = held()
-    let_go([object() for _ in range(SLICE * 3)])
-    assert held() == before + SLICE * 3, "nothing is released in the turn that lets go"
+    let_go([object() for _ in range(RELEASE.high * 3)])
+    assert held() == before + RELEASE.high * 3, "nothing is released in the turn that lets go"
     let_go([object()])  # more while the release is under way
     qtbot.waitUntil(lambda: held() == 0, timeout=5000)
     let_go([object()])  # and again once it has stopped
@@ -50,10 +51,12 @@ def test_what_is_let_go_is_released_over_later_turns_however_it_arrives(qtbot) -
 
 
 def test_the_next_slice_is_sized_to_the_budget_from_the_last_ones_pace() -> None:
-    from studio.ui.turns import next_size
+    from studio.ui.pacing import Pace
 
-    assert next_size(100, 0.020, 0.010, 25, 2000) == 50  # twice the budget: half as many
-    assert next_size(100, 0.001, 0.010, 25, 2000) == 200  # ten times faster: no more than double
-    assert next_size(100, 0.0, 0.010, 25, 2000) == 200  # too fast to time: double
-    assert next_size(10, 1.0, 0.010, 25, 2000) == 25  # never under the floor
-    assert next_size(1500, 0.001, 0.010, 25, 2000) == 2000  # nor over the ceiling
+    pace = Pace(budget_s=0.010, first=100, low=25, high=2000)
+    assert pace.next_size(100, 0.020) == 50  # twice the budget: half as many
+    assert pace.next_size(100, 0.001) == 200  # ten times faster: no more than double
+    assert pace.next_size(100, 0.0) == 200  # too fast to time: double
+    assert pace.next_size(10, 1.0) == 25  # never under the floor
+    assert pace.next_size(1500, 0.001) == 2000  # nor over the ceiling
+    assert Pace.fixed(7).next_size(1, 10.0) == Pace.fixed(7).next_size(7, 0.0) == 7  # a fixed pace stays put

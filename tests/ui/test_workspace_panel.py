@@ -13,6 +13,7 @@ from studio.core.model import Pack, Verdict
 from studio.core.pack import load_pack
 from studio.ui import workers
 from studio.ui.models.pack_tree import PLACEHOLDER, PackTreeModel, Role
+from studio.ui.pacing import Pace
 from studio.ui.widgets.workspace_panel import AUTO_EXPAND_LIMIT, WorkspacePanel
 
 GOOD = "---\nname: {name}\ndescription: {description}\ntype: domain-reference\nstatus: ready\n---\n# Guide\n"
@@ -223,7 +224,7 @@ def test_a_large_group_folds_before_its_rows_go_and_a_small_workspace_keeps_its_
 
     panel.model.add_packs(packs)
     monkeypatch.setattr(pack_tree, "SLICED_CLEAR_LIMIT", 100)  # as if this were 10,000 packs
-    monkeypatch.setattr(pack_tree, "REMOVE_SLICE", 50)
+    panel.model._removal.pace = Pace.fixed(50)
     assert panel.model.clears_in_slices
     panel.forget_rows()
     assert not panel.tree.isExpanded(group)  # folded before the first slice of rows leaves

@@ -14,6 +14,8 @@ asking Python whether there is more to fetch.
 from __future__ import annotations
 
 import os
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -28,7 +30,7 @@ from studio.core.pack_fs import PackFS
 from studio.ui import workers
 from studio.ui.icons import icon
 from studio.ui.let_go import let_go
-from studio.ui.turns import next_turn
+from studio.ui.pacing import TREE_ROWS, Paced
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -44,7 +46,6 @@ GROUPS: tuple[tuple[str, str], ...] = (
 PLACEHOLDER = "Listing…"
 SLICED_CLEAR_LIMIT = 2000
 """A tree of more packs is emptied over several turns (see ``PackTreeModel.clear``)."""
-REMOVE_SLICE = 500
 _ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 
@@ -196,10 +197,12 @@ class PackTreeModel(QStandardItemModel):
         self._visible: dict[str, int] | None = None
         """Packs per group the Workspace filter shows, while a filter is typed."""
         self._pack_labels: dict[Path, PackLabel] = {}
-        self._removing = False
+        """Labels of the packs whose name another pack shares (``set_labels``); unique names are not kept."""
+        self._removal: Paced[str] = Paced(self, TREE_ROWS, self._remove_rows)
+        """The rows of a large closed workspace, removed a slice per turn: one item per row, its group's key."""
+        self._removal.finished.connect(self._removed)
         self._waiting: dict[Path, Pack] = {}
         """Packs added (or replaced) while the last workspace's rows are being removed: the latest copy of each."""
-        """Labels of the packs whose name another pack shares (``set_labels``); unique names are not kept."""
 
     # -- rows -------------------------------------------------------------------------------------
     def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
@@ -250,7 +253,7 @@ class PackTreeModel(QStandardItemModel):
             self.groups[key] = item
 
     # -- feeding --------------------------------------------------------------------------------
-    def clear(self) -> None:  # type: ignore[override]
+    def clear(self) -> None:
         """Drop every pack (the groups stay, empty).
 
         What the rows held is released over the next turns (``let_go``): at 10,000 packs, dropping the row
@@ -263,13 +266,12 @@ class PackTreeModel(QStandardItemModel):
         self.pack_items = {}
         self._shown = {}
         if many:
-            # The old rows go REMOVE_SLICE at a time, a turn each: removing 10,000 rows with their data and
+            # The old rows go a slice per turn (``pacing.TREE_ROWS``): removing 10,000 rows with their data and
             # wrappers took 80-90 ms in one go, however the views were told. No handle to them is left
             # (``pack_items`` is empty), and packs of the new scan wait until they are gone. A clear while
             # the rows of an earlier one are still going lets that removal carry on.
-            if not self._removing:
-                self._removing = True
-                self._remove_slice()
+            if not self._removal.running:
+                self._removal.feed(key for key, group in self.groups.items() for _ in range(group.rowCount()))
         else:  # the groups stay, expanded as they were
             for group in self.groups.values():
                 if group.rowCount():
@@ -279,17 +281,14 @@ class PackTreeModel(QStandardItemModel):
         self._listed.clear()
         self._pending.clear()
 
-    def _remove_slice(self) -> None:
-        for group in self.groups.values():
-            count = group.rowCount()
-            if count:
-                start = max(0, count - REMOVE_SLICE)  # from the end: the rows left need no renumbering
-                group.removeRows(start, count - start)
-                break
-        if any(group.rowCount() for group in self.groups.values()):
-            next_turn(self, self._remove_slice)
-            return
-        self._removing = False
+    def _remove_rows(self, rows: Iterator[str]) -> None:
+        for key, count in Counter(rows).items():
+            group = self.groups[key]
+            left = group.rowCount()
+            start = max(0, left - count)  # from the end: the rows left need no renumbering
+            group.removeRows(start, left - start)
+
+    def _removed(self) -> None:
         self._count_groups(set(self.groups))
         waiting, self._waiting = self._waiting, {}
         if waiting:
@@ -298,15 +297,15 @@ class PackTreeModel(QStandardItemModel):
     @property
     def clears_in_slices(self) -> bool:
         """Whether ``clear`` now would remove the rows over several turns (a large workspace)."""
-        return self._removing or len(self.pack_items) > SLICED_CLEAR_LIMIT
+        return self._removal.running or len(self.pack_items) > SLICED_CLEAR_LIMIT
 
     @property
     def emptying(self) -> bool:
         """True while the rows of the last workspace are still being removed (see ``clear``)."""
-        return self._removing
+        return self._removal.running
 
     def add_packs(self, packs: list[Pack]) -> None:
-        if self._removing:
+        if self._removal.running:
             self._waiting.update((pack.root, pack) for pack in packs)
             return
         by_group: dict[str, list[QStandardItem]] = {}
@@ -420,7 +419,7 @@ class PackTreeModel(QStandardItemModel):
         where = self._pending.pop(request_id, None)
         if where is None:
             return  # the model was cleared meanwhile
-        item = self.itemFromIndex(QModelIndex(where)) if where.isValid() else None
+        item = self.itemFromIndex(where.sibling(where.row(), where.column())) if where.isValid() else None
         if item is None:
             return  # the row went away (rescan) while its listing was in flight
         folder = Path(item.data(Role.PATH))
