@@ -39,6 +39,7 @@ from studio.core.evals.runner import LAST_RECORDED, PairResult, evaluate_pair
 from studio.core.evals.suites import pack_suites
 from studio.core.model import PROFILES, Pack
 from studio.core.resolver import ResolveResult, ResolverSession
+from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
@@ -56,7 +57,9 @@ class ConfigBox(QGroupBox):
 
     def __init__(self, title: str, parent: QWidget | None = None) -> None:
         super().__init__(title, parent)
-        self.budget = QSpinBox(minimum=0, maximum=1_000_000, singleStep=250, value=4000, suffix=" tok")
+        # The same bounds and default as every --budget (studio.core.resolver.budget).
+        self.budget = QSpinBox(minimum=MIN_BUDGET, maximum=MAX_BUDGET, singleStep=250, value=DEFAULT_BUDGET,
+                               suffix=" tok")
         self.profile = QComboBox()
         self.profile.addItem("pack's profile", None)
         for p in PROFILES:

@@ -99,7 +99,8 @@ class FindingsView(QTreeWidget):
         self.clear()
         warnings = QTreeWidgetItem([f"Warnings ({len(result.warnings)})"])
         for w in result.warnings:
-            warnings.addChild(_row(f"{w.severity}: {w.message}", w.pack or "", w.path or ""))
+            code = f" [{w.code}]" if w.code else ""
+            warnings.addChild(_row(f"{w.severity}: {w.message}{code}", w.pack or "", w.path or ""))
         gaps = QTreeWidgetItem([f"Citation gaps ({len(result.citation_gaps)})"])
         for gap in result.citation_gaps:
             if "missing" in gap:
