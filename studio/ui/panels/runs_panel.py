@@ -10,13 +10,11 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QSplitter,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -33,6 +31,7 @@ from studio.ui.panels.evidence_panel import EvidencePanel
 from studio.ui.panels.feedback_view import FeedbackView
 from studio.ui.panels.record_view import DiagnosticsList, RecordTextView, read_text_for_display
 from studio.ui.panels.run_stats_view import RunStatsView
+from studio.ui.row_table import sorted_row_table
 from studio.ui.workers import submit
 
 
@@ -70,12 +69,7 @@ class RunsPanel(ModePanel):
         self.model = RunsTableModel(self)
         self.proxy = RunsFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table = sorted_row_table(self.proxy)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)

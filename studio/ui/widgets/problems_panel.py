@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +29,7 @@ from studio.ui.models.diagnostics_table import (
     DiagnosticsTableModel,
     counts_text,
 )
+from studio.ui.row_table import sorted_row_table
 
 COLUMN_WIDTHS = (80, 180, 200, 240, 44, 0, 120)
 """Starting widths of Severity, Code, Pack, Path, Line, (Message: the rest), Behavior."""
@@ -60,12 +60,7 @@ class ProblemsPanel(QWidget):
         self.model = model
         self.proxy = DiagnosticsFilterProxy(self)
         self.proxy.setSourceModel(model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table = sorted_row_table(self.proxy)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
