@@ -85,14 +85,12 @@ def draft_gap(pack: Pack, task: str, suite: str = ANSWER_QUALITY) -> GapDraft:
     with PackFS(pack.root) as fs:
         found = fs.read(suite, MAX_SUITE_BYTES + 1)
         folder = "documents" if pack.effective_profile == "document-first" else "wiki"
-        stem = slugify(task)
-        if stem == "untitled":  # e.g. a task in Chinese: ASCII slugs would all collide
-            stem = "gap-" + hashlib.sha256(task.encode("utf-8", "surrogatepass")).hexdigest()[:10]
-        page_path = f"{folder}/{stem[:60].strip('-')}.md"
+        stem = _stem(task)
+        page_path = f"{folder}/{stem}.md"
         n = 1
-        while fs.lstat(page_path) is not None:
+        while fs.lstat(page_path) is not None and n < 1000:
             n += 1
-            page_path = f"{folder}/{stem[:60].strip('-')}-{n}.md"
+            page_path = f"{folder}/{stem}-{n}.md"
     before, expect, taken = _suite_state(suite, found)
     case_id = case_id_for(task, taken)
     case = {"id": case_id, "prompt": task, "required_context": [page_path]}
@@ -105,6 +103,16 @@ def draft_gap(pack: Pack, task: str, suite: str = ANSWER_QUALITY) -> GapDraft:
             raise ValueError(f"{suite} cannot take a case: {exc}") from None
     page = PlannedEdit(page_path, None, _page_text(task, suite, case_id))
     return GapDraft(task, case_id, PlannedEdit(suite, before, after, expect), page)
+
+
+def _stem(task: str) -> str:
+    """A file stem for the page: the task's ASCII slug, plus a short hash when the slug dropped letters (a task in
+    Chinese keeps only "northwind-pro-2"; two such tasks must not share a page)."""
+    stem = slugify(task)[:60].strip("-")
+    if any(ch.isalpha() and not ch.isascii() for ch in task):
+        digest = hashlib.sha256(task.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        stem = f"gap-{digest}" if stem == "untitled" else f"{stem}-{digest}"
+    return stem
 
 
 def _suite_state(suite: str, found: Any) -> tuple[str | None, FileIdentity | None, set[str]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from studio.core.coverage.drafts import DraftPages
 from studio.core.coverage.model import CoverageOptions, CoverageReport, CoverageTask, TaskSource
 from studio.core.coverage.sources import ROW_GAP_STATUSES, KnownTasks, known_tasks
 from studio.core.evals.context import run_context_cases
@@ -62,6 +63,8 @@ def pack_coverage(pack: Pack, options: CoverageOptions, session: ResolverSession
     if not report.tasks:
         report.notes.append(NO_TASKS)
         return report
+    drafts = DraftPages(pack.root)
+    report.tasks = [_not_by_drafts_only(t, drafts) for t in report.tasks]
     if not universe:
         resolver.resolve(pack.name)  # every ungated candidate is in any resolve's ranking
     report.never_selected = sorted(universe - used - {GUIDE})
@@ -90,6 +93,13 @@ def _eval_tasks(pack: Pack, known: KnownTasks, options: CoverageOptions, session
             why = "required context not selected within the budget: " + ", ".join(outcome.missed)
         report.tasks.append(CoverageTask(f"eval:{suite.path}:{case.id}", "eval", case.prompt, outcome.passed,
                                          by, why, suite.path))
+
+
+def _not_by_drafts_only(task: CoverageTask, drafts: DraftPages) -> CoverageTask:
+    if not task.answered or not task.by or not all(drafts.is_draft(p) for p in task.by):
+        return task
+    return CoverageTask(task.id, task.source, task.text, False, task.by, "answered only by draft page(s): finish "
+                        "the draft and remove draft: true", task.origin, task.count)
 
 
 class _QueryResolver:

@@ -68,8 +68,8 @@ class KnownTasks:
 
 
 def normalise(text: str) -> str:
-    """The key recorded queries are merged by: case-folded, whitespace collapsed."""
-    return _SPACE.sub(" ", text).strip().casefold()
+    """The key recorded queries are merged by: case-folded, whitespace collapsed, end punctuation dropped."""
+    return _SPACE.sub(" ", text).strip(" ?!.\uff1f\uff01\u3002").casefold()
 
 
 def known_tasks(pack: Pack, suite_files: tuple[Path, ...] = ()) -> KnownTasks:
