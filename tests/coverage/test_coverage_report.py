@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
-from studio.cli import main
-from studio.core.coverage import CoverageOptions, cluster_gaps, compute_coverage
-from studio.core.pack import load_pack
 from coverage_planted import ANSWERED, HOSTILE, UNSPOKEN
 
+from studio.cli import main
+from studio.core.coverage import CoverageOptions, CoverageReport, cluster_gaps, compute_coverage
+from studio.core.pack import load_pack
 
-def _report(root: Path):  # type: ignore[no-untyped-def]
+
+def _report(root: Path) -> CoverageReport:
     return compute_coverage([load_pack(root)], CoverageOptions())[0]
 
 
@@ -21,7 +22,7 @@ def test_planted_gaps_are_all_reported_and_answered_tasks_are_not(planted: Path)
     report = _report(planted)
     by_text = {t.text: t for t in report.tasks}
     paid = next(t for t in report.tasks if t.id.endswith(":paid-budget"))
-    assert not paid.answered and "wiki/concepts/channels-and-budget.md" in paid.why
+    assert not paid.answered and "no such file: wiki/concepts/channels-and-budget.md" in paid.why
     for query in ["How do I refinance a zebra mortgage on Jupiter?", "Refinance zebra mortgage Jupiter: how?",
                   UNSPOKEN[3], HOSTILE]:
         assert by_text[query].source == "run" and not by_text[query].answered, query
@@ -49,7 +50,7 @@ def test_malformed_records_are_listed_and_skipped(planted: Path) -> None:
 
 
 def test_a_pack_without_suites_or_runs_gives_an_empty_report_said_plainly(
-        make_pack, capsys: pytest.CaptureFixture[str]) -> None:  # type: ignore[no-untyped-def]
+        make_pack: Callable[..., Path], capsys: pytest.CaptureFixture[str]) -> None:
     root = make_pack("bare", "---\nname: bare\ndescription: A bare pack.\n---\n# Bare\n",
                      {"wiki/a.md": "# A\n\nSome text.\n"})
     report = _report(root)

@@ -40,4 +40,4 @@ class DraftPages:
         if end < 0:
             return False
         data, _positions, _diags = parse_yaml_block(text[text.find("\n") + 1:end + 1], first_line=2)
-        return bool(data) and data.get("draft") is True
+        return data is not None and data.get("draft") is True

@@ -76,7 +76,8 @@ class CoverageReport:
         return sum(1 for t in self.tasks if t.answered)
 
     def summary(self) -> dict[str, int]:
-        return {"tasks": len(self.tasks), "answered": self.answered_count, "gaps": len(self.tasks) - self.answered_count}
+        answered = self.answered_count
+        return {"tasks": len(self.tasks), "answered": answered, "gaps": len(self.tasks) - answered}
 
     def to_json(self) -> dict[str, Any]:
         return {"pack": self.pack, "root": self.root, "tasks": [t.to_json() for t in self.tasks],

@@ -14,6 +14,7 @@ One ``ResolverSession`` serves every resolve, so the pack is read and indexed on
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 
 from studio.core.coverage.drafts import DraftPages
@@ -90,7 +91,9 @@ def _eval_tasks(pack: Pack, known: KnownTasks, options: CoverageOptions, session
         if outcome.passed:
             why = f"every required entry selected within {outcome.budget:,} tokens"
         else:
-            why = "required context not selected within the budget: " + ", ".join(outcome.missed)
+            absent = [m for m in outcome.missed if not os.path.lexists(pack.root / m.split("#", 1)[0])]
+            why = ("required context not selected within the budget: " + ", ".join(outcome.missed)
+                   + (f" (no such file: {', '.join(absent)})" if absent else ""))
         report.tasks.append(CoverageTask(f"eval:{suite.path}:{case.id}", "eval", case.prompt, outcome.passed,
                                          by, why, suite.path))
 
