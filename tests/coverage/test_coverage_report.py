@@ -79,3 +79,22 @@ def test_text_output_escapes_hostile_queries_and_json_stays_valid(
     assert all(set(t) >= {"id", "source", "text", "answered", "by", "why"} for t in data["tasks"])
     assert main(["coverage", str(planted), "--format", "markdown"]) == 1
     assert "\x1b" not in capsys.readouterr().out
+
+
+def test_ontology_coverage_rows_are_tasks_and_their_own_missing_status_is_a_gap(planted: Path) -> None:
+    (planted / "ontology").mkdir()
+    rows = [{"id": "timeline", "question": ANSWERED, "status": "covered"},
+            {"id": "budget", "question": ANSWERED, "status": "missing-material"},
+            {"status": "ready"}]
+    (planted / "ontology" / "coverage.json").write_text(json.dumps({"rows": rows}), encoding="utf-8")
+    report = _report(planted)
+    by_id = {t.id: t for t in report.tasks if t.source == "ontology"}
+    assert by_id["ontology:timeline"].answered
+    assert not by_id["ontology:budget"].answered and "missing-material" in by_id["ontology:budget"].why
+    assert "ontology/coverage.json#2" in {s.path for s in report.skipped}
+
+
+def test_an_unreadable_ontology_coverage_file_is_listed_not_fatal(planted: Path) -> None:
+    (planted / "ontology").mkdir()
+    (planted / "ontology" / "coverage.json").write_text("[{", encoding="utf-8")
+    assert any(s.path == "ontology/coverage.json" and "not valid JSON" in s.reason for s in _report(planted).skipped)
