@@ -1,0 +1,100 @@
+"""The coverage report: planted gaps are reported, answered tasks are not, bad input is listed and skipped."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from coverage_planted import ANSWERED, HOSTILE, UNSPOKEN
+
+from studio.cli import main
+from studio.core.coverage import CoverageOptions, CoverageReport, cluster_gaps, compute_coverage
+from studio.core.pack import load_pack
+
+
+def _report(root: Path) -> CoverageReport:
+    return compute_coverage([load_pack(root)], CoverageOptions())[0]
+
+
+def test_planted_gaps_are_all_reported_and_answered_tasks_are_not(planted: Path) -> None:
+    report = _report(planted)
+    by_text = {t.text: t for t in report.tasks}
+    paid = next(t for t in report.tasks if t.id.endswith(":paid-budget"))
+    assert not paid.answered and "no such file: wiki/concepts/channels-and-budget.md" in paid.why
+    for query in ["How do I refinance a zebra mortgage on Jupiter?", "Refinance zebra mortgage Jupiter: how?",
+                  UNSPOKEN[3], HOSTILE]:
+        assert by_text[query].source == "run" and not by_text[query].answered, query
+    timeline = [t for t in report.tasks if t.text == ANSWERED]
+    assert {t.source for t in timeline} == {"eval", "run"}
+    assert all(t.answered and "wiki/concepts/launch-timeline.md" in t.by for t in timeline)
+    assert report.summary() == {"tasks": len(report.tasks), "answered": report.answered_count,
+                                "gaps": len(report.gaps)}
+
+
+def test_recorded_variants_merge_and_similar_gaps_cluster(planted: Path) -> None:
+    report = _report(planted)
+    merged = next(t for t in report.tasks if t.text == UNSPOKEN[0])
+    assert merged.count == 2  # the same words, other case: one task asked twice
+    clusters = cluster_gaps(report.tasks)
+    zebra = next(c for c in clusters if UNSPOKEN[0] in {t.text for t in c.tasks})
+    assert {t.text for t in zebra.tasks} >= {UNSPOKEN[0], UNSPOKEN[2]}
+    assert UNSPOKEN[3] not in {t.text for t in zebra.tasks}
+
+
+def test_malformed_records_are_listed_and_skipped(planted: Path) -> None:
+    skipped = {s.path: s.reason for s in _report(planted).skipped}
+    assert "malformed" in skipped["runs/context-2026-11-20T10-00-00Z.json"]
+    assert "query" in skipped["runs/context-2026-11-21T10-00-00Z.json"]
+
+
+def test_a_pack_without_suites_or_runs_gives_an_empty_report_said_plainly(
+        make_pack: Callable[..., Path], capsys: pytest.CaptureFixture[str]) -> None:
+    root = make_pack("bare", "---\nname: bare\ndescription: A bare pack.\n---\n# Bare\n",
+                     {"wiki/a.md": "# A\n\nSome text.\n"})
+    report = _report(root)
+    assert report.tasks == [] and report.never_selected == []
+    assert "No known tasks" in report.notes[0]
+    assert main(["coverage", str(root)]) == 0
+    assert "0 task(s)" in capsys.readouterr().out
+
+
+def test_files_no_task_selects_are_listed(planted: Path) -> None:
+    (planted / "wiki" / "concepts" / "espresso-grinders.md").write_text(
+        "# Espresso grinders\n\nBurr sizes and retention of grinders.\n", encoding="utf-8")
+    assert "wiki/concepts/espresso-grinders.md" in _report(planted).never_selected
+
+
+def test_text_output_escapes_hostile_queries_and_json_stays_valid(
+        planted: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["coverage", str(planted)]) == 1  # gaps found
+    text = capsys.readouterr().out
+    assert "\x1b" not in text and "\u202e" not in text and "\nfake: 0 gaps" not in text
+    assert "\\x1b]0;pwned" in text
+    assert main(["coverage", str(planted), "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert HOSTILE in {t["text"] for t in data["tasks"]}
+    assert set(data["summary"]) == {"tasks", "answered", "gaps"}
+    assert all(set(t) >= {"id", "source", "text", "answered", "by", "why"} for t in data["tasks"])
+    assert main(["coverage", str(planted), "--format", "markdown"]) == 1
+    assert "\x1b" not in capsys.readouterr().out
+
+
+def test_ontology_coverage_rows_are_tasks_and_their_own_missing_status_is_a_gap(planted: Path) -> None:
+    (planted / "ontology").mkdir()
+    rows = [{"id": "timeline", "question": ANSWERED, "status": "covered"},
+            {"id": "budget", "question": ANSWERED, "status": "missing-material"},
+            {"status": "ready"}]
+    (planted / "ontology" / "coverage.json").write_text(json.dumps({"rows": rows}), encoding="utf-8")
+    report = _report(planted)
+    by_id = {t.id: t for t in report.tasks if t.source == "ontology"}
+    assert by_id["ontology:timeline"].answered
+    assert not by_id["ontology:budget"].answered and "missing-material" in by_id["ontology:budget"].why
+    assert "ontology/coverage.json#2" in {s.path for s in report.skipped}
+
+
+def test_an_unreadable_ontology_coverage_file_is_listed_not_fatal(planted: Path) -> None:
+    (planted / "ontology").mkdir()
+    (planted / "ontology" / "coverage.json").write_text("[{", encoding="utf-8")
+    assert any(s.path == "ontology/coverage.json" and "not valid JSON" in s.reason for s in _report(planted).skipped)
