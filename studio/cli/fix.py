@@ -29,7 +29,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "of the folder, tab indentation, the implied profile, a context-map line naming a missing "
                        "file). Prints a unified diff; --write applies it atomically. Exit status: 0 no errors "
                        "left, 1 errors left, 2 usage error or refused write.")
-    p.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="a pack, or a folder of packs")
+    # nargs="*" so that --list-codes needs no PATH; run() asks for one otherwise.
+    p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="a pack, or a folder of packs")
     p.add_argument("--code", action="append", default=[], metavar="CODE",
                    help="fix only findings with this code (repeatable, or comma-separated); see --list-codes")
     p.add_argument("--write", action="store_true", help="write the fixes (default: print the diff only)")
@@ -43,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
     if args.list_codes:
         sys.stdout.write("\n".join(known) + "\n")
         return 0
+    if not args.paths:
+        print("pack-studio fix: give a PATH (a pack, or a folder of packs), or --list-codes", file=sys.stderr)
+        return 2
     codes = frozenset(c.strip() for item in args.code for c in item.split(",") if c.strip()) or None
     unknown = sorted(codes - set(known)) if codes else []
     if unknown:

@@ -184,3 +184,10 @@ def test_format_normalises_and_writes_only_when_asked(tmp_path: Path, capsys: py
     assert main(["format", str(root)]) == 0
     assert "already formatted" in capsys.readouterr().out
     assert main(["format", str(tmp_path / "nowhere")]) == 2
+
+
+def test_fix_lists_its_codes_without_a_path_and_asks_for_one_otherwise(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["fix", "--list-codes"]) == 0
+    assert "invalid-name" in capsys.readouterr().out.split()
+    assert main(["fix"]) == 2
+    assert "PATH" in capsys.readouterr().err
