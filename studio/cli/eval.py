@@ -72,8 +72,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if refused_budget("eval", args.budget):
         return 2
-    if args.threshold is not None and not 0 <= args.threshold <= 1:
-        sys.stderr.write("pack-studio eval: --threshold must be between 0 and 1\n")
+    if args.threshold is not None and (problem := threshold_problem(args.threshold)) is not None:
+        sys.stderr.write(f"pack-studio eval: --threshold {problem}\n")
         return 2
     pack = pack_argument(args.pack, args)
     if not (pack.root / "KNOWLEDGE.md").is_file():
@@ -140,6 +140,11 @@ def _finding(d: Diagnostic) -> dict[str, Any]:
             "message": d.message}
 
 
+def threshold_problem(value: float) -> str | None:
+    """Why ``value`` cannot be an activation threshold (NaN and infinities fail the range test), or None."""
+    return None if 0 <= value <= 1 else "must be between 0 and 1"
+
+
 def _workspace(folder: Path) -> list[Pack]:
     from studio.core.scan import find_pack_dirs
 
@@ -165,6 +170,8 @@ def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: 
         return f"--compare {what!r}: unknown value"
     if (problem := budget_problem(other.budget)) is not None:
         return f"--compare {what!r}: {problem}"
+    if other.threshold is not None and (problem := threshold_problem(other.threshold)) is not None:
+        return f"--compare {what!r}: the threshold {problem}"
     second = run_suite(pack, suite, other, workspace, session)
     return compare_runs(current, second, config.label(), other.label())
 

@@ -36,3 +36,10 @@ def test_eval_refuses_an_out_of_range_budget_to_compare_with(capsys: pytest.Capt
     out = capsys.readouterr()
     assert code == 2
     assert f"at most {MAX_BUDGET:,}" in out.err + out.out
+
+
+@pytest.mark.parametrize("compare", ["threshold=nan", "threshold=inf", "threshold=-0.1", "threshold=1.5"])
+def test_eval_compare_checks_a_threshold_like_threshold_does(compare: str, capsys: pytest.CaptureFixture[str]) -> None:
+    pack = Path(__file__).resolve().parents[2] / "resources" / "examples" / "atlas-lending-policy"
+    assert main(["eval", str(pack), "--suite", "evals/discovery.train.json", "--compare", compare]) == 2
+    assert "between 0 and 1" in capsys.readouterr().err
