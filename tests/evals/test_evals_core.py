@@ -202,3 +202,22 @@ def test_ranking_metrics_map_back_hostile_case_ids_and_paths() -> None:
     run = ["caf\udce9.md", "doc.md"]
     scores = ranking_metrics([("case \x1b[31m", ["doc.md"], run), ("q2", ["caf\udce9.md"], run)])
     assert scores["case \x1b[31m"][0] == 0.5 and scores["q2"][0] == 1.0
+
+
+def test_a_record_that_cannot_be_written_leaves_no_empty_iteration_folder(example, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The disk filling up between making runs/eval-<UTC>/ and writing into it (simulated at the write)."""
+    import errno
+
+    from studio.core import atomic
+
+    pack = load_pack(example("harbor-support-playbook"))
+    run = run_suite(pack, read_suite(pack.root / "evals/answer-quality.json", pack))
+    before = sorted(p.name for p in (pack.root / "runs").iterdir())
+
+    def full_disk(*_args: object, **_kwargs: object) -> Path:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(atomic, "_write_in", full_disk)
+    with pytest.raises(OSError):
+        write_eval_record(run, pack.root)
+    assert sorted(p.name for p in (pack.root / "runs").iterdir()) == before

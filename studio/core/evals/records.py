@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import FolderState, add_record, folder_state, numbered
+from studio.core.atomic import FolderState, add_record, folder_state, numbered, remove_empty_folder
 from studio.core.evals.metrics import context_summary, discovery_summary
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun, SelectedItem
 from studio.core.resolver.budget import DEFAULT_BUDGET
@@ -59,15 +59,25 @@ def write_eval_record(run: EvalRun, pack_root: Path, now: datetime | None = None
     stamp = (now or datetime.now(UTC)).strftime("%Y-%m-%dT%H-%M-%SZ")
     data = json.dumps(eval_record(run), ensure_ascii=False, indent=2) + "\n"
 
+    tried: list[str] = []
+
     def names() -> Iterator[tuple[str, str]]:
         if run.kind == "discovery":
             yield from ((rel, data) for rel in numbered(f"runs/eval-discovery-{stamp}", MAX_NAME_ATTEMPTS))
             return
         for folder in numbered(f"runs/eval-{stamp}", MAX_NAME_ATTEMPTS, suffix=""):
             if folder_state(pack_root, folder) is FolderState.OK:  # a symlinked iteration folder: next name
+                tried.append(folder)
                 yield f"{folder}/answer-results.json", data
 
-    return add_record(pack_root, names())
+    try:
+        return add_record(pack_root, names())
+    except OSError:
+        # The iteration folder is made before the record is written into it: a record that could not be
+        # written (a full disk, a refused write) must not leave an empty folder behind.
+        for folder in tried:
+            remove_empty_folder(pack_root, folder)
+        raise
 
 
 def run_from_record(data: Any, path: str = "") -> EvalRun | None:
