@@ -129,29 +129,11 @@ def remove_empty_folder(root: Path, rel: str) -> None:
     """Remove the pack folder ``rel`` if it is empty (by descriptor from ``root``, no link followed); a folder
     that holds anything, or that cannot be reached, is left as it is."""
     parent, _, name = rel.rstrip("/").rpartition("/")
-    try:
-        fd = _open_existing(Path(root), parent)
-    except OSError:
-        return
-    try:
-        with contextlib.suppress(OSError):
-            os.rmdir(name, dir_fd=fd)
-    finally:
-        os.close(fd)
-
-
-def _open_existing(root: Path, rel: str) -> int:
-    """A descriptor of the existing pack folder ``rel``, each component opened without following a link."""
-    fd = os.open(root, DIR_FLAGS)
-    try:
-        for part in split_rel(rel):
-            nxt = os.open(part, DIR_FLAGS, dir_fd=fd)
-            os.close(fd)
-            fd = nxt
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    with PackFS(root) as fs:
+        folder = fs.open_dir(parent)  # owned by fs: physical folders only
+        if folder is not None:
+            with contextlib.suppress(OSError):
+                os.rmdir(name, dir_fd=folder)
 
 
 class FolderState(StrEnum):
