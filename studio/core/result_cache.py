@@ -299,27 +299,27 @@ class ResultStore:
                                                   f"({exc.strerror or exc}); this run did without it",
                                                   file=str(path.parent)))
             return None
-        for attempt in (1, 2):
-            try:
-                conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S)
-                self._prepare(conn)
-                return conn
-            except _NotOurs as exc:
-                conn.close()
-                if attempt == 2:
-                    break
-                self._rebuild(str(exc))
-            except sqlite3.Error as exc:
-                with contextlib.suppress(Exception):
-                    conn.close()
-                if attempt == 2 or not is_damage(exc):
-                    if not is_damage(exc):
-                        return None  # busy or locked: not a reason to delete anyone's file
-                    break
-                self._rebuild(str(exc))
-        self.notices.append(CACHE_UNAVAILABLE(f"The result cache {path} could not be used; this run did without it",
-                                              file=str(path)))
-        return None
+        try:
+            return self._connect()
+        except (_NotOurs, sqlite3.DatabaseError) as exc:
+            if not (isinstance(exc, _NotOurs) or is_damage(exc)):
+                return None  # busy or locked: not a reason to delete anyone's file
+            self._rebuild(str(exc))
+        try:  # once more, on the fresh file
+            return self._connect()
+        except (_NotOurs, sqlite3.Error):
+            self.notices.append(CACHE_UNAVAILABLE(f"The result cache {path} could not be used; this run did "
+                                                  "without it", file=str(path)))
+            return None
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(str(self.spec.path), timeout=BUSY_TIMEOUT_S)
+        try:
+            self._prepare(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         app = conn.execute("PRAGMA application_id").fetchone()[0]
