@@ -23,10 +23,16 @@ def default_cache_dir() -> Path:
     return Path(base) / APP_DIR
 
 
+_SCHEMA_DAMAGE = ("no such table", "no such column", "malformed database schema", "database disk image is malformed")
+"""The starts of SQLite's own messages (the C library's, stable across Python releases) for a file whose tables
+are gone or whose pages are bad: SQLite raises some of them as ``OperationalError``, like busy or locked."""
+
+
 def is_damage(exc: BaseException) -> bool:
-    """True for errors that mean the file itself is bad (not SQLite, corrupt), not that it is busy or locked."""
+    """True for errors that mean the file itself is bad (not SQLite, corrupt, a table gone), not that it is busy,
+    locked, read-only or on a full disk."""
     if isinstance(exc, sqlite3.OperationalError):
-        return False
+        return str(exc).startswith(_SCHEMA_DAMAGE)
     if isinstance(exc, sqlite3.DatabaseError):
         name = getattr(exc, "sqlite_errorname", "") or ""
         return not name or name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB", "SQLITE_ERROR"))

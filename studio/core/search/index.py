@@ -7,14 +7,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from studio.core.cache_files import default_cache_dir
+from studio.core.cache_files import default_cache_dir, is_damage
 from studio.core.diagnostics import Diagnostic
 from studio.core.search import indexer, query
 from studio.core.search.changes import RefreshReport
 from studio.core.search.query import SearchMode, SearchResults
 from studio.core.search.store import INDEX_FILE, INDEX_IN_MEMORY, Store
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,20 +74,38 @@ class SearchIndex:
     def close(self) -> None:
         self.store.close()
 
+    def _healing(self, action: Callable[[], T]) -> T:
+        """Run ``action``; when the file turns out damaged on the way (bad pages, a table gone: on any path, not
+        only at open), start an empty index with a ``search-index-rebuilt`` notice and run it once more.
+
+        Errors that are not damage (busy, read-only, a full disk) go to the caller as they are: deleting the file
+        would not help and might lose another studio's work."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            self.store.reset(str(exc)[:200] or type(exc).__name__)
+        return action()
+
     # -- keeping it current --------------------------------------------------------------------------------
     def refresh(self, roots: Iterable[Path | str], *, on_progress: Callable[[int, int], None] | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
-        """Bring the packs at ``roots`` up to date (build from nothing on first use)."""
-        return indexer.refresh(self.store, roots, on_progress=on_progress, cancelled=cancelled)
+        """Bring the packs at ``roots`` up to date (build from nothing on first use, or after damage)."""
+        wanted = list(roots)
+        return self._healing(lambda: indexer.refresh(self.store, wanted, on_progress=on_progress,
+                                                     cancelled=cancelled))
 
     def update_paths(self, paths: Iterable[Path | str]) -> RefreshReport:
-        """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file."""
-        return indexer.update_paths(self.store, paths)
+        """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file. After
+        damage the index starts empty: the next ``refresh`` fills it."""
+        wanted = list(paths)
+        return self._healing(lambda: indexer.update_paths(self.store, wanted))
 
     def maintain(self) -> None:
         """Housekeeping after updates (a bounded merge of small segments, a checkpoint of a grown WAL); run it
         after ``update_paths`` has returned, on the same worker."""
-        self.store.maintain()
+        self._healing(self.store.maintain)
 
     # -- reading ---------------------------------------------------------------------------------------------
     def search(self, text: str, *, roots: Iterable[Path | str] | None = None, kinds: Iterable[str] | None = None,
@@ -94,6 +114,9 @@ class SearchIndex:
                             kinds=kinds, path_prefix=path_prefix, limit=limit, mode=mode)
 
     def info(self) -> IndexInfo:
+        return self._healing(self._info)
+
+    def _info(self) -> IndexInfo:
         with self.store.lock:
             conn = self.store.conn
             packs = conn.execute("SELECT count(*) FROM packs").fetchone()[0]

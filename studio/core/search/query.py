@@ -115,11 +115,11 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             if rows:
                 result.matched = m
                 break
-    except sqlite3.OperationalError as exc:
-        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
-        return result
     except sqlite3.DatabaseError as exc:
         if not is_damage(exc):
+            if isinstance(exc, sqlite3.OperationalError):  # FTS5 refusing the expression, or a busy index
+                result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
+                return result
             raise
         store.reset(str(exc))
         result.notices = list(store.notices)

@@ -91,6 +91,10 @@ PRAGMA user_version = {SCHEMA_VERSION}
 """
 
 
+_TABLES = frozenset({"meta", "packs", "files", "sections", "fts"})
+"""The tables every index of this schema has (``token_counts`` is added on open when missing)."""
+
+
 class IndexLocationError(ValueError):
     """The index file would lie inside a pack (the studio never writes into a pack on its own)."""
 
@@ -158,6 +162,10 @@ class Store:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version != SCHEMA_VERSION:
             raise NotOurs(f"schema version {version}, this studio uses {SCHEMA_VERSION}")
+        present = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = sorted(_TABLES - present)
+        if missing:  # dropped by hand or by another program: queries would fail on it later, on any path
+            raise NotOurs(f"table {', '.join(missing)} missing")
         row = conn.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
         if row is None or row[0] != TOKENIZER:
             raise NotOurs(f"tokenizer {row[0] if row else 'unknown'}, this studio uses {TOKENIZER}")

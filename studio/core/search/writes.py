@@ -99,8 +99,19 @@ class Writer:
         fts: list[tuple[int, str, str, str]] = []
         new_files: list[tuple[Any, ...]] = []
         next_id = self._next_id
-        for read, old_id in work.files:
+        # What is stored now, read inside this write transaction: ``work`` was worked out before it began, and
+        # another process sharing the index (two searches building an empty index at once) may have stored the
+        # same files meanwhile. Deciding "new or changed" here is what keeps any number of writers consistent.
+        stored = {path: (file_id, digest) for path, file_id, digest in
+                  conn.execute("SELECT path, id, digest FROM files WHERE pack_id = ?", (pack_id,))}
+        for read, _planned_id in work.files:
             st = read.stamp
+            now = stored.get(st.path)
+            if now is not None and now[1] == read.digest:  # another writer stored this very content
+                conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?", (st.mtime_ns, st.size, now[0]))
+                report.unchanged += 1
+                continue
+            old_id = None if now is None else now[0]
             if old_id is None:
                 file_id = self._next_file
                 self._next_file += 1
