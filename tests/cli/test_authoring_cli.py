@@ -191,3 +191,21 @@ def test_fix_lists_its_codes_without_a_path_and_asks_for_one_otherwise(capsys: p
     assert "invalid-name" in capsys.readouterr().out.split()
     assert main(["fix"]) == 2
     assert "PATH" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("nesting", ["[" * 3000 + "]" * 3000, "{a = " * 3000 + "1" + "}" * 3000])
+def test_a_deeply_nested_user_template_is_listed_with_its_problem_and_skipped(
+        nesting: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue #35 item 4: a template is the user's file, still input; the others keep working."""
+    templates = tmp_path / "templates"
+    (templates / "deep").mkdir(parents=True)
+    (templates / "deep" / "template.toml").write_text(f'title = "Deep"\nx = {nesting}\n')
+    assert main(["new", "--list-templates", "--templates-dir", str(templates)]) == 0
+    out, err = capsys.readouterr()
+    assert "deep" in err and "nests values" in err and "Traceback" not in out + err
+    assert "blank" in out  # the built-in templates are still offered
+    assert main(["new", "still-works", "--template", "blank", "--templates-dir", str(templates), "--into", str(tmp_path / "k")]) == 0
+    assert (tmp_path / "k" / "still-works" / "KNOWLEDGE.md").is_file()
+    assert main(["new", "deep-one", "--template", "deep", "--templates-dir", str(templates),
+                 "--into", str(tmp_path / "k")]) == 2
+    assert not (tmp_path / "k" / "deep-one").exists()

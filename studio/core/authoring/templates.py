@@ -30,6 +30,12 @@ MAX_TEMPLATES = 200
 MAX_FILES = 64
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 6
+MAX_NESTING = 32
+"""Arrays and inline tables inside each other in ``template.toml``: ``tomllib`` parses them by recursion, so a
+manifest of a few KB of ``[[[[...`` ended ``new`` (and the New Pack dialog) with a RecursionError. A real
+manifest nests two levels."""
+_TOML_TOKEN = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+                         re.DOTALL)
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z_]{1,40})\s*\}\}")
 PLACEHOLDERS = frozenset({"name", "title", "description", "type", "profile", "mode", "language", "date",
                           "primary_document", "context_map", "when_to_use", "boundaries"})
@@ -135,9 +141,13 @@ def read_template(folder: Path, *, user: bool = False) -> Template:
     manifest_text = files.pop(MANIFEST, None)
     if manifest_text is None:
         raise TemplateError(f"template '{template_id}' has no {MANIFEST}")
+    depth = toml_nesting(manifest_text)
+    if depth > MAX_NESTING:
+        raise TemplateError(f"template '{template_id}': {MANIFEST} nests values {depth} deep (at most "
+                            f"{MAX_NESTING})")
     try:
         data = tomllib.loads(manifest_text)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, RecursionError) as exc:  # the nesting bound makes the second unreachable
         raise TemplateError(f"template '{template_id}': {MANIFEST} is not valid TOML ({exc})") from exc
     for rel, text in files.items():
         for match in PLACEHOLDER.finditer(text):
@@ -197,6 +207,22 @@ def _read_files(folder: Path, template_id: str) -> dict[str, str]:
             except OSError as exc:
                 raise TemplateError(f"template '{template_id}': {rel} cannot be read ({exc.strerror})") from exc
     return out
+
+
+def toml_nesting(text: str) -> int:
+    """How deep arrays and inline tables nest in ``text`` (strings and comments skipped), in one linear pass.
+
+    Table headers (``[a]``, ``[[a]]``) count as one or two levels, which is harmless: the bound is far above
+    what they reach."""
+    depth = deepest = 0
+    for match in _TOML_TOKEN.finditer(text):
+        token = match.group()
+        if token in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif token in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def _text(data: dict[str, Any], key: str, default: str, template_id: str) -> str:
