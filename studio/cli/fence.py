@@ -19,7 +19,7 @@ import sys
 from studio.cli._pack import guide_pack
 from studio.cli._scope import add_pack_options
 from studio.core.model import Pack
-from studio.core.pack_fs import LinkState, PackFS, held
+from studio.core.pack_fs import LinkState, PackFS, Status, held
 from studio.core.paths import from_read_result, is_unsafe_pointer
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
@@ -90,11 +90,19 @@ def read_items(pack: Pack, paths: list[str], fs: PackFS | None = None) -> tuple[
 
 
 def _read_one(fs: PackFS, rel: str) -> tuple[str | None, str]:
-    """The text of ``rel`` ('#fragment' ignored), or None and why it is left out."""
+    """The text of ``rel``, or None and why it is left out.
+
+    ``rel`` is a file's name as the listing gives it, and a name may hold ``#`` (``notes#2.md``): that file is
+    read when it exists. Only a path that does not exist as written is read as ``path#fragment`` (what a
+    guide's links and a typed ``--files`` may carry)."""
     if is_unsafe_pointer(rel):  # absolute, a drive, '..' or a NUL byte: never looked up
         return None, "not a path inside the pack"
-    path = rel.split("#", 1)[0]
-    data, size, problem = from_read_result(fs.read(path, MAX_FILE_BYTES + 1), path)
+    path = rel
+    result = fs.read(path, MAX_FILE_BYTES + 1)
+    if result.status is Status.MISSING and "#" in rel:
+        path = rel.split("#", 1)[0]
+        result = fs.read(path, MAX_FILE_BYTES + 1)
+    data, size, problem = from_read_result(result, path)
     if problem is not None or data is None:
         return None, problem.message if problem else "cannot be read"
     if size > MAX_FILE_BYTES:
