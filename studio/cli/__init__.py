@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from studio import __version__
 from studio.cli._errors import UsageError
+from studio.core.terminal import GuardedStream, printable
 
 
 def command_names() -> list[str]:
@@ -65,6 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from studio.core.batch_gc import tune_for_batch
 
     tune_for_batch()  # a command is one batch: after its imports, collect garbage rarely (see batch_gc)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = GuardedStream(stdout), GuardedStream(stderr)  # a TextIO in all but name
     try:
         return int(func(args))
     except BrokenPipeError:
@@ -75,8 +78,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except UsageError as exc:  # an unknown pack name, a broken pins file: say so, no traceback
-        sys.stderr.write(f"pack-studio {args.command}: {exc}\n")
+        sys.stderr.write(f"pack-studio {args.command}: {printable(str(exc))}\n")
         return 2
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
 
 
 def _utf8_streams() -> None:

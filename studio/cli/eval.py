@@ -111,14 +111,14 @@ def run(args: argparse.Namespace) -> int:
             written = write_eval_record(result, pack.root)
             data["written"] = str(written)
         except OSError as exc:
-            sys.stderr.write(f"{pack.root}: could not write the eval record: {exc}\n")
+            sys.stderr.write(f"{printable(str(pack.root))}: could not write the eval record: {printable(str(exc))}\n")
             return 1
     if args.format == "json":
         write_json(data)
     else:
         sys.stdout.write(render_text(result, data, comparison, ran=suite.kind is not None))
         if written is not None:
-            sys.stdout.write(f"eval record written: {written}\n")
+            sys.stdout.write(f"eval record written: {printable(str(written))}\n")
     return 0 if data["ok"] else 1
 
 
@@ -189,18 +189,20 @@ def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | 
     for o in result.outcomes:
         mark = "PASS" if o.passed else "FAIL"
         if isinstance(o, DiscoveryOutcome):
-            lines.append(f"  {mark} {o.id}: expected {o.expected}, got {o.actual} (score {o.score:.2f}). {o.reason}")
+            lines.append(f"  {mark} {printable(o.id)}: expected {o.expected}, got {printable(str(o.actual))} "
+                         f"(score {o.score:.2f}). {printable(o.reason)}")
             continue
         assert isinstance(o, ContextOutcome)
         recall = "-" if o.context_recall is None else f"{o.context_recall:.2f}"
         rr = "-" if o.reciprocal_rank is None else f"{o.reciprocal_rank:.2f}"
-        lines.append(f"  {mark} {o.id}: recall {recall}, RR {rr}, {o.tokens_used}/{o.budget} tokens")
-        picked = ", ".join(s.key + (" *" if s.required else "") for s in o.selected if s.path != "KNOWLEDGE.md")
+        lines.append(f"  {mark} {printable(o.id)}: recall {recall}, RR {rr}, {o.tokens_used}/{o.budget} tokens")
+        picked = ", ".join(printable(s.key) + (" *" if s.required else "")
+                           for s in o.selected if s.path != "KNOWLEDGE.md")
         lines.append(f"       picked: {picked or '(nothing)'}")
         if o.missed:
-            lines.append(f"       missed: {', '.join(o.missed)}")
+            lines.append(f"       missed: {', '.join(map(printable, o.missed))}")
         if o.not_run:
-            lines.append(f"       not run (needs a model): {', '.join(o.not_run)}")
+            lines.append(f"       not run (needs a model): {', '.join(map(printable, o.not_run))}")
     s = data["summary"]
     if result.kind == "discovery":
         lines.append(f"summary: {s['passed']}/{s['total']} passed ({s['pass_rate']:.0%}), precision "
@@ -220,7 +222,7 @@ def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | 
             f"{n} {k}" for k, n in counts.items() if n))
         for case in comparison.cases:
             if case.change not in ("unchanged",):
-                lines.append(f"  {case.change:9s} {case.id}" + _delta_text(case))
+                lines.append(f"  {case.change:9s} {printable(case.id)}" + _delta_text(case))
         delta = comparison.summary_delta()
         lines.append("  summary delta: " + ", ".join(f"{k} {v:+.3g}" for k, v in delta.items()
                                                      if k in ("pass_rate", "context_recall", "mrr", "ndcg_at_10")))
@@ -234,9 +236,9 @@ def _delta_text(case: Any) -> str:
         if d:
             parts.append(f"{label} {d:+.2f}")
     if case.entered:
-        parts.append("now picks " + ", ".join(case.entered[:3]))
+        parts.append("now picks " + ", ".join(map(printable, case.entered[:3])))
     if case.left:
-        parts.append("no longer " + ", ".join(case.left[:3]))
+        parts.append("no longer " + ", ".join(map(printable, case.left[:3])))
     return ("  " + "; ".join(parts)) if parts else ""
 
 

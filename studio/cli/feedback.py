@@ -16,6 +16,7 @@ from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.feedback import OUTCOMES, FeedbackError, make_feedback_record, write_feedback_record
 from studio.core.pack import load_pack
+from studio.core.terminal import printable
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     root: Path = args.pack
     pack = load_pack(root)
     if pack.knowledge is None:
-        print(f"pack-studio feedback: {root} is not a pack (no readable KNOWLEDGE.md)", file=sys.stderr)
+        print(f"pack-studio feedback: {printable(str(root))} is not a pack (no readable KNOWLEDGE.md)", file=sys.stderr)
         return 2
     if not args.dry_run:
         refuse_builtin(pack.root, "feedback")
@@ -48,15 +49,15 @@ def run(args: argparse.Namespace) -> int:
                                       section=args.section, trace_id=args.trace_id, reviewer=args.reviewer)
         path = None if args.dry_run else write_feedback_record(pack.root, record)
     except FeedbackError as exc:
-        print(f"pack-studio feedback: {exc}; nothing written", file=sys.stderr)
+        print(f"pack-studio feedback: {printable(str(exc))}; nothing written", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"pack-studio feedback: the record could not be written: {exc}", file=sys.stderr)
+        print(f"pack-studio feedback: the record could not be written: {printable(str(exc))}", file=sys.stderr)
         return 2
     if args.format == "json":
         write_json({"record": record.to_dict(), "dry_run": args.dry_run, "record_path": str(path) if path else None})
     elif path is None:
-        print(f"Dry run: would record {record.outcome} for {record.file}; nothing written.")
+        print(f"Dry run: would record {record.outcome} for {printable(record.file)}; nothing written.")
     else:
-        print(f"Recorded {record.outcome} for {record.file} in {path}")
+        print(f"Recorded {record.outcome} for {printable(record.file)} in {printable(str(path))}")
     return 0

@@ -16,11 +16,11 @@ from typing import Any
 
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
-from studio.cli._terminal import visible
 from studio.core.authoring.fixes import FixRun, fixable_codes, plan_fixes, write_fixes
 from studio.core.diagnostics import Severity
 from studio.core.frontmatter_edit import EditError
 from studio.core.scan import find_pack_dirs
+from studio.core.terminal import printable, printable_block
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     codes = frozenset(c.strip() for item in args.code for c in item.split(",") if c.strip()) or None
     unknown = sorted(codes - set(known)) if codes else []
     if unknown:
-        print(f"pack-studio fix: no fix for code(s) {visible(', '.join(unknown))}; see --list-codes", file=sys.stderr)
+        print(f"pack-studio fix: no fix for code(s) {printable(', '.join(unknown))}; see --list-codes", file=sys.stderr)
         return 2
     roots = _packs(args.paths)
     if roots is None:
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
             if written:
                 write_fixes(result)
         except EditError as exc:
-            print(f"pack-studio fix: {visible(str(root))}: {visible(str(exc))}; nothing written", file=sys.stderr)
+            print(f"pack-studio fix: {printable(str(root))}: {printable(str(exc))}; nothing written", file=sys.stderr)
             status = 2
             continue
         if any(d.severity is Severity.ERROR for d in result.remaining):
@@ -91,11 +91,11 @@ def _packs(paths: list[Path]) -> list[Path] | None:
         elif path.is_dir():
             found = find_pack_dirs(path).pack_dirs
             if not found:
-                print(f"pack-studio fix: no pack under {visible(str(path))}", file=sys.stderr)
+                print(f"pack-studio fix: no pack under {printable(str(path))}", file=sys.stderr)
                 return None
             roots.extend(found)
         else:
-            print(f"pack-studio fix: {visible(str(path))} is not a pack (no KNOWLEDGE.md)", file=sys.stderr)
+            print(f"pack-studio fix: {printable(str(path))} is not a pack (no KNOWLEDGE.md)", file=sys.stderr)
             return None
     return roots
 
@@ -104,18 +104,18 @@ def _text(result: FixRun, written: bool, write: bool) -> None:
     out = sys.stdout
     where = str(result.root)
     if result.changed:
-        out.write(visible(result.diff_named(f"{where}/KNOWLEDGE.md")))
+        out.write(printable_block(result.diff_named(f"{where}/KNOWLEDGE.md")))
         for fix in result.applied:
-            out.write(visible(f"{where}/KNOWLEDGE.md:{fix.line}: fixed {fix.code}: {fix.title}") + "\n")
+            out.write(printable_block(f"{where}/KNOWLEDGE.md:{fix.line}: fixed {fix.code}: {fix.title}") + "\n")
     for diagnostic, why in result.left:
-        out.write(visible(f"{where}/KNOWLEDGE.md:{diagnostic.line}:{diagnostic.column}: not fixed "
+        out.write(printable_block(f"{where}/KNOWLEDGE.md:{diagnostic.line}:{diagnostic.column}: not fixed "
                           f"{diagnostic.code}: {why}") + "\n")
     if written:
-        out.write(visible(f"Wrote {where}/KNOWLEDGE.md ({len(result.applied)} fixes)") + "\n")
+        out.write(printable(f"Wrote {where}/KNOWLEDGE.md ({len(result.applied)} fixes)") + "\n")
     elif result.changed and not write:
-        out.write(visible(f"Dry run: {len(result.applied)} fixes for {where}; run with --write to apply") + "\n")
+        out.write(printable(f"Dry run: {len(result.applied)} fixes for {where}; run with --write to apply") + "\n")
     elif not result.changed:
-        out.write(visible(f"Nothing to fix in {where}") + "\n")
+        out.write(printable_block(f"Nothing to fix in {where}") + "\n")
 
 
 def _json(result: FixRun, written: bool) -> dict[str, Any]:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
-from studio.cli._terminal import visible
 from studio.core.authoring.formatting import format_knowledge
 from studio.core.frontmatter_edit import EditError, FieldEdit, read_knowledge_text, write_knowledge_edit
+from studio.core.terminal import printable, printable_block
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,7 +47,8 @@ def run(args: argparse.Namespace) -> int:
             if written:
                 write_knowledge_edit(root, FieldEdit(text, result.new_text, result.diff))
         except EditError as exc:
-            print(f"pack-studio format: {visible(str(root))}: {visible(str(exc))}; nothing written", file=sys.stderr)
+            print(f"pack-studio format: {printable(str(root))}: {printable(str(exc))}; nothing written",
+                  file=sys.stderr)
             status = 2
             continue
         where = f"{root}/KNOWLEDGE.md"
@@ -56,12 +57,12 @@ def run(args: argparse.Namespace) -> int:
                             "written": written})
             continue
         if result.changes:
-            sys.stdout.write(visible(result.diff.replace("a/KNOWLEDGE.md", where, 1).replace("b/KNOWLEDGE.md",
+            sys.stdout.write(printable_block(result.diff.replace("a/KNOWLEDGE.md", where, 1).replace("b/KNOWLEDGE.md",
                                                                                             where, 1)))
             verb = "Formatted" if written else "Would format"
-            sys.stdout.write(visible(f"{verb} {where}: {'; '.join(result.changes)}") + "\n")
+            sys.stdout.write(printable_block(f"{verb} {where}: {'; '.join(result.changes)}") + "\n")
         else:
-            sys.stdout.write(visible(f"{where} is already formatted") + "\n")
+            sys.stdout.write(printable_block(f"{where} is already formatted") + "\n")
     if args.format == "json":
         write_json({"command": "format", "write": args.write, "packs": results})
     return status

@@ -70,6 +70,6 @@ def _write_tool_form(pack: Pack, fmt: str, encoding: str) -> None:
             sys.stderr.write(f"token counts unavailable ({tokenizer.name}): {tokenizer.unavailable_reason}\n")
         return
     text = render_tool_form(form)
-    sys.stdout.write(text)
+    write_artefact(sys.stdout, text)
     if tokenizer.available:
         sys.stderr.write(f"tokens: {tokenizer.count(text)} tokens ({tokenizer.name})\n")

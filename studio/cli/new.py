@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 from studio.cli._output import write_json
-from studio.cli._terminal import visible
 from studio.core.authoring.create import create_pack
 from studio.core.authoring.new_pack import DEFAULT_INTO, NewPackError, NewPackRequest, plan_new_pack
 from studio.core.authoring.templates import TemplateSet, load_templates, user_templates_dir
 from studio.core.model import PROFILES, RUNTIME_MODES
+from studio.core.terminal import printable, printable_block
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     templates = load_templates(args.templates_dir or user_templates_dir())
     for problem in templates.problems:
-        print(f"pack-studio new: template skipped: {visible(problem)}", file=sys.stderr)
+        print(f"pack-studio new: template skipped: {printable(problem)}", file=sys.stderr)
     if args.list_templates:
         return _list(templates, args.format)
     if not args.name:
@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         template = templates.get(args.template)
         if template is None:
             known = ", ".join(t.id for t in templates.templates)
-            return _usage(f"no template '{visible(args.template)}' (known: {known})")
+            return _usage(f"no template '{printable_block(args.template)}' (known: {known})")
     elif args.type and args.profile:
         template = templates.for_type(args.type)
     else:
@@ -76,14 +76,14 @@ def run(args: argparse.Namespace) -> int:
                     "diagnostics": [d.to_dict() for d in created.diagnostics] if created else []})
         return 0
     out = sys.stdout
-    out.write(visible(plan.tree()) + "\n")
+    out.write(printable_block(plan.tree()) + "\n")
     if args.dry_run:
-        out.write("\n" + visible(plan.knowledge) + "\nDry run: nothing written.\n")
+        out.write("\n" + printable_block(plan.knowledge) + "\nDry run: nothing written.\n")
         return 0
     assert created is not None
-    out.write(f"Created {visible(str(created.root))} from the '{plan.template_id}' template.\n")
+    out.write(f"Created {printable_block(str(created.root))} from the '{plan.template_id}' template.\n")
     for d in created.diagnostics:
-        out.write(visible(d.format(str(created.root))) + "\n")
+        out.write(printable_block(d.format(str(created.root))) + "\n")
     return 0
 
 
@@ -94,10 +94,10 @@ def _list(templates: TemplateSet, fmt: str) -> int:
         return 0
     for t in templates.templates:
         mark = " (yours)" if t.user else ""
-        sys.stdout.write(visible(f"{t.id:28} {t.type:26} {t.profile:15} {t.title}{mark}") + "\n")
+        sys.stdout.write(printable_block(f"{t.id:28} {t.type:26} {t.profile:15} {t.title}{mark}") + "\n")
     return 0
 
 
 def _usage(message: str) -> int:
-    print(f"pack-studio new: {visible(message)}", file=sys.stderr)
+    print(f"pack-studio new: {printable(message)}", file=sys.stderr)
     return 2

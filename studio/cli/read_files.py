@@ -19,6 +19,7 @@ from studio.core.pack import load_pack
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FencePack, FenceVariant, render_fence
 from studio.core.render.tool_form import ToolForm, build_tool_form, resolve_ids
+from studio.core.terminal import write_artefact
 
 _LISTED_IDS = 50
 """Valid ids printed with a usage error; a large pack's full list is one ``guide --as-tool`` away."""
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     fp = FencePack(pack, items, warnings)
     variant = FenceVariant(args.variant)
-    sys.stdout.write(render_fence([fp], variant))
+    write_artefact(sys.stdout, render_fence([fp], variant))
     sys.stderr.write(f"tokens: {fence_cost([fp], variant).describe()}\n")
     return 1 if failed else 0
 

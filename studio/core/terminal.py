@@ -23,7 +23,7 @@ U+200E-U+200F, U+202A-U+202E, U+2066-U+2069) and surrogates.
 from __future__ import annotations
 
 import re
-from typing import TextIO
+from typing import Any, TextIO
 
 _UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 _UNSAFE_IN_BLOCK = re.compile(
@@ -53,14 +53,36 @@ def printable_block(text: str) -> str:
     return text if _UNSAFE_IN_BLOCK.search(text) is None else _UNSAFE_IN_BLOCK.sub(_escape, text)
 
 
-def write_artefact(stream: TextIO, text: str) -> None:
-    """Write an artefact (catalog XML, a guide, a fence) byte for byte, unless ``stream`` is a terminal.
+class GuardedStream:
+    """A text stream that shows every control, bidi control and surrogate written to it (``printable_block``).
+
+    The CLI puts one over stdout and stderr for the time a command runs, so a printer that forgot ``printable``
+    (or a command written later) still cannot drive the terminal or reorder a line: the escaping has one owner
+    and no way around it but ``write_artefact``. Fields should still go through ``printable`` themselves, which
+    also escapes line breaks (this guard keeps them, so a field holding one could start a line of its own).
+    """
+
+    def __init__(self, raw: TextIO) -> None:
+        self.raw = raw
+
+    def write(self, text: str) -> int:
+        self.raw.write(printable_block(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:  # flush, fileno, isatty, encoding, buffer...: the raw stream's
+        return getattr(self.raw, name)
+
+
+def write_artefact(stream: TextIO | GuardedStream, text: str) -> None:
+    """Write an artefact (catalog XML, a guide, a fence, what ``read-files`` returns) byte for byte, unless
+    ``stream`` is a terminal.
 
     Redirected to a file or a pipe the artefact is exact, so it can be diffed or handed to a model; on a terminal
     a human reads it, and pack text must not drive the terminal (``printable_block``).
     """
-    isatty = getattr(stream, "isatty", None)
-    stream.write(printable_block(text) if isatty is not None and isatty() else text)
+    raw = stream.raw if isinstance(stream, GuardedStream) else stream
+    isatty = getattr(raw, "isatty", None)
+    raw.write(printable_block(text) if isatty is not None and isatty() else text)
 
 
-__all__ = ["printable", "printable_block", "write_artefact"]
+__all__ = ["GuardedStream", "printable", "printable_block", "write_artefact"]

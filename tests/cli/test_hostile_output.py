@@ -54,7 +54,21 @@ def hostile(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
         "runs/compile-2026-05-01T10-00-00Z.json": json.dumps({"status": "passed" + HOSTILE,
                                                                "run_id": "r" + HOSTILE, "note" + HOSTILE: 1}),
         "runs/log" + "\x1b[2J" + ".md": f"# Log {HOSTILE}\nstatus: passed\n",
+        "runs/context-2026-05-01T10-00-00Z.json": json.dumps({"record": "context", "query": "widget " + HOSTILE,
+                                                              "selected": ["compiled/facts.md"]}),
+        "evals/answer-quality.json": json.dumps({"pack_name": "hostile", "evals": [
+            {"id": "case" + HOSTILE + FORGED_SUMMARY, "prompt": "How heavy is the widget " + HOSTILE,
+             "required_context": ["compiled/facts.md" + HOSTILE]}]}),
+        "documents/odd" + HOSTILE.replace("\r", "") + "#x.md": f"# Odd {HOSTILE}\n",
     }, parent=tmp_path / ("ws" + "\x1b]0;t\x07"))
+
+
+def _tool_ids(pack: Path) -> list[str]:
+    """The ids ``guide --as-tool`` lists for the pack (its odd file names included)."""
+    from studio.core.pack import load_pack
+    from studio.core.render.tool_form import build_tool_form
+
+    return [f.id for f in build_tool_form(load_pack(pack)).files]
 
 
 TEXT_COMMANDS: list[Callable[[Path], list[str]]] = [
@@ -72,11 +86,46 @@ TEXT_COMMANDS: list[Callable[[Path], list[str]]] = [
     lambda p: ["review", str(p), "--decision", "confirm", "--reason", "ok" + HOSTILE, "--reviewer", "r" + HOSTILE,
                "--set-status", "disputed", "--dry-run"],
     lambda p: ["rules", "no-such" + HOSTILE],
+    lambda p: ["eval", str(p), "--suite", str(p / "evals" / "answer-quality.json")],
+    lambda p: ["feedback", str(p), "--file", "compiled/facts.md" + HOSTILE, "--outcome", "helpful",
+               "--task", "t" + HOSTILE, "--dry-run"],
+    lambda p: ["feedback", str(p), "--file", "compiled/facts.md", "--outcome", "helpful",
+               "--task", "t" + HOSTILE, "--reviewer", "r" + HOSTILE, "--dry-run"],
+    lambda p: ["guide", str(p), "--as-tool"],
+    lambda p: ["read-files", str(p), "--ids", "no" + HOSTILE, *_tool_ids(p)],
+    lambda p: ["coverage", str(p)],
+    lambda p: ["gap", str(p), "--task", "widget colour " + HOSTILE],
+    lambda p: ["diff", str(p), str(p)],
+    lambda p: ["search", "widget", str(p.parent), "--cache-dir", str(p.parent.parent / "search-cache")],
+    lambda p: ["index", "--project", str(p.parent)],
+    lambda p: ["visibility", str(p)],
+    lambda p: ["format", str(p)],
+    lambda p: ["fix", str(p)],
+    lambda p: ["new", "x" + HOSTILE, "--dry-run", "--into", str(p.parent.parent / "new")],
+    lambda p: ["cache", "--info"],
+    lambda p: ["to-catalog", str(p)],
+    lambda p: ["validate-run", str(p / "runs" / "compile-2026-05-01T10-00-00Z.json")],
+    lambda p: ["resolve-context", str(p), "--query", "widget " + HOSTILE],
 ]
 
 
 TEXT_IDS = ["validate", "validate-content", "catalog", "guide", "fence", "resolve", "resolve-fenced", "runs",
-            "evidence", "evidence-claim", "evidence-no-claim", "review", "rules"]
+            "evidence", "evidence-claim", "evidence-no-claim", "review", "rules", "eval", "feedback-file",
+            "feedback-task", "guide-as-tool", "read-files", "coverage", "gap", "diff", "search", "index",
+            "visibility", "format", "fix", "new", "cache", "to-catalog", "validate-run",
+            "resolve-context"]
+ARTEFACTS = ("catalog", "guide", "fence", "read-files")
+"""Commands whose output is a thing an agent receives: exact when redirected, escaped only on a terminal."""
+NOT_TEXT = {"open": "opens the window; no text output",
+            "read-properties": "prints JSON only (in the JSON test below)"}
+
+
+def test_every_command_is_tried_on_hostile_text(hostile: Path) -> None:
+    """A command added later is covered here too, or the reason it is not is written down."""
+    from studio.cli import command_names
+
+    tried = {argv(hostile)[0] for argv in TEXT_COMMANDS}
+    assert tried | set(NOT_TEXT) == set(command_names())
 
 
 @pytest.mark.parametrize("argv", TEXT_COMMANDS, ids=TEXT_IDS)
@@ -86,7 +135,7 @@ def test_text_output_never_carries_a_control_sequence(hostile: Path, argv: Calla
     code = main(args)
     out, err = capsys.readouterr()
     assert code in (0, 1, 2)
-    artefact = args[0] in ("catalog", "guide", "fence") or "fenced" in args
+    artefact = args[0] in ARTEFACTS or "fenced" in args
     checked = err if artefact else out + err  # an artefact redirected to a file is kept byte for byte
     found = UNSAFE.search(checked)
     near = checked[max(0, found.start() - 40):found.end()] if found else ""
@@ -101,9 +150,13 @@ def test_a_folder_name_cannot_forge_validates_summary(hostile: Path, capsys: pyt
     assert "\\n7 packs (7 load)" in out  # shown, escaped, inside the finding's path
 
 
-def test_an_artefact_is_exact_in_a_file_and_inert_on_a_terminal(hostile: Path, tmp_path: Path) -> None:
-    """Redirected, ``guide`` writes the C1 control as it is in the pack; on a terminal (a real pty) it is escaped."""
-    command = [sys.executable, "-m", "studio", "guide", str(hostile)]
+@pytest.mark.parametrize("artefact", [["guide"], ["guide", "--as-tool"], ["read-files"]],
+                         ids=["guide", "guide-as-tool", "read-files"])
+def test_an_artefact_is_exact_in_a_file_and_inert_on_a_terminal(hostile: Path, artefact: list[str]) -> None:
+    """Redirected, an artefact carries the C1 control as it is in the pack; on a terminal (a real pty) it is
+    escaped, bidi overrides included."""
+    extra = ["--ids", *_tool_ids(hostile)] if artefact == ["read-files"] else artefact[1:]
+    command = [sys.executable, "-m", "studio", artefact[0], str(hostile), *extra]
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     piped = subprocess.run(command, capture_output=True, env=env, timeout=120)
     assert "\x9b".encode() in piped.stdout
@@ -127,8 +180,8 @@ def test_an_artefact_is_exact_in_a_file_and_inert_on_a_terminal(hostile: Path, t
     finally:
         os.close(leader)
     shown = b"".join(chunks).decode("utf-8")
-    assert "\x9b" not in shown and "\\x9b31m" in shown and "\u202e" not in shown
-    assert "<knowledge_pack_guide" in shown
+    assert "\x9b" not in shown and "\\x9b31m" in shown and "\u202e" not in shown and "\x1b" not in shown
+    assert "\\u202e" in shown
 
 
 JSON_COMMANDS: list[Callable[[Path], list[str]]] = [
