@@ -204,7 +204,8 @@ def test_a_deeply_nested_user_template_is_listed_with_its_problem_and_skipped(
     out, err = capsys.readouterr()
     assert "deep" in err and "nests values" in err and "Traceback" not in out + err
     assert "blank" in out  # the built-in templates are still offered
-    assert main(["new", "still-works", "--template", "blank", "--templates-dir", str(templates), "--into", str(tmp_path / "k")]) == 0
+    assert main(["new", "still-works", "--template", "blank", "--templates-dir", str(templates),
+                 "--into", str(tmp_path / "k")]) == 0
     assert (tmp_path / "k" / "still-works" / "KNOWLEDGE.md").is_file()
     assert main(["new", "deep-one", "--template", "deep", "--templates-dir", str(templates),
                  "--into", str(tmp_path / "k")]) == 2
