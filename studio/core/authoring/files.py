@@ -2,8 +2,9 @@
 
 Every path is pack-relative and must stay inside the pack (no ``..``, no absolute path, no symlink out).
 Nothing is ever overwritten: a name that already exists, or differs from an existing one only by case or
-Unicode form, is refused. Deleting goes to the system trash (``send2trash``: the freedesktop trash on
-Linux, the Recycle Bin, the macOS Trash); if the trash cannot take it, nothing is deleted.
+Unicode form, is refused. Deleting goes to the system trash (the freedesktop trash on Linux, moved from the
+checked folder's descriptor by ``freedesktop_trash``; the Recycle Bin and the macOS Trash through
+``send2trash``); if the trash cannot take it, nothing is deleted.
 ``KNOWLEDGE.md`` itself is never renamed or deleted here (rename or delete the pack folder instead).
 """
 
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 from studio.core.atomic import OutsidePack, make_folders, write_atomic
+from studio.core.authoring.freedesktop_trash import TrashError, move_to_trash
 from studio.core.authoring.names import collision, fold, name_rule_problem
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES
 from studio.core.pack_fs import PackFS, Status
@@ -249,6 +252,14 @@ def trash(pack_root: Path, path: Path) -> None:
         raise FileOpError("KNOWLEDGE.md is the pack's entry file; delete the pack folder instead")
     if not os.path.lexists(path):
         raise FileOpError(f"{path.name} no longer exists")
+    if sys.platform in ("darwin", "win32"):
+        _trash_with_send2trash(path)
+    else:
+        _trash_by_descriptor(pack_root, path)
+
+
+def _trash_with_send2trash(path: Path) -> None:
+    """macOS and Windows: their own trash APIs, by path."""
     from send2trash import send2trash  # type: ignore[import-untyped]  # on use: the checks never need it
     from send2trash.exceptions import TrashPermissionError  # type: ignore[import-untyped]
 
@@ -256,3 +267,32 @@ def trash(pack_root: Path, path: Path) -> None:
         send2trash(str(path))
     except (TrashPermissionError, OSError) as exc:
         raise FileOpError(f"{path.name} could not be moved to the trash ({exc}); nothing was deleted") from exc
+
+
+def _trash_by_descriptor(pack_root: Path, path: Path) -> None:
+    """Move ``path`` to the freedesktop trash from its folder's descriptor, reached from the pack root without
+    following a link: a folder swapped for a symlink after the checks above moves nothing from outside the pack
+    (``freedesktop_trash``). The pack folder itself is moved from its parent, outside the pack."""
+    if path == pack_root:
+        try:
+            folder = os.open(pack_root.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        except OSError as exc:
+            raise FileOpError(f"{path.name} cannot be moved to the trash: {exc.strerror or exc}") from exc
+        try:
+            move_to_trash(folder, path.name, path)
+        except TrashError as exc:
+            raise FileOpError(f"{exc}; nothing was deleted") from exc
+        finally:
+            os.close(folder)
+        return
+    with PackFS(pack_root) as fs:
+        held = fs.open_dir(_rel(pack_root, path.parent) if path.parent != pack_root else "")
+        if held is None:
+            raise FileOpError(f"{path.name} cannot be moved to the trash: its folder is a symlink or gone; "
+                              "nothing was deleted")
+        if _lstat_in(held, path.name) is None:
+            raise FileOpError(f"{path.name} no longer exists")
+        try:
+            move_to_trash(held, path.name, path)
+        except TrashError as exc:
+            raise FileOpError(f"{exc}; nothing was deleted") from exc

@@ -150,3 +150,47 @@ def test_context_map_skeletons_by_folder() -> None:
     assert "documents/brief.md" in (skeleton_for_path("compiled/splits/brief/faq.md") or "")
     assert skeleton_for_path("indexes/source-map.json") is None
     assert (skeleton_for_path("wiki/concepts/launch-timeline.md") or "").startswith("# Launch timeline\n")
+
+
+def _swap_for_link(folder: Path, outside: Path) -> None:
+    """What a hostile process does between the check and the move: the folder becomes a link leading out."""
+    folder.rename(folder.with_name(folder.name + "-moved-aside"))
+    folder.symlink_to(outside, target_is_directory=True)
+
+
+@pytest.mark.parametrize("moment", ["after the checks", "while the trash is found"])
+def test_delete_moves_what_was_checked_even_if_a_folder_becomes_a_link(
+        pack: Path, trash_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, moment: str) -> None:
+    """Issue #35 item 5: a swap between the check and the move never sends a file outside the pack to the trash."""
+    import studio.core.authoring.files as files_module
+    import studio.core.authoring.freedesktop_trash as trash_module
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "pricing.md").write_text("precious, not the pack's\n")
+    folder = pack / "wiki" / "concepts"
+    if moment == "after the checks":
+        real_lexists = os.path.lexists
+
+        def swapping_lexists(path: object) -> bool:
+            found = real_lexists(path)  # type: ignore[arg-type]
+            _swap_for_link(folder, outside)
+            return found
+
+        monkeypatch.setattr(files_module.os.path, "lexists", swapping_lexists)
+    else:
+        real_trash_for = trash_module._trash_for
+
+        def swapping_trash_for(device: int, original: Path) -> Path:
+            _swap_for_link(folder, outside)
+            return real_trash_for(device, original)
+
+        monkeypatch.setattr(trash_module, "_trash_for", swapping_trash_for)
+    try:
+        trash(pack, folder / "pricing.md")
+    except FileOpError:
+        pass  # refusing is fine; moving the outside file is not
+    monkeypatch.undo()
+    assert (outside / "pricing.md").read_text() == "precious, not the pack's\n"
+    trashed = trash_home / "files" / "pricing.md"
+    assert not trashed.exists() or trashed.read_text() == "# Pricing\n"
