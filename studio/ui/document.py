@@ -6,6 +6,7 @@ The save never overwrites a file that changed on disk since it was read unless t
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import os
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from pathlib import Path
 from studio.core.atomic import write_atomic
 from studio.core.file_stamp import FileStamp, stamp_of
 from studio.core.paths import read_bounded
+from studio.core.text.line_breaks import merge_edit, shown, usual_break
 from studio.core.textfiles import is_binary
 
 MAX_EDIT_BYTES = 2 * 1024 * 1024
@@ -26,8 +28,15 @@ class Document:
     path: Path
     pack_root: Path
     text: str
+    """What the editor shows: every line break as ``\n`` (``line_breaks.shown``)."""
     stamp: FileStamp | None
     crlf: bool = False
+    """New lines are written with CRLF (the file's most common break is CRLF)."""
+    original: str | None = None
+    """The file's text as last read or saved, every line break as written (None: write ``text`` whole, with
+    ``crlf`` breaks, as after Format, which promises LF)."""
+    bom: bool = False
+    """The file starts with a UTF-8 byte order mark, which a save keeps."""
 
     @property
     def relpath(self) -> str:
@@ -57,8 +66,8 @@ def open_document(path: Path, pack_root: Path) -> Document:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise OpenRefused(f"{path.name} is not UTF-8 text (byte {exc.start}); the editor only opens UTF-8") from exc
-    crlf = "\r\n" in text
-    return Document(path, pack_root, text.replace("\r\n", "\n"), stamp_of(path, data), crlf)
+    return Document(path, pack_root, shown(text), stamp_of(path, data), usual_break(text) == "\r\n",
+                    original=text, bom=data.startswith(codecs.BOM_UTF8))
 
 
 def changed_on_disk(doc: Document) -> bool:
@@ -76,15 +85,19 @@ def changed_on_disk(doc: Document) -> bool:
 
 
 def save_document(doc: Document, text: str, *, force: bool = False) -> SaveOutcome:
-    """Write ``text`` atomically (keeping CRLF endings if the file had them) unless it changed on disk."""
+    """Write ``text`` atomically unless the file changed on disk. Only what was edited changes: untouched lines
+    keep their own line breaks, a byte order mark stays (``line_breaks.merge_edit``)."""
     if not force and changed_on_disk(doc):
         return SaveOutcome.CONFLICT
-    payload = (text.replace("\n", "\r\n") if doc.crlf else text).encode("utf-8")
+    newline = "\r\n" if doc.crlf else "\n"
+    merged = merge_edit(doc.original, text, newline) if doc.original is not None else text.replace("\n", newline)
+    payload = (codecs.BOM_UTF8 if doc.bom else b"") + merged.encode("utf-8")
     if _inside(doc.path, doc.pack_root):
         write_atomic(doc.path, payload, root=doc.pack_root)  # by descriptor: never through a swapped-in link
     else:
         write_atomic(doc.path, payload)
     doc.text = text
+    doc.original = merged
     doc.stamp = stamp_of(doc.path, payload)
     return SaveOutcome.SAVED
 

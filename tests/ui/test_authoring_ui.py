@@ -302,3 +302,27 @@ def test_the_name_dialog_checks_as_you_type(qtbot) -> None:  # type: ignore[no-u
     assert ok.isEnabled()
     dialog.edit.setText("briefing.txt")
     assert not ok.isEnabled() and "Keep the .md" in dialog.status.text()
+
+
+def test_a_save_changes_only_the_typed_bytes(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """Issue #35 item 7: a BOM, mixed line endings, a lone CR, U+2028 and a no-break space all survive a save in
+    the real editor; one blank typed at the end of a JSON suite is the only change and the suite stays JSON."""
+    import json
+
+    from PySide6.QtGui import QTextCursor
+
+    root = _case("status-case", tmp_path)
+    suite = root / "evals" / "answer-quality.json"
+    suite.parent.mkdir(exist_ok=True)
+    original = ('\ufeff{"evals": [\r\n  {"id": "line\u2028sep", "prompt": "no\u00a0break"},\n'
+                '  {"id": "b", "prompt": "p"}\r\n]\r}').encode()
+    suite.write_bytes(original)
+    _area, tab = _tab(qtbot, root, "evals/answer-quality.json")
+    cursor = tab.editor.textCursor()
+    cursor.movePosition(QTextCursor.MoveOperation.End)
+    tab.editor.setTextCursor(cursor)
+    qtbot.keyClick(tab.editor, Qt.Key.Key_Space)
+    tab.save()
+    saved = suite.read_bytes()
+    assert saved == original + b" "
+    assert json.loads(saved.decode("utf-8-sig"))["evals"][0]["id"] == "line\u2028sep"

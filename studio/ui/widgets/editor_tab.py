@@ -28,6 +28,7 @@ from studio.core.authoring.formatting import format_knowledge
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack, Scope
 from studio.core.pack import validate_text
+from studio.core.text.line_breaks import shown
 from studio.ui import workers
 from studio.ui.document import Document, SaveOutcome, save_document
 from studio.ui.highlighter import PygmentsHighlighter, language_for
@@ -133,8 +134,10 @@ class EditorTab(QWidget):
         changes = list(result.changes)
         if result.new_text != old:
             replace_minimal(self.editor, old, result.new_text)
-        if self.document_state.crlf:
-            self.document_state.crlf = False  # the next save writes LF
+        if self.document_state.crlf or (self.document_state.original is not None
+                                        and shown(self.document_state.original) != self.document_state.original):
+            self.document_state.crlf = False  # the next save writes every line break as LF
+            self.document_state.original = None
             self.editor.document().setModified(True)
             changes.append("line endings will be saved as LF")
         self.message.emit("Formatted: " + "; ".join(changes) if changes else "The frontmatter is already formatted")
@@ -170,7 +173,9 @@ class EditorTab(QWidget):
         return self.editor.document().isModified()
 
     def text(self) -> str:
-        return self.editor.toPlainText()
+        """The buffer as written: ``toPlainText`` would turn a no-break space into a space, so a save would
+        change characters nobody touched; the raw text keeps them (its block breaks are U+2029)."""
+        return self.editor.document().toRawText().replace("\u2029", "\n")
 
     # -- diagnostics ------------------------------------------------------------------------------
     def show_pack_diagnostics(self, pack: Pack) -> None:
