@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -51,7 +52,8 @@ def dispute_findings(pack: Path) -> list[tuple[str, str, str]]:
                   if d.code.startswith("claim-"))
 
 
-def test_a_thread_is_opened_discussed_and_listed_in_the_issue_shape(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_thread_is_opened_discussed_and_listed_in_the_issue_shape(
+        espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     code, out, _ = dispute(capsys, "comment", str(espresso), "--claim", CLAIM, "--text", "Rev D said 0.8 L",
                            "--author", "bo")
@@ -68,7 +70,7 @@ def test_a_thread_is_opened_discussed_and_listed_in_the_issue_shape(espresso: Pa
 
 
 def test_while_open_every_carrying_file_enters_context_with_a_warning_naming_claim_and_thread(
-        espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+        espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert claim_warnings(espresso) == []
     open_dispute(capsys, espresso)
     warnings = claim_warnings(espresso)
@@ -78,7 +80,7 @@ def test_while_open_every_carrying_file_enters_context_with_a_warning_naming_cla
     assert dispute_findings(espresso)[0][:2] == ("claim-dispute-open", "warning")
 
 
-def test_keep_ends_the_warning(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_keep_ends_the_warning(espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     code, _, err = dispute(capsys, "decide", str(espresso), "--claim", CLAIM, "--decision", "keep", "--reason",
                            "rev E was withdrawn")
@@ -88,7 +90,8 @@ def test_keep_ends_the_warning(espresso: Path, capsys) -> None:  # type: ignore[
     assert (thread["state"], thread["decision"]) == ("decided", "keep") and thread["decided"]
 
 
-def test_amend_flags_the_files_with_the_old_text_until_recompiled(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_amend_flags_the_files_with_the_old_text_until_recompiled(
+        espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     new = "The brew boiler holds 1.0 L and is made of 316L stainless steel."
     code, _, err = dispute(capsys, "decide", str(espresso), "--claim", CLAIM, "--decision", "amend", "--reason",
@@ -106,7 +109,8 @@ def test_amend_flags_the_files_with_the_old_text_until_recompiled(espresso: Path
     assert claim_warnings(espresso) == [] and dispute_findings(espresso) == []
 
 
-def test_retract_is_a_validate_error_per_carrying_file_until_recompiled(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_retract_is_a_validate_error_per_carrying_file_until_recompiled(
+        espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     code, _, err = dispute(capsys, "decide", str(espresso), "--claim", CLAIM, "--decision", "retract", "--reason",
                            "unsourced")
@@ -124,7 +128,7 @@ def test_retract_is_a_validate_error_per_carrying_file_until_recompiled(espresso
     assert claim_warnings(espresso) == [] and dispute_findings(espresso) == []
 
 
-def test_unknown_claim_exits_2_naming_the_nearest_ids(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_claim_exits_2_naming_the_nearest_ids(espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = dispute(capsys, "open", str(espresso), "--claim", "nw-boiler-volume", "--reason", "x")
     assert code == 2
     assert "unknown claim 'nw-boiler-volume'" in err and "nw-boiler-volumes" in err and "nothing written" in err
@@ -143,14 +147,16 @@ def test_unknown_claim_exits_2_naming_the_nearest_ids(espresso: Path, capsys) ->
     (["open", "--reason", "r", "--evidence", "sources/nope.md"], "does not exist"),
     (["open", "--reason", "r", "--evidence", "sources/engineering-spec-sheet.md:9999"], "out-of-range"),
 ])
-def test_bad_steps_exit_2_and_write_nothing(espresso: Path, capsys, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+def test_bad_steps_exit_2_and_write_nothing(espresso: Path, capsys: pytest.CaptureFixture[str],
+                                           args: list[str], message: str) -> None:
     action, *rest = args
     code, _, err = dispute(capsys, action, str(espresso), "--claim", CLAIM, *rest)
     assert code == 2 and message in err, err
     assert not list((espresso / "runs").glob("dispute-*"))
 
 
-def test_amend_needs_a_new_text_and_a_second_open_is_refused(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_amend_needs_a_new_text_and_a_second_open_is_refused(
+        espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     code, _, err = dispute(capsys, "open", str(espresso), "--claim", CLAIM, "--reason", "again")
     assert code == 2 and "already has an open dispute" in err
@@ -159,7 +165,8 @@ def test_amend_needs_a_new_text_and_a_second_open_is_refused(espresso: Path, cap
     assert len(list((espresso / "runs").glob("dispute-*"))) == 1
 
 
-def test_hostile_text_is_stored_as_given_and_printed_escaped(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_hostile_text_is_stored_as_given_and_printed_escaped(
+        espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     hostile = "rev \x1b[2J\x1b]0;owned\x07 says \u202e1.0 L <b>bold</b>"
     code, _, err = dispute(capsys, "open", str(espresso), "--claim", CLAIM, "--reason", hostile,
                            "--author", "eve\x1b[31m")
@@ -171,7 +178,7 @@ def test_hostile_text_is_stored_as_given_and_printed_escaped(espresso: Path, cap
     assert "\\x1b[2J" in out and "\\u202e1.0 L" in out and "eve\\x1b[31m" in out and "<b>bold</b>" in out
 
 
-def test_built_in_packs_are_read_only(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_built_in_packs_are_read_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pack = examples_dir() / "northwind-espresso"
     before = sorted(p.name for p in (pack / "runs").iterdir())
     code, _, err = dispute(capsys, "open", str(pack), "--claim", CLAIM, "--reason", "r")
@@ -180,11 +187,12 @@ def test_built_in_packs_are_read_only(tmp_path: Path, capsys) -> None:  # type: 
     assert dispute(capsys, "list", str(pack))[0] == 0  # reading is fine
 
 
-def test_a_full_disk_leaves_nothing_half_written(espresso: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_full_disk_leaves_nothing_half_written(espresso: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     def full(fd: int, data: bytes) -> int:
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(atomic.os, "write", full)
+    monkeypatch.setattr(os, "write", full)  # only while the command runs: undone below
     code, _, err = dispute(capsys, "open", str(espresso), "--claim", CLAIM, "--reason", "r")
     monkeypatch.undo()
     assert code == 2 and "no space is left on the device" in err and "nothing written" in err
@@ -192,7 +200,8 @@ def test_a_full_disk_leaves_nothing_half_written(espresso: Path, capsys, monkeyp
         p.name for p in (examples_dir() / "northwind-espresso" / "runs").iterdir())  # no temporary file either
 
 
-def test_a_read_only_runs_folder_is_an_honest_error(espresso: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_read_only_runs_folder_is_an_honest_error(espresso: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     def read_only(*_args: object, **_kwargs: object) -> Path:
         raise OSError(errno.EROFS, "Read-only file system")
 
@@ -202,7 +211,7 @@ def test_a_read_only_runs_folder_is_an_honest_error(espresso: Path, capsys, monk
     assert not list((espresso / "runs").glob("dispute-*"))
 
 
-def test_runs_as_a_symlink_is_refused(espresso: Path, tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_runs_as_a_symlink_is_refused(espresso: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     elsewhere = tmp_path / "elsewhere"
     (espresso / "runs").rename(elsewhere)
     (espresso / "runs").symlink_to(elsewhere)
@@ -211,7 +220,7 @@ def test_runs_as_a_symlink_is_refused(espresso: Path, tmp_path: Path, capsys) ->
     assert not list(elsewhere.glob("dispute-*"))
 
 
-def test_records_validate_and_show_in_runs(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_records_validate_and_show_in_runs(espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     dispute(capsys, "decide", str(espresso), "--claim", CLAIM, "--decision", "amend", "--reason", "r", "--text", "n")
     for record in sorted((espresso / "runs").glob("dispute-*")):
@@ -225,7 +234,7 @@ def test_records_validate_and_show_in_runs(espresso: Path, capsys) -> None:  # t
     assert "dispute on nw-boiler-volumes: opened by ana" in out and "decided amend" in out
 
 
-def test_fence_before_and_after_a_decision_side_by_side(espresso: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_fence_before_and_after_a_decision_side_by_side(espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
     open_dispute(capsys, espresso)
     code, out, err = dispute(capsys, "decide", str(espresso), "--claim", CLAIM, "--decision", "keep", "--reason",
                              "fine", "--fence-task", TASK, "--dry-run")
