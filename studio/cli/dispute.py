@@ -21,9 +21,10 @@ from pathlib import Path
 from studio.cli._errors import UsageError
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
-from studio.core.dispute_actions import check_against_thread, decision_fences, make_step, write_step
-from studio.core.disputes import DECISIONS, DisputeError, Thread, UnknownClaim
+from studio.core.dispute_actions import decision_fences, prepare_step, write_step
+from studio.core.disputes import DECISIONS, DisputeError, UnknownClaim
 from studio.core.disputes.listing import dispute_listing, listing_json
+from studio.core.disputes.render import thread_text
 from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.terminal import printable, printable_block
@@ -75,13 +76,11 @@ def run(args: argparse.Namespace) -> int:
     dry_run = getattr(args, "dry_run", False)
     if not dry_run:
         refuse_builtin(pack.root, f"dispute {args.action}")
-    threads, claims = dispute_listing(pack.root)
     text = args.reason if args.action in ("open", "decide") else args.text
     try:
-        step = make_step(pack.root, pack.name, claims, args.claim, args.action, text,
-                         evidence=getattr(args, "evidence", []), decision=getattr(args, "decision", None),
-                         new_text=args.text if args.action == "decide" else None, author=args.author)
-        check_against_thread(step, threads)
+        step = prepare_step(pack.root, pack.name, args.claim, args.action, text,
+                            evidence=getattr(args, "evidence", []), decision=getattr(args, "decision", None),
+                            new_text=args.text if args.action == "decide" else None, author=args.author)
         fences = decision_fences(pack, args.fence_task, step) if getattr(args, "fence_task", None) else None
         path = None if dry_run else write_step(pack.root, step)
     except UnknownClaim as exc:
@@ -122,30 +121,10 @@ def _list(pack: Pack, args: argparse.Namespace) -> int:
         print(f"No disputes in {printable(pack.name)}.")
     for entry in data["disputes"]:
         thread = threads.by_claim[entry["claim"]]
-        print(render_thread(thread, entry["files"]))
+        print(thread_text(thread, entry["files"]))
     if not threads.complete:
         print("(runs/ holds more dispute records than are read; the list is incomplete)")
     return 0
-
-
-def render_thread(thread: Thread, files: list[str]) -> str:
-    """One thread as text: a heading line, each position with its evidence excerpts indented, the files."""
-    state = thread.state if thread.is_open else f"decided: {thread.decision} ({thread.decided})"
-    lines = [f"{printable(thread.claim)}: {state}, opened {thread.opened}"]
-    if thread.old_text:
-        lines.append(f"  claim: {printable(thread.old_text)}")
-    if thread.new_text:
-        lines.append(f"  new text: {printable(thread.new_text)}")
-    for step in thread.steps:
-        label = f"{step.step} {step.decision}" if step.decision else step.step
-        lines.append(f"  [{step.timestamp}] {printable(step.author)} ({label}): {printable(step.text)}")
-        for ev in step.evidence:
-            where = f"{ev.path}:{ev.line}" if ev.line else ev.path
-            lines.append(f"      evidence {printable(where)}")
-            lines.extend(f"        | {line}" for line in printable_block(ev.excerpt).splitlines()[:10])
-    if files:
-        lines.append(f"  compiled into: {', '.join(printable(f) for f in files)}")
-    return "\n".join(lines)
 
 
 def side_by_side(left: tuple[str, str], right: tuple[str, str], width: int | None = None) -> str:

@@ -7,7 +7,14 @@ for excerpts and the resolver for fences.
 from __future__ import annotations
 
 from studio.core.dispute_actions.preview import FencePair, decision_fences
-from studio.core.dispute_actions.steps import check_against_thread, make_step, parse_evidence, read_evidence, write_step
+from studio.core.dispute_actions.steps import (
+    check_against_thread,
+    make_step,
+    parse_evidence,
+    prepare_step,
+    read_evidence,
+    write_step,
+)
 
-__all__ = ["FencePair", "check_against_thread", "decision_fences", "make_step", "parse_evidence", "read_evidence",
-           "write_step"]
+__all__ = ["FencePair", "check_against_thread", "decision_fences", "make_step", "parse_evidence", "prepare_step",
+           "read_evidence", "write_step"]

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from studio.core.atomic import RunsRefused, storage_problem, write_run_record
 from studio.core.disputes.claims import Claim, ClaimIndex
+from studio.core.disputes.listing import dispute_listing
 from studio.core.disputes.model import (
     DECISIONS,
     MAX_TEXT_CHARS,
@@ -104,6 +105,17 @@ def check_against_thread(step: DisputeStep, threads: Threads) -> None:
         raise DisputeError(f"claim '{step.claim}' {state}; open a dispute first with 'dispute open'")
 
 
+def prepare_step(root: Path, pack_name: str, claim_id: str, step: str, text: str, *,
+                 evidence: list[str] | tuple[str, ...] = (), decision: str | None = None,
+                 new_text: str | None = None, author: str | None = None) -> DisputeStep:
+    """The pack's claims and threads read, the step built and checked against its thread (not written)."""
+    threads, claims = dispute_listing(root)
+    made = make_step(root, pack_name, claims, claim_id, step, text, evidence=evidence, decision=decision,
+                     new_text=new_text, author=author)
+    check_against_thread(made, threads)
+    return made
+
+
 def write_step(root: Path, step: DisputeStep) -> Path:
     """Write ``step`` to a new ``runs/dispute-*.json`` (atomic, exclusive); DisputeError when storage refuses."""
     stamp = step.timestamp.replace(":", "-")
@@ -140,4 +152,5 @@ def _default_author() -> str:
         return "unknown"
 
 
-__all__ = ["MAX_EVIDENCE", "check_against_thread", "make_step", "parse_evidence", "read_evidence", "write_step"]
+__all__ = ["MAX_EVIDENCE", "check_against_thread", "make_step", "parse_evidence", "prepare_step", "read_evidence",
+           "write_step"]
