@@ -249,3 +249,12 @@ def test_fence_before_and_after_a_decision_side_by_side(espresso: Path, capsys: 
     fences = json.loads(out)["fences"]
     assert any("retracted claim (nw-boiler-volumes)" in w for w in fences["after"]["warnings"])
     assert any("disputed claim (nw-boiler-volumes)" in w for w in fences["before"]["warnings"])
+
+
+def test_a_decide_record_without_its_decision_is_invalid(espresso: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    record = espresso / "runs" / "dispute-x.json"
+    record.write_text(json.dumps({"record": "dispute", "step": "decide", "pack": "p", "claim": CLAIM,
+                                  "author": "a", "text": "t", "timestamp": "2026-05-01T10:00:00Z"}))
+    capsys.readouterr()
+    assert main(["validate-run", str(record)]) != 0
+    assert json.loads(capsys.readouterr().out)["validity"] == "invalid"
