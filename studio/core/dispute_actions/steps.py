@@ -10,11 +10,10 @@ leaves nothing behind (the atomic writer removes its temporary file) and the err
 
 from __future__ import annotations
 
-import getpass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from studio.core.atomic import RunsRefused, storage_problem, write_run_record
+from studio.core.atomic import RunsRefused, record_author, storage_problem, write_run_record
 from studio.core.disputes.claims import Claim, ClaimIndex
 from studio.core.disputes.listing import dispute_listing
 from studio.core.disputes.model import (
@@ -86,7 +85,7 @@ def make_step(root: Path, pack_name: str, claims: ClaimIndex, claim_id: str, ste
             raise DisputeError("only an 'amend' decision takes a new claim text")
     elif decision is not None or new_text is not None:
         raise DisputeError("only 'decide' takes a decision")
-    who = _bounded("author", author if author is not None else _default_author(), MAX_AUTHOR_CHARS)
+    who = _bounded("author", record_author(author), MAX_AUTHOR_CHARS)
     moment = (now or datetime.now(UTC)).astimezone(UTC)
     return DisputeStep(pack_name, claim.claim_id, step, who, body, moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
                        read_evidence(root, evidence), decision if step == "decide" else None, new_text,
@@ -144,12 +143,6 @@ def _bounded(label: str, value: str, limit: int) -> str:
         raise DisputeError(f"the {label} is {len(text):,} characters; at most {limit:,} are recorded")
     return text
 
-
-def _default_author() -> str:
-    try:
-        return getpass.getuser() or "unknown"
-    except (OSError, KeyError, ImportError):
-        return "unknown"
 
 
 __all__ = ["MAX_EVIDENCE", "check_against_thread", "make_step", "parse_evidence", "prepare_step", "read_evidence",

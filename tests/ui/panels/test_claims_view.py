@@ -133,3 +133,18 @@ def test_the_review_panel_has_a_claims_tab_following_the_current_pack(qtbot, tmp
     assert panel.tabs.tabText(panel.tabs.currentIndex()) == "&Claims"
     assert panel.claims.pack is not None and panel.claims.pack.root == pack.root
     assert panel.claims.action.currentData() == "open"  # no dispute yet: the form offers to open one
+
+
+def test_dispute_records_are_shown_in_runs_mode(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui.panels.runs_panel import RunsPanel
+
+    root = _pack(tmp_path)
+    panel = RunsPanel()
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.loaded, timeout=10000):
+        panel.set_pack(load_pack(root))
+    panel.set_kind_filter("dispute-record")
+    shown = panel.visible_records()
+    assert len(shown) == 2 and all(r.validity.value == "valid" for r in shown)
+    assert sorted(r.summary for r in shown) == ["dispute on nw-boiler-volumes: comment by eve",
+                                                "dispute on nw-boiler-volumes: opened by ana"]
