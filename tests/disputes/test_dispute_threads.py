@@ -131,3 +131,35 @@ def test_ontology_claims_can_be_disputed_and_claims_without_a_source_too(espress
     codes = [(d.code, d.message) for d in validate_pack(load_pack(espresso), content=True)
              if d.code == "claim-dispute-open"]
     assert len(codes) == 2 and any("onto-quiet" in m and "2 file(s)" in m for _, m in codes)
+
+
+def test_a_hostile_claim_id_makes_a_safe_record_name(espresso: Path) -> None:
+    source_map = espresso / "indexes/source-map.json"
+    data = json.loads(source_map.read_text())
+    hostile = "../../" + "\u202e" * 3 + "x/" * 100
+    data["claims"].append({"claim_id": hostile, "text": "t", "status": "confirmed",
+                           "source": {"path": "sources/engineering-spec-sheet.md"}})
+    source_map.write_text(json.dumps(data))
+    claims = read_claims(espresso)
+    path = write_step(espresso, make_step(espresso, "p", claims, hostile, "open", "why", author="a"))
+    assert path.parent == espresso / "runs" and path.name.startswith("dispute-x_x_")
+    assert len(path.name) < 120 and "/" not in path.name[len("dispute-"):]
+    thread = load_threads(espresso).get(hostile)
+    assert thread is not None and thread.steps[0].claim == hostile  # the record keeps the real id
+
+
+def test_an_open_dispute_on_an_ontology_claim_warns_on_the_files_it_names(espresso: Path) -> None:
+    from studio.core.resolver import ResolveRequest, ResolverSession, resolve
+
+    (espresso / "ontology").mkdir()
+    (espresso / "ontology/claims.json").write_text(json.dumps([
+        {"id": "onto-quiet", "text": "Quieter than any rival", "evidenceStatus": "weak",
+         "compiledInto": ["compiled/facts.md"]}]))
+    request = ResolveRequest(task="brew boiler volume facts", packs=[load_pack(espresso)])
+    assert not any("onto-quiet" in w.message for w in resolve(request, ResolverSession()).warnings)
+    write_step(espresso, make_step(espresso, "p", read_claims(espresso), "onto-quiet", "open", "no test data",
+                                   author="a"))
+    result = resolve(request, ResolverSession())
+    assert any(d.path == "compiled/facts.md" for res in result.packs for d in res.selected)
+    assert any(w.message.startswith("compiled/facts.md carries a disputed claim (onto-quiet)")
+               for w in result.warnings)
