@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QAbstractItemView, QApplication, QDockWidget, QLab
 from studio.ui.main_window import MainWindow  # noqa: E402
 from studio.ui.screenshot import MODES  # noqa: E402
 
-
 BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 

@@ -45,6 +45,7 @@ from studio.core.resources import in_builtin_scope
 from studio.core.terminal import printable, printable_block
 from studio.ui.fit import wrap_label
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.workers import next_request_id, submit
 
@@ -148,8 +149,7 @@ class ClaimsView(QWidget):
             header.resizeSection(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_thread())
-        self.thread_view = QPlainTextEdit()
-        self.thread_view.setReadOnly(True)
+        self.thread_view = PackTextView()  # evidence excerpts are pack text: their blank runs are bounded
         self.thread_view.setFont(monospace_font())
         self.thread_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.thread_view.setPlaceholderText("The selected claim's dispute, with its evidence excerpts.")
@@ -235,9 +235,8 @@ class ClaimsView(QWidget):
         self._action_changed()
         self._enable(False)
 
-    def _fence_pane(self) -> QPlainTextEdit:
-        pane = QPlainTextEdit()
-        pane.setReadOnly(True)
+    def _fence_pane(self) -> PackTextView:
+        pane = PackTextView()
         pane.setFont(monospace_font())
         pane.setTabChangesFocus(True)
         pane.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
