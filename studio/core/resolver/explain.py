@@ -5,7 +5,7 @@ curator can act on. The codes are stable (the CLI, the GUI and the tests read th
 
 selected reasons
     ``guide``, ``boundaries``, ``persona-core``, ``core-view``, ``relevant``, ``fallback-section``,
-    ``evidence-for-citation``
+    ``evidence-for-citation``, ``answer-block``
 skipped reasons
     ``over-budget``, ``low-relevance``, ``status-gated``, ``sources-only-for-citation``,
     ``index-candidate-only``, ``superseded-by-split``, ``symlink-escape``, ``not-a-runtime-surface``,

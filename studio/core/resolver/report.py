@@ -34,7 +34,7 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
     for res, prep in zip(result.packs, prepared, strict=True):
         if prep is None:
             continue
-        by_place = {(c.path, c.lines): c for c in prep.files.candidates}
+        by_place = {(c.path, c.section, c.lines): c for c in prep.files.candidates}
         warn = _warner(res)
         if prep.source_map.problem:
             warn(codes.SOURCE_MAP_UNUSABLE, f"Source map unusable: {prep.source_map.problem}",
@@ -42,10 +42,13 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
         anchors: dict[str, None] = {}
         unanchored: list[str] = []
         for d in res.selected:
-            c = by_place.get((d.path, d.lines))
+            c = by_place.get((d.path, d.section, d.lines))
             if c is None:
                 continue
             selected_texts.append(c.text)
+            if c.caution:
+                warn(codes.UNSETTLED_ANSWER, f"{c.key} was selected but its {c.caution}; do not present it as "
+                     "settled.", c.path)
             claims = prep.source_map.claims_for(c.path, c.slug)
             for claim in claims:
                 anchors[claim.anchor] = None
@@ -55,7 +58,7 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
                     if res.grounding == "required" and claim.status in ("missing", "source-required"):
                         result.citation_gaps.append({"path": c.key, "reason": f"claim {claim.claim_id} is "
                                                      f"{claim.status}"})
-            if not claims and c.layer not in ("guide", "source"):
+            if not claims and c.layer not in ("guide", "source", "answer"):
                 unanchored.append(c.key)
         res.source_anchors = sorted(anchors)
         if res.grounding == "required":

@@ -69,10 +69,12 @@ class ResolverSession:
         cache = self._packs.setdefault(str(pack.root), _PackCache())
         primary = pack.primary_document
         prepared = cache.prepared
-        if self._frozen and prepared is not None and prepared.fingerprint[1:3] == (pack.body, primary):
+        pointers = (pack.body, primary, pack.primary_answers)
+        if self._frozen and prepared is not None and prepared.fingerprint[1:4] == pointers:
             return self._with_meter(prepared, tokenizer)
-        files = collect(pack.root, primary, pack.body, cache.file_cache)
-        fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP),
+        files = collect(pack.root, primary, pack.body, cache.file_cache, pack.primary_answers)
+        fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, pack.primary_answers,
+                       _stat_key(pack.root / SOURCE_MAP),
                        _stat_key(pack.root / "runs"))
         if prepared is None or prepared.fingerprint != fingerprint:
             source_map = read_source_map(pack.root)
