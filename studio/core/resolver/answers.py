@@ -67,9 +67,9 @@ def answer_items(question_map: str, read: Callable[[str], bytes | None]) -> tupl
         question = _text(record.get("question"))
         if not question:
             # A question map may hold answer blocks itself (a pack pointing primaryAnswers at them).
-            block = _block_item(question_map, record)
-            if block is not None:
-                items.append(block)
+            own = _block_item(question_map, record)
+            if own is not None:
+                items.append(own)
             continue
         ids = [_text(i) for i in _list(record.get("answerBlockIds"))]
         found = [blocks[i] for i in ids if i in blocks]

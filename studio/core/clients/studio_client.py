@@ -1,0 +1,38 @@
+"""``studio``: the studio's own resolver (``studio.core.resolver``), the client every other profile is compared with.
+
+What it does: the profile- and mode-aware fill of digest 6.3-6.5 (guide, boundaries, persona core, briefing,
+facts, then items ranked by BM25 against the task) within the token budget, counted with a real tokenizer, with
+duplicate candidates loaded once; ``answers/`` through ``metadata.primaryAnswers``.
+Sources: the runtime-context-resolver page (selection order, profile branches), the runtime standard (status
+gating, persona first), digest 6.5 for the budget (the standard gives no algorithm; the fill order is ours).
+Custom types: a ``custom:<namespace>`` pack loads, an un-namespaced unknown type only when allowed (V12, V13).
+"""
+
+from __future__ import annotations
+
+from studio.core.clients.run import ClientRequest, ClientRun, label, type_refusal
+from studio.core.resolver import ResolveRequest, ResolverSession
+
+NAME = "studio"
+
+
+def simulate(request: ClientRequest, session: ResolverSession | None = None) -> ClientRun:
+    run = ClientRun(NAME)
+    packs = []
+    for pack in request.packs:
+        refusal = type_refusal(pack, request, namespaced_loads=True)
+        if refusal:
+            run.warnings.append(refusal)
+        else:
+            packs.append(pack)
+    if not packs:
+        return run
+    result = (session or ResolverSession()).resolve(ResolveRequest(request.task, packs, budget=request.budget,
+                                                                   encoding=request.encoding))
+    for res in result.packs:
+        for d in res.selected:
+            run.selected.append(label(res.pack, d.path, request.packs))
+    run.selected = list(dict.fromkeys(run.selected))
+    run.tokens = result.tokens_used
+    run.warnings.extend(w.message for w in result.warnings if w.severity != "info")
+    return run
