@@ -115,6 +115,9 @@ def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, 
 
 
 def _omission_warnings(res: PackResolution, warn: _Warn) -> None:
+    for d in res.skipped:
+        if d.reason == "duplicate":
+            warn(codes.DUPLICATE_LOADED_ONCE, f"{d.path} was not loaded: {d.detail}", d.path)
     omitted = [d for d in res.skipped if d.reason == "over-budget"]
     if not omitted:
         return
