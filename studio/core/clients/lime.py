@@ -39,8 +39,8 @@ def simulate(request: ClientRequest) -> ClientRun:
         refusal = type_refusal(pack, request, namespaced_loads=False)
         if refusal:
             run.warnings.append(refusal)
-        elif pack.knowledge is None or not pack.loads:
-            run.warnings.append(f"{pack.name}: not loadable; Lime skips it.")
+        elif pack.knowledge is None:  # Lime has its own checks, not the studio's validation: only unreadable is out
+            run.warnings.append(f"{pack.name}: no readable KNOWLEDGE.md; Lime skips it.")
         else:
             packs.append(pack)
     packs.sort(key=lambda p: (0 if p.runtime_mode == "persona" else 1, p.name))

@@ -5,7 +5,8 @@ facts, then items ranked by BM25 against the task) within the token budget, coun
 duplicate candidates loaded once; ``answers/`` through ``metadata.primaryAnswers``.
 Sources: the runtime-context-resolver page (selection order, profile branches), the runtime standard (status
 gating, persona first), digest 6.5 for the budget (the standard gives no algorithm; the fill order is ours).
-Custom types: a ``custom:<namespace>`` pack loads, an un-namespaced unknown type only when allowed (V12, V13).
+Custom types: a ``custom:<namespace>`` pack loads (V12); an un-namespaced unknown type never does, even with the
+switch: the studio's validation quarantines it (V13), and its resolver loads nothing validation refused.
 """
 
 from __future__ import annotations
