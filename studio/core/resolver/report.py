@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from studio.core.checks.persona_boundaries import guide_has_boundaries
 from studio.core.diagnostics import Code
 from studio.core.resolver import warning_codes as codes
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
@@ -109,9 +110,15 @@ def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, 
         warn(codes.EVIDENCE_SOURCES, "The task asks for evidence; sources/ anchors were considered.", "sources/")
     elif evidence:
         warn(codes.EVIDENCE_WITHOUT_SOURCES, "The task asks for evidence, but the pack has no sources/ to cite.")
-    if res.runtime_mode == "persona" and res.selected and not any(d.reason == "boundaries" for d in res.selected):
+    if res.runtime_mode == "persona" and res.selected and not _boundaries_loaded(res):
         warn(codes.PERSONA_WITHOUT_BOUNDARIES,
              "Persona context was selected without any boundaries or taboos beside it.")
+
+
+def _boundaries_loaded(res: PackResolution) -> bool:
+    """A boundaries item was selected, or the guide was and has a boundaries section the validator accepts (V26)."""
+    return any(d.reason == "boundaries" or (d.reason == "guide" and guide_has_boundaries(res.pack.body))
+               for d in res.selected)
 
 
 def _omission_warnings(res: PackResolution, warn: _Warn) -> None:
