@@ -13,11 +13,18 @@ from __future__ import annotations
 
 import re
 
-from studio.core.clients.run import ClientRequest, ClientRun, content_words, fill_whole_files, type_refusal
+from studio.core.clients.run import (
+    ClientRequest,
+    ClientRun,
+    admitted,
+    content_words,
+    counter,
+    fill_whole_files,
+    guide_text,
+)
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status
 from studio.core.resolver.candidates import MAX_FILE_BYTES
-from studio.core.tokens import get_tokenizer
 
 NAME = "file-read"
 MAX_NAMED = 200
@@ -26,20 +33,13 @@ _PATH = re.compile(r"(?<![\w/.-])((?:documents|compiled|wiki|sources|answers|ont
 
 def simulate(request: ClientRequest) -> ClientRun:
     run = ClientRun(NAME)
-    tokenizer = get_tokenizer(request.encoding)
-    count = tokenizer.count if tokenizer.available else (lambda text: -(-len(text) // 4))
-    if not tokenizer.available:
-        run.token_method = "chars/4"
+    count = counter(request, run)
     used = 0
-    for pack in request.packs:
-        refusal = type_refusal(pack, request, namespaced_loads=True)
-        if refusal:
-            run.warnings.append(refusal)
+    for pack in admitted(request, run, namespaced_loads=True):
+        guide = guide_text(pack)
+        if guide is None:
             continue
-        if pack.knowledge is None:
-            continue
-        files = [("KNOWLEDGE.md", pack.knowledge_path.read_text(encoding="utf-8", errors="replace"))]
-        files += named_files(pack, request.task)
+        files = [("KNOWLEDGE.md", guide), *named_files(pack, request.task)]
         used = fill_whole_files(run, request, pack, files, used, count)
     run.tokens = used
     if not any(p.endswith("KNOWLEDGE.md") for p in run.selected) and request.packs:

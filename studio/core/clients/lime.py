@@ -21,10 +21,9 @@ Custom types: Lime loads a type outside the standard list only when allowed (its
 
 from __future__ import annotations
 
-from studio.core.clients.run import ClientRequest, ClientRun, label, type_refusal
+from studio.core.clients.run import ClientRequest, ClientRun, admitted, counter, label
 from studio.core.model import Pack
 from studio.core.resolver.candidates import Candidate, collect
-from studio.core.tokens import get_tokenizer
 
 NAME = "lime-1.31"
 CHARACTER_BUDGET = 24_000
@@ -35,11 +34,8 @@ _CORE_VIEWS = ("compiled/briefing.md", "compiled/facts.md", "compiled/boundaries
 def simulate(request: ClientRequest) -> ClientRun:
     run = ClientRun(NAME)
     packs = []
-    for pack in request.packs:
-        refusal = type_refusal(pack, request, namespaced_loads=False)
-        if refusal:
-            run.warnings.append(refusal)
-        elif pack.knowledge is None:  # Lime has its own checks, not the studio's validation: only unreadable is out
+    for pack in admitted(request, run, namespaced_loads=False):
+        if pack.knowledge is None:  # Lime has its own checks, not the studio's validation: only unreadable is out
             run.warnings.append(f"{pack.name}: no readable KNOWLEDGE.md; Lime skips it.")
         else:
             packs.append(pack)
@@ -58,11 +54,7 @@ def simulate(request: ClientRequest) -> ClientRun:
         if items:
             run.selected.extend(label(pack, p, request.packs) for p, _ in items)
             fences.append(lime_fence(pack, items))
-    tokenizer = get_tokenizer(request.encoding)
-    text = "\n".join(fences)
-    run.tokens = tokenizer.count(text) if tokenizer.available else -(-len(text) // 4)
-    if not tokenizer.available:
-        run.token_method = "chars/4"
+    run.tokens = counter(request, run)("\n".join(fences))
     if run.tokens > request.budget:
         run.warnings.append(f"Lime ignores the task and the token budget: it sends {run.tokens:,} tokens, over the "
                             f"budget of {request.budget:,}.")

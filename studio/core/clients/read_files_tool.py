@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import re
 
-from studio.core.clients.run import ClientRequest, ClientRun, content_words, fill_whole_files, type_refusal
+from studio.core.clients.run import (
+    ClientRequest,
+    ClientRun,
+    admitted,
+    content_words,
+    counter,
+    fill_whole_files,
+    guide_text,
+)
 from studio.core.render.tool_form import build_tool_form, read_text
 from studio.core.resolver.candidates import roles_for
-from studio.core.tokens import get_tokenizer
 
 NAME = "read-files-tool"
 _WORDS = re.compile(r"[^\W_]+")
@@ -25,20 +32,14 @@ _WORDS = re.compile(r"[^\W_]+")
 
 def simulate(request: ClientRequest) -> ClientRun:
     run = ClientRun(NAME)
-    tokenizer = get_tokenizer(request.encoding)
-    count = tokenizer.count if tokenizer.available else (lambda text: -(-len(text) // 4))
-    if not tokenizer.available:
-        run.token_method = "chars/4"
+    count = counter(request, run)
     wanted = content_words(request.task)
     used = 0
-    for pack in request.packs:
-        refusal = type_refusal(pack, request, namespaced_loads=True)
-        if refusal:
-            run.warnings.append(refusal)
+    for pack in admitted(request, run, namespaced_loads=True):
+        guide = guide_text(pack)
+        if guide is None:
             continue
-        if pack.knowledge is None:
-            continue
-        files = [("KNOWLEDGE.md", pack.knowledge_path.read_text(encoding="utf-8", errors="replace"))]
+        files = [("KNOWLEDGE.md", guide)]
         asked: list[tuple[int, str]] = []
         for f in build_tool_form(pack).files:
             if f.type != "document":

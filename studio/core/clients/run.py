@@ -12,7 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from studio.core.model import STANDARD_TYPES, Pack
+from studio.core.pack_fs import PackFS, Status
 from studio.core.resolver.budget import DEFAULT_BUDGET
+from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.tokens import get_tokenizer
 
 
 @dataclass(slots=True)
@@ -72,6 +75,39 @@ def type_refusal(pack: Pack, request: ClientRequest, *, namespaced_loads: bool) 
         return None
     return (f"{pack.name}: type {pack.type or '(none)'} is not a standard type and custom types are not explicitly "
             "allowed for this client (--allow-custom-types); the pack was left out.")
+
+
+def admitted(request: ClientRequest, run: ClientRun, *, namespaced_loads: bool) -> list[Pack]:
+    """The packs a client with this type policy loads; a warning on ``run`` for each one it leaves out."""
+    out = []
+    for pack in request.packs:
+        refusal = type_refusal(pack, request, namespaced_loads=namespaced_loads)
+        if refusal:
+            run.warnings.append(refusal)
+        else:
+            out.append(pack)
+    return out
+
+
+def counter(request: ClientRequest, run: ClientRun) -> Callable[[str], int]:
+    """The request's tokenizer; without it the reference estimate (characters / 4), and ``run`` says so."""
+    tokenizer = get_tokenizer(request.encoding)
+    if tokenizer.available:
+        return tokenizer.count
+    run.token_method = "chars/4"
+    return lambda text: -(-len(text) // 4)
+
+
+def guide_text(pack: Pack) -> str | None:
+    """The whole ``KNOWLEDGE.md`` as a model reading the file gets it (read by descriptor, bounded); None when
+    the pack has no readable guide."""
+    if pack.knowledge is None:
+        return None
+    with PackFS(pack.root) as fs:
+        found = fs.read("KNOWLEDGE.md", MAX_FILE_BYTES)
+    if found.status is not Status.OK or found.data is None:
+        return None
+    return found.data.decode("utf-8", errors="replace")
 
 
 def fill_whole_files(run: ClientRun, request: ClientRequest, pack: Pack, files: list[tuple[str, str]],

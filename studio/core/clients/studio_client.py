@@ -11,7 +11,7 @@ switch: the studio's validation quarantines it (V13), and its resolver loads not
 
 from __future__ import annotations
 
-from studio.core.clients.run import ClientRequest, ClientRun, label, type_refusal
+from studio.core.clients.run import ClientRequest, ClientRun, admitted, label
 from studio.core.resolver import ResolveRequest, ResolverSession
 
 NAME = "studio"
@@ -19,13 +19,7 @@ NAME = "studio"
 
 def simulate(request: ClientRequest, session: ResolverSession | None = None) -> ClientRun:
     run = ClientRun(NAME)
-    packs = []
-    for pack in request.packs:
-        refusal = type_refusal(pack, request, namespaced_loads=True)
-        if refusal:
-            run.warnings.append(refusal)
-        else:
-            packs.append(pack)
+    packs = admitted(request, run, namespaced_loads=True)
     if not packs:
         return run
     result = (session or ResolverSession()).resolve(ResolveRequest(request.task, packs, budget=request.budget,
