@@ -11,6 +11,8 @@ all environment variables:
 - ``STUDIO_SCREENSHOT_PACK``: the name of the pack to show (default: the first with findings), and
   ``STUDIO_SCREENSHOT_PACK_INDEX``: which of several packs of that name (0, 1, ...; in tree order);
 - ``STUDIO_SCREENSHOT_OPEN``: more files to open in tabs, paths relative to the shown pack, ``;``-separated;
+- ``STUDIO_SCREENSHOT_TASK`` (Resolve mode): a task to resolve, ``TASK`` or ``TASK|BUDGET``, and
+  ``STUDIO_SCREENSHOT_RESOLVE_TAB``: the title of the result tab to bring to the front (``Clients``, ``Sweep`` ...);
 - ``STUDIO_SCREENSHOT_TAB``: the index of the preview tab to bring to the front, or ``STUDIO_SCREENSHOT_PREVIEWS=0``
   to collapse the previews (View ▸ Previews beside the editor).
 
@@ -89,6 +91,8 @@ def _pick_pack(window: MainWindow) -> None:
         QTimer.singleShot(300, lambda: window.switch_mode(mode))
     if wanted_mode == "claims":
         QTimer.singleShot(400, lambda: _show_claims(window))
+    elif wanted_mode == "resolve" and os.environ.get("STUDIO_SCREENSHOT_TASK"):
+        QTimer.singleShot(500, lambda: _resolve_task(window))
     # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
     window.activateWindow()
     QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
@@ -104,6 +108,20 @@ def _show_claims(window: MainWindow) -> None:
     if task and claims is not None:
         claims.task.setText(task)
         QTimer.singleShot(800, claims.compare_fences)  # once the claims are read
+
+
+def _resolve_task(window: MainWindow) -> None:
+    from studio.ui.panels.resolver_panel import ResolverPanel
+
+    panel = window.modes.panel_of(ResolverPanel)
+    task, _, budget = os.environ.get("STUDIO_SCREENSHOT_TASK", "").partition("|")
+    panel.inputs.set_task(task, int(budget) if budget.isdigit() else panel.inputs.budget)
+    wanted = os.environ.get("STUDIO_SCREENSHOT_RESOLVE_TAB", "")
+    for tabs in (panel.tabs, panel.left_tabs):
+        for i in range(tabs.count()):
+            if tabs.tabText(i).replace("&&", "&") == wanted:
+                tabs.setCurrentIndex(i)
+    panel.run_now()
 
 
 def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:

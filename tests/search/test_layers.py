@@ -186,3 +186,16 @@ def test_layers_go_on_when_another_process_holds_the_index(kettle: Path, teahous
         holder.close()
     assert any("could not be brought up to date" in note for note in result.notes)
     assert result.decision in ("direct", "search")  # what the index held still answers
+
+
+def test_words_only_the_text_has_are_an_index_gap(index: SearchIndex, make_pack: Callable[..., Path],
+                                                  tmp_path: Path) -> None:
+    # "zeolite" is in the page's text once among many words, so it is not one of the page's few index keywords:
+    # the pack has the knowledge, only its index misses it (issue #32).
+    many = " ".join(f"{w} {w} {w}" for w in ("grinder", "burr", "dose", "tamp", "shot", "crema", "steam", "milk"))
+    root = make_pack("cafe", knowledge("cafe", "Cafe pack."), {"wiki/care.md": f"# Care\n\n{many}\nzeolite.\n"},
+                     parent=tmp_path / "packs")
+    result = _layers([root], "zeolite", index)
+    assert result.decision == "index-gap", result.reason
+    assert result.gaps == [] and result.unindexed == ["zeolite"]
+    assert "index gap" in result.reason and "knowledge gap" not in result.reason

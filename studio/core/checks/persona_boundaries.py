@@ -25,9 +25,15 @@ BOUNDARY_HEADING = re.compile(
 )
 
 
+def guide_has_boundaries(body: str) -> bool:
+    """Whether a guide body has a boundaries section: the one notion shared by this check and the resolver's
+    persona warning (which needs to know whether the guide it loaded carries the boundaries)."""
+    return bool(BOUNDARY_HEADING.search(body))
+
+
 def has_boundary_guidance(ctx: CheckContext) -> bool:
     # Looked at through the pack's descriptors: a boundaries view linked out of the pack is no guidance.
-    return bool(BOUNDARY_HEADING.search(ctx.pack.body)) or ctx.fs.exists("compiled/boundaries.md")
+    return guide_has_boundaries(ctx.pack.body) or ctx.fs.exists("compiled/boundaries.md")
 
 
 def check(ctx: CheckContext) -> Iterator[Diagnostic]:

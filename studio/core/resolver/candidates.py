@@ -6,11 +6,19 @@ What becomes a candidate (digest 1.1-1.2): the ``KNOWLEDGE.md`` body (usage guid
 asks for evidence). Splits, views and wiki pages stay whole files: they are already written to be
 section-sized, and cutting them further would separate facts from the boundaries beside them.
 
+With ``metadata.primaryAnswers``, the questions of the question map and their answer blocks are candidates too
+(``resolver.answers``; one per question).
+
 Never candidates: ``indexes/`` (candidate search only), ``runs/``, ``schemas/``, ``evals/`` and other
-non-runtime files, ``ontology/`` and ``answers/`` (subgraph selection is not simulated), ``assets/``
+non-runtime files, ``ontology/`` and the rest of ``answers/`` (subgraph selection is not simulated), ``assets/``
 (on demand only), symlinks that lead outside the pack, huge and binary files. The walk never follows a
-symlinked directory, reads at most ``MAX_FILE_BYTES`` per file, stops after ``MAX_FILES`` files and does not
-enter folders deeper than ``pack_fs.MAX_WALK_DEPTH`` (both reported as skips).
+symlinked directory, reads at most ``MAX_FILE_BYTES`` per file, stops after ``MAX_FILES`` candidate files and
+does not enter folders deeper than ``pack_fs.MAX_WALK_DEPTH`` (both reported as skips).
+
+``runs/``, ``schemas/`` and ``evals/`` at the top are not entered at all: they are one skip each. A pack that
+records every resolve or eval grows thousands of files in ``runs/``; walking them cost time on every resolve
+and used up ``MAX_FILES`` before the pack's real views were reached. Only files that could become candidates
+count toward ``MAX_FILES``.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ from pathlib import Path
 
 from studio.core.pack_fs import LinkEntry, LinkState, PackFS
 from studio.core.paths import from_read_result
+from studio.core.resolver.answers import answer_items
 from studio.core.resolver.sections import split_sections
 from studio.core.textfiles import is_binary
 
@@ -60,6 +69,8 @@ class Candidate:
     """For splits, the ``<document-stem>`` folder; for document sections, the document's stem."""
     is_primary: bool = False
     """A section of ``metadata.primaryDocument``."""
+    caution: str | None = None
+    """For an answer: why its answer block is not settled (``resolver.answers``); selected, it warns."""
 
     @property
     def key(self) -> str:
@@ -103,7 +114,8 @@ FileCache = dict[tuple[str, int, int, bool], tuple[list[Candidate], list[Skip]]]
 """Per-file walk results keyed by (path, mtime_ns, size, is-primary): unchanged files are not re-read."""
 
 
-def collect(root: Path, primary_document: str | None, guide_body: str, cache: FileCache | None = None) -> PackFiles:
+def collect(root: Path, primary_document: str | None, guide_body: str, cache: FileCache | None = None,
+            primary_answers: str | None = None) -> PackFiles:
     """Walk ``root`` (never following symlinked directories) and classify every file.
 
     One bounded, descriptor-based walk (``pack_fs``): no folder or file swapped for a symlink while this runs
@@ -115,9 +127,20 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
         out.candidates.append(Candidate("KNOWLEDGE.md", "guide", guide_body.strip("\n"), roles=frozenset({"usage"})))
     fresh: FileCache = {}
     seen = 0
+    pruned: list[str] = []
+
+    def enter(rel: str, name: str) -> bool:
+        if rel in NEVER_CONTEXT:  # a top-level records, schemas or evals folder: never context, never walked
+            pruned.append(rel)
+            return False
+        return not name.startswith(".")
+
     with PackFS(root) as fs:
-        tree = fs.walk(enter=_enter, max_entries=MAX_WALK_ENTRIES)
+        tree = fs.walk(enter=enter, max_entries=MAX_WALK_ENTRIES)
         links = {link.rel: link for link in tree.links}
+        out.skipped.extend(Skip(f"{top}/", "not-a-runtime-surface", f"{top}/ holds audit, validation or CI "
+                                "material, never model context; its files are not examined.") for top in pruned)
+        answer_files = _add_answers(fs, primary_answers, out) if primary_answers else set()
         for rel in tree.too_deep:
             out.skipped.append(Skip(rel, "too-deep", f"Folders more than {tree.max_depth} levels deep are not "
                                     "walked; move the files up."))
@@ -133,15 +156,24 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
                 out.skipped.append(Skip(entry.rel, "not-a-runtime-surface", "Symlinked directories are not "
                                         "followed; move the files into the pack."))
                 continue
-            seen += 1
             rel = entry.rel
+            if not isinstance(file_layer(rel), Skip):  # only files that could be context use up the limit
+                seen += 1
             if seen > MAX_FILES:
-                out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files are examined."))
+                out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files that could be "
+                                        "context are examined."))
                 break
             if rel.startswith("sources/"):
                 out.has_sources = True
             key = (rel, entry.mtime_ns, entry.size, rel == primary_document)
+            if rel in answer_files:
+                fresh[key] = ([], [])  # read by _add_answers; its stamp still tells a session the file changed
+                continue
             hit = cache.get(key) if cache is not None else None
+            if hit is None and primary_answers and rel.startswith("answers/"):
+                hit = ([], [Skip(rel, "not-simulated", "Only the question map (metadata.primaryAnswers) and its "
+                                 "answer blocks are simulated; citation targets, surfaces and monitoring runs are "
+                                 "citation candidates and observations, never context.")])
             if hit is None:
                 piece = PackFiles()
                 _classify(fs, rel, primary_document, piece, link)
@@ -154,6 +186,17 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
         cache.clear()
         cache.update(fresh)
     return out
+
+
+def _add_answers(fs: PackFS, question_map: str, out: PackFiles) -> set[str]:
+    def read(rel: str) -> bytes | None:
+        data, size, problem = from_read_result(fs.read(rel, MAX_FILE_BYTES + 1), rel)
+        return data if problem is None and data is not None and size <= MAX_FILE_BYTES else None
+
+    items, used = answer_items(question_map, read)
+    out.candidates.extend(Candidate(i.path, "answer", i.text, section=i.title, slug=i.record_id, caution=i.caution)
+                          for i in items)
+    return set(used)
 
 
 def file_layer(rel: str) -> str | Skip:
@@ -183,10 +226,6 @@ def file_layer(rel: str) -> str | Skip:
     if top == "compiled":
         return "split" if len(parts) >= 4 and parts[1] == "splits" else "compiled"
     return "wiki" if top == "wiki" else "document"
-
-
-def _enter(rel: str, name: str) -> bool:
-    return not name.startswith(".")
 
 
 def _classify(fs: PackFS, rel: str, primary: str | None, out: PackFiles, link: LinkEntry | None = None) -> None:

@@ -5,9 +5,9 @@ curator can act on. The codes are stable (the CLI, the GUI and the tests read th
 
 selected reasons
     ``guide``, ``boundaries``, ``persona-core``, ``core-view``, ``relevant``, ``fallback-section``,
-    ``evidence-for-citation``
+    ``evidence-for-citation``, ``answer-block``
 skipped reasons
-    ``over-budget``, ``low-relevance``, ``status-gated``, ``sources-only-for-citation``,
+    ``over-budget``, ``duplicate``, ``low-relevance``, ``status-gated``, ``sources-only-for-citation``,
     ``index-candidate-only``, ``superseded-by-split``, ``symlink-escape``, ``not-a-runtime-surface``,
     ``secondary-document``, ``not-simulated``, ``assets-on-demand``, ``too-large``, ``binary-file``,
     ``unreadable``, ``not-markdown``, ``pack-not-loadable``, ``too-many-files``, ``tokenizer-unavailable``

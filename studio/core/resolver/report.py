@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
+from studio.core.checks.persona_boundaries import guide_has_boundaries
 from studio.core.diagnostics import Code
 from studio.core.resolver import warning_codes as codes
 from studio.core.resolver.explain import PackResolution, ResolveRequest, ResolveResult, ResolveWarning
@@ -34,7 +35,7 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
     for res, prep in zip(result.packs, prepared, strict=True):
         if prep is None:
             continue
-        by_place = {(c.path, c.lines): c for c in prep.files.candidates}
+        by_place = {(c.path, c.section, c.lines): c for c in prep.files.candidates}
         warn = _warner(res)
         if prep.source_map.problem:
             warn(codes.SOURCE_MAP_UNUSABLE, f"Source map unusable: {prep.source_map.problem}",
@@ -42,10 +43,13 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
         anchors: dict[str, None] = {}
         unanchored: list[str] = []
         for d in res.selected:
-            c = by_place.get((d.path, d.lines))
+            c = by_place.get((d.path, d.section, d.lines))
             if c is None:
                 continue
             selected_texts.append(c.text)
+            if c.caution:
+                warn(codes.UNSETTLED_ANSWER, f"{c.key} was selected but its {c.caution}; do not present it as "
+                     "settled.", c.path)
             claims = prep.source_map.claims_for(c.path, c.slug)
             for claim in claims:
                 anchors[claim.anchor] = None
@@ -56,7 +60,7 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
                     if res.grounding == "required" and claim.status in ("missing", "source-required"):
                         result.citation_gaps.append({"path": c.key, "reason": f"claim {claim.claim_id} is "
                                                      f"{claim.status}"})
-            if not claims and c.layer not in ("guide", "source"):
+            if not claims and c.layer not in ("guide", "source", "answer"):
                 unanchored.append(c.key)
         res.source_anchors = sorted(anchors)
         if res.grounding == "required":
@@ -107,12 +111,21 @@ def _evidence_warnings(res: PackResolution, prep: PreparedPack, evidence: bool, 
         warn(codes.EVIDENCE_SOURCES, "The task asks for evidence; sources/ anchors were considered.", "sources/")
     elif evidence:
         warn(codes.EVIDENCE_WITHOUT_SOURCES, "The task asks for evidence, but the pack has no sources/ to cite.")
-    if res.runtime_mode == "persona" and res.selected and not any(d.reason == "boundaries" for d in res.selected):
+    if res.runtime_mode == "persona" and res.selected and not _boundaries_loaded(res):
         warn(codes.PERSONA_WITHOUT_BOUNDARIES,
              "Persona context was selected without any boundaries or taboos beside it.")
 
 
+def _boundaries_loaded(res: PackResolution) -> bool:
+    """A boundaries item was selected, or the guide was and has a boundaries section the validator accepts (V26)."""
+    return any(d.reason == "boundaries" or (d.reason == "guide" and guide_has_boundaries(res.pack.body))
+               for d in res.selected)
+
+
 def _omission_warnings(res: PackResolution, warn: _Warn) -> None:
+    for d in res.skipped:
+        if d.reason == "duplicate":
+            warn(codes.DUPLICATE_LOADED_ONCE, f"{d.path} was not loaded: {d.detail}", d.path)
     omitted = [d for d in res.skipped if d.reason == "over-budget"]
     if not omitted:
         return

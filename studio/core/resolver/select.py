@@ -55,16 +55,68 @@ def fill_order(entries: Sequence[Entry]) -> list[Entry]:
                                           e.plan_index, e.candidate.path, e.candidate.lines or (0, 0)))
 
 
-def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: int, join_cost: int) -> list[Entry]:
+DUPLICATE_SHARE = 0.75
+"""An item is a duplicate when this share of its statements is carried by an item already chosen."""
+STATEMENT_SHARE = 0.6
+"""A statement (a line of an item) is carried by another item holding this share of its content words."""
+MIN_STATEMENTS = 3
+"""Items of fewer statements are never called duplicates: too little to tell."""
+
+
+@dataclass(frozen=True, slots=True)
+class ItemTerms:
+    """An item's distinct content words, those of each of its statements (lines with 2+ content words), its roles."""
+
+    words: frozenset[bytes]
+    statements: tuple[frozenset[bytes], ...]
+    roles: frozenset[str] = frozenset()
+    """Only items of a common role (two boundaries views, two voice guides) are compared: a facts view sums up
+    every split in other words, and would otherwise "carry" the very split that answers the task."""
+
+
+def duplicate_of(item: ItemTerms, chosen: Sequence[tuple[Entry, ItemTerms]], plan_index: int,
+                 ) -> tuple[Entry, float] | None:
+    """The chosen item of the same pack and role that already carries most of ``item``'s statements, and the share.
+
+    Statements rather than whole texts: a compiled boundaries view and a boundaries split restate the same rules
+    in other words around them (the split adds the approved claims), so their word sets overlap by half while
+    nearly every rule of the view is in the split.
+    """
+    if len(item.statements) < MIN_STATEMENTS:
+        return None
+    for other, other_terms in chosen:
+        if other.plan_index != plan_index or not (item.roles & other_terms.roles):
+            continue
+        carried = sum(len(st & other_terms.words) >= STATEMENT_SHARE * len(st) for st in item.statements)
+        share = carried / len(item.statements)
+        if share >= DUPLICATE_SHARE:
+            return other, share
+    return None
+
+
+def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: int, join_cost: int,
+                terms_of: Callable[[Entry], ItemTerms] | None = None) -> list[Entry]:
     """Mark entries selected in order while the estimated total stays within ``budget``; returns the selected.
 
     Makes the same choices as a fill over exact costs: an item is counted unless its lower bound alone is
-    over what is left, and then its exact cost would be over it too.
+    over what is left, and then its exact cost would be over it too. With ``terms_of``, an item that carries
+    the same content as one already chosen (``duplicate_of``; a split and a compiled view written from the same
+    rules, say) is not loaded again: it is skipped as ``duplicate`` and its budget goes to the next item.
+    The guide is never called a duplicate: it is the pack's own map, loaded first.
     """
     used = 0
     opened: set[int] = set()
     chosen: list[Entry] = []
+    seen: list[tuple[Entry, ItemTerms]] = []
     for e in ordered:
+        if terms_of is not None and e.candidate.layer != "guide":
+            terms = terms_of(e)
+            twin = duplicate_of(terms, seen, e.plan_index)
+            if twin is not None:
+                e.skip_reason = "duplicate"
+                e.skip_detail = (f"{twin[1]:.0%} of its statements are in {twin[0].candidate.key}, which is loaded: "
+                                 "the same content is loaded once.")
+                continue
         extra = 0
         if e.plan_index not in opened:
             extra = wrapper_costs[e.plan_index] + (join_cost if opened else 0)
@@ -83,6 +135,8 @@ def greedy_fill(ordered: Sequence[Entry], wrapper_costs: Sequence[int], budget: 
             opened.add(e.plan_index)
             e.selected = True
             chosen.append(e)
+            if terms_of is not None and e.candidate.layer != "guide":
+                seen.append((e, terms_of(e)))
         else:
             e.skip_reason = "over-budget"
             e.skip_detail = over_budget_detail(cost, extra, budget - used, budget)

@@ -11,6 +11,8 @@ nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a f
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +37,7 @@ from studio.core.resolver.plan import PackPlan, plan_packs
 from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
-from studio.core.resolver.select import Entry, fill_order, fit_exactly, greedy_fill
+from studio.core.resolver.select import Entry, ItemTerms, fill_order, fit_exactly, greedy_fill
 from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, place
 from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map
 from studio.core.tokens import DEFAULT_ENCODING, CannotCount, Tokenizer, get_tokenizer
@@ -53,6 +55,7 @@ class ResolverSession:
 
     def __init__(self) -> None:
         self._packs: dict[str, _PackCache] = {}
+        self._frozen = False
         self._last_order: list[tuple[Meter, int]] = []
         """The last fill's candidates in fill order: what a nearby request will reach first."""
 
@@ -66,10 +69,14 @@ class ResolverSession:
         pack = plan.pack
         cache = self._packs.setdefault(str(pack.root), _PackCache())
         primary = pack.primary_document
-        files = collect(pack.root, primary, pack.body, cache.file_cache)
-        fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP),
-                       _stat_key(pack.root / "runs"))
         prepared = cache.prepared
+        pointers = (pack.body, primary, pack.primary_answers)
+        if self._frozen and prepared is not None and prepared.fingerprint[1:4] == pointers:
+            return self._with_meter(prepared, tokenizer)
+        files = collect(pack.root, primary, pack.body, cache.file_cache, pack.primary_answers)
+        fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, pack.primary_answers,
+                       _stat_key(pack.root / SOURCE_MAP),
+                       _stat_key(pack.root / "runs"))
         if prepared is None or prepared.fingerprint != fingerprint:
             source_map = with_disputes(read_source_map(pack.root), pack.root)  # open/decided disputes
             docs = []
@@ -84,13 +91,37 @@ class ResolverSession:
             prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
                                     fingerprint, compile_verdict=latest_flagged_compile(pack.root))
             cache.prepared = prepared
+        return self._with_meter(prepared, tokenizer)
+
+    @staticmethod
+    def _with_meter(prepared: PreparedPack, tokenizer: Tokenizer | None) -> PreparedPack:
         if tokenizer is not None and tokenizer.available and tokenizer.name not in prepared.meters:
             # After a change the texts of unchanged files still hit the tokenizer's count cache.
             prepared.meters[tokenizer.name] = Meter(tokenizer, prepared.files.candidates)
         return prepared
 
+    @contextmanager
+    def frozen(self) -> Iterator[ResolverSession]:
+        """Within the block, a pack this session has prepared is not walked again: its candidates are shared.
+
+        For callers that resolve many tasks against packs they know do not change meanwhile (coverage resolves
+        a thousand tasks per pack; the budget sweep and the client comparison resolve one task many times).
+        Outside the block every resolve re-checks the files (stat calls) as before. A pack whose guide or
+        primary document changed is still re-walked.
+        """
+        was, self._frozen = self._frozen, True
+        try:
+            yield self
+        finally:
+            self._frozen = was
+
     def resolve(self, request: ResolveRequest) -> ResolveResult:
         return resolve(request, self)
+
+    def terms_of(self, plan: PackPlan) -> dict[Candidate, DocTerms]:
+        """The term statistics of a prepared pack's candidates (empty for a pack not prepared)."""
+        cache = self._packs.get(str(plan.pack.root))
+        return cache.terms if cache is not None else {}
 
     def count_pending(self, encoding: str = DEFAULT_ENCODING, limit: int | None = None) -> int:
         """Count up to ``limit`` candidates the last resolves left uncounted (all when None).
@@ -188,7 +219,8 @@ def _resolve(request: ResolveRequest, session: ResolverSession) -> ResolveResult
     if not tokenizer.available:
         return _unavailable(request, tokenizer, resolutions, entries)
     ordered = fill_order(entries)
-    chosen = _fill(plans, ordered, request.budget, tokenizer, variant, resolutions)
+    pack_terms = [session.terms_of(p) for p in plans]
+    chosen = _fill(plans, ordered, request.budget, tokenizer, variant, resolutions, pack_terms)
     session._last_order = [(e.meter, e.index) for e in ordered]
     text, used = fit_exactly(plans, chosen, request.budget, tokenizer.count,
                              lambda i: [w.message for w in resolutions[i].warnings if w.severity != "info"], variant)
@@ -272,7 +304,7 @@ def _with_source_links(cands: list[Candidate], scores: list[float], source_map: 
 
 
 def _fill(plans: list[PackPlan], ordered: list[Entry], budget: int, tokenizer: Tokenizer, variant: FenceVariant,
-          resolutions: list[PackResolution]) -> list[Entry]:
+          resolutions: list[PackResolution], terms: list[dict[Candidate, DocTerms]]) -> list[Entry]:
     from studio.core.render.fence import FencePack, render_pack_fence
 
     wrapper_costs = [
@@ -281,7 +313,33 @@ def _fill(plans: list[PackPlan], ordered: list[Entry], budget: int, tokenizer: T
         + 8  # the <selected_files> open/close lines appear once a pack has items
         for p, r in zip(plans, resolutions, strict=True)
     ]
-    return greedy_fill(ordered, wrapper_costs, budget, join_cost=1)
+    memo: dict[int, ItemTerms] = {}
+
+    def terms_of(e: Entry) -> ItemTerms:
+        key = id(e.candidate)
+        if key not in memo:
+            found = terms[e.plan_index].get(e.candidate)
+            words = frozenset(found.content_terms()) if found is not None else frozenset()
+            memo[key] = ItemTerms(words, statement_terms(e.candidate.text), e.candidate.roles)
+        return memo[key]
+
+    return greedy_fill(ordered, wrapper_costs, budget, join_cost=1, terms_of=terms_of)
+
+
+MAX_STATEMENTS = 400
+"""Lines of an item compared for duplicates; past that an item is long enough to be told apart anyway."""
+
+
+def statement_terms(text: str) -> tuple[frozenset[bytes], ...]:
+    """The content words of each statement of ``text``: its non-heading lines with two or more content words."""
+    out = []
+    for line in text.split("\n", MAX_STATEMENTS)[:MAX_STATEMENTS]:
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        words = frozenset(DocTerms.of(line, "", None).content_terms())
+        if len(words) >= 2:
+            out.append(words)
+    return tuple(out)
 
 
 def _record(plans: list[PackPlan], ordered: list[Entry], resolutions: list[PackResolution]) -> None:

@@ -22,6 +22,8 @@ tier            document-first                wiki-first               hybrid
 10              sources (evidence tasks)      sources                  sources
 ==============  ============================  =======================  ========================
 
+Answers (questions of ``metadata.primaryAnswers`` with their answer blocks) rank in tier 5 in every profile.
+
 Tiers 0-4 are not relevance-gated: they are the pack's own short runtime views. Ranked tiers need a BM25
 score above a floor (``LOW_RELEVANCE_FRACTION`` of the pack's best score, and above zero).
 """
@@ -55,6 +57,8 @@ def place(c: Candidate, profile: str, mode: str, *, evidence: bool, superseded_b
     """Tier for ``c``; ``superseded_by`` names a split covering this document section, if any."""
     if c.layer == "guide":
         return Placement(0, "guide")
+    if c.layer == "answer":  # a reviewed answer to the question asked is the best context there is
+        return Placement(FIRST_RANKED_TIER, "answer-block")
     if c.layer == "source":
         if evidence:
             return Placement(10, "evidence-for-citation")

@@ -36,6 +36,9 @@ RISKY_CLAIM = Code("resolve-risky-claim", Severity.WARNING,
                    "a selected item carries a claim the source map marks as disputed, stale, missing or unsourced")
 UNANCHORED_ITEMS = Code("resolve-unanchored-items", Severity.INFO,
                         "selected items have no source anchors while the pack recommends grounding")
+UNSETTLED_ANSWER = Code("resolve-unsettled-answer", Severity.WARNING,
+                        "a selected answer's block is not verified or not approved: it may not be presented as settled",
+                        hint="Review the answer block (evidenceStatus verified, reviewStatus approved).")
 FLAGGED_COMPILE = Code("resolve-flagged-compile", Severity.WARNING,
                        "a selected file was written by a compile run that did not pass: review it first")
 EVIDENCE_SOURCES = Code("resolve-evidence-sources", Severity.INFO,
@@ -46,11 +49,14 @@ PERSONA_WITHOUT_BOUNDARIES = Code("resolve-persona-without-boundaries", Severity
                                   "persona context was selected without any boundaries or taboos beside it")
 OVER_BUDGET = Code("resolve-over-budget", Severity.INFO, "items were left out to stay within the token budget",
                    hint="Raise the budget, or narrow the task.")
+DUPLICATE_LOADED_ONCE = Code("resolve-duplicate-loaded-once", Severity.INFO,
+                             "an item carrying the same statements as one already loaded was left out: loaded once",
+                             hint="Keep one copy of the rules, or let one file point at the other.")
 NOTHING_SELECTED = Code("resolve-nothing-selected", Severity.WARNING, "nothing was selected: the fence is empty")
 TOKENIZER_UNAVAILABLE = Code("resolve-tokenizer-unavailable", Severity.ERROR,
                              "no selection was made: the tokenizer is unavailable or failed, and the studio does not "
                              "guess token counts")
 CODES = (PACK_NOT_LOADABLE, PACK_ARCHIVED, PACK_DISPUTED, PACK_DISPUTED_CONFIRMED, PACK_STATUS, PACK_NO_STATUS,
          PACK_UNREVIEWED, NO_PRIMARY_DOCUMENT, PRIMARY_DOCUMENT_MISSING, SOURCE_MAP_UNUSABLE, RISKY_CLAIM,
-         UNANCHORED_ITEMS, FLAGGED_COMPILE, EVIDENCE_SOURCES, EVIDENCE_WITHOUT_SOURCES, PERSONA_WITHOUT_BOUNDARIES,
-         OVER_BUDGET, NOTHING_SELECTED, TOKENIZER_UNAVAILABLE)
+         UNANCHORED_ITEMS, UNSETTLED_ANSWER, FLAGGED_COMPILE, EVIDENCE_SOURCES, EVIDENCE_WITHOUT_SOURCES,
+         PERSONA_WITHOUT_BOUNDARIES, OVER_BUDGET, DUPLICATE_LOADED_ONCE, NOTHING_SELECTED, TOKENIZER_UNAVAILABLE)

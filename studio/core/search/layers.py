@@ -3,7 +3,8 @@
 The strategy (one of the designs the studio serves): an always-loaded compressed index (L0, ``compressed``)
 is scanned for the task's words in pack names, paths, titles and keywords. Then:
 
-- no entry matches: a **knowledge gap** (nothing is fetched; the missing words are listed for the curator);
+- no entry matches: a **knowledge gap** when no file mentions the task's words either, an **index gap** when the
+  files do but the L0 index does not carry them (nothing is fetched; the words are listed for the curator);
 - one or two entries match every word of the task: go **straight to L2** and fetch those files whole;
 - three or more entries match, or the matches are partial: run **L1**, full-text search ranked by bm25 with a
   snippet per hit, and fetch the best files whole (L2) while the budget lasts.
@@ -47,7 +48,7 @@ FUZZY_MIN = 4
 """Shortest word that may match another by prefix (``refund`` ~ ``refunds`` is the fold's job; this catches
 ``underwrit`` ~ ``underwriting``)."""
 
-Decision = Literal["gap", "direct", "search"]
+Decision = Literal["gap", "index-gap", "direct", "search"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +199,13 @@ def simulate_layers(task: str, packs: Sequence[Pack], index: SearchIndex, *, bud
         files = list(dict.fromkeys((h.pack, h.root, h.path) for h in result.l1.hits))[:L2_FILES]
         _fetch(result, files, "top-hit", tok)
     _find_gaps(result, index, roots, matches)
+    if result.decision == "gap" and words and not matches and result.unindexed and not result.gaps:
+        # The text has the words; only the index lacks them. Calling that a knowledge gap would send the
+        # curator to write content the pack already has.
+        result.decision = "index-gap"
+        found = ", ".join(result.unindexed)
+        result.reason = (f"No index line mentions any word of the task, but the files do ({found}): an index gap. "
+                         "Put those words in titles or keywords so L0 routes to the files.")
     if with_resolver:
         _resolver_side(result, loaded, budget, resolved)
     return result

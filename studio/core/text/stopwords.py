@@ -13,6 +13,9 @@ should not name them. Three groups, because callers need different strictness:
 ``CHINESE_WORDS`` / ``CHINESE_PARTICLES``
     Two-character function and request words (``我们``, ``如何``, ``请问``, ``帮我``) and the particles
     (``的``, ``了``, ``吗``) that a CJK bigram straddling a word boundary carries (``的口`` in ``林悦的口吻``).
+``INSTRUCTION_WORDS`` / ``CHINESE_INSTRUCTIONS``
+    For reports only: the verbs of an instruction to the model ("reply", "promise", "ensure"; ``回复``, ``注意``,
+    ``不要``, ``编造``, ``承诺``). A task says what to do with the topic; a report of missing facts names the topic.
 ``ORDINARY_WORDS``
     For reports only (``content_terms``): everyday verbs, adjectives and adverbs a task is phrased with
     ("covered", "broken", "still", "working"), in every inflection ``fold_forms`` undoes. A list of what a pack
@@ -67,6 +70,23 @@ question questions problem problems issue issues
 case cases situation example part kind sort thing stuff
 """
 
+_INSTRUCTION = """
+reply replies replied replying respond responds responded responding response promise promises promised promising
+ensure ensures ensured avoid avoids avoided avoiding include includes included including note notes noted remember
+state states stated list lists listed offer offers offered recommend recommends recommended suggest suggests
+suggested send sends sent apologize apologise apologizes apologises apologized apologised inform informs informed
+advise advises advised warn warns warned reassure reassures reassured mention mentions invent invents invented
+fabricate fabricates fabricated guarantee guarantees guaranteed customer customers user users reader readers
+"""
+# Instruction verbs and request framing in Chinese (two characters and more), and single characters that frame a
+# request (pronouns, "please", "help", object markers). A Chinese task is cut at these into words.
+_CHINESE_INSTRUCTIONS = """
+回复 回答 答复 注意 不要 不能 不得 不可 禁止 务必 必须 一定 确保 避免 编造 捏造 虚构 承诺 保证 记得
+记住 提供 生成 输出 说明 介绍 列出 总结 解释 描述 撰写 根据 按照 参考 使用 时候 的时候 客户 用户
+粉丝们 告知 提醒 强调 给出 写出 说出 请你 麻烦
+"""
+_CHINESE_FRAMING_CHARS = frozenset("我你他她它请帮把被给让要会能就都也还在对向从和与及或时写")
+
 FUNCTION_WORDS: frozenset[str] = frozenset(_FUNCTION.split())
 REQUEST_WORDS: frozenset[str] = frozenset(_REQUEST.split())
 ENGLISH_STOPWORDS: frozenset[str] = FUNCTION_WORDS | REQUEST_WORDS
@@ -80,7 +100,9 @@ _KEEP = frozenset({"目的", "的确"})
 
 
 ORDINARY_WORDS: frozenset[str] = frozenset(_ORDINARY.split())
-REPORT_STOPWORDS: frozenset[str] = ENGLISH_STOPWORDS | ORDINARY_WORDS
+INSTRUCTION_WORDS: frozenset[str] = frozenset(_INSTRUCTION.split())
+CHINESE_INSTRUCTIONS: frozenset[str] = frozenset(_CHINESE_INSTRUCTIONS.split())
+REPORT_STOPWORDS: frozenset[str] = ENGLISH_STOPWORDS | ORDINARY_WORDS | INSTRUCTION_WORDS
 """What a report of missing facts leaves out: every stop word and every ordinary word."""
 _PURE_PARTICLES = frozenset("的吗呢吧啊呀嘛哦是")
 """Characters that end a Chinese content term in a report (``是`` too: the copula)."""
@@ -120,26 +142,48 @@ def is_report_stopword(word: str) -> bool:
     return any(form in REPORT_STOPWORDS for form in fold_forms(word))
 
 
-def chinese_content_terms(run: str) -> list[str]:
-    """The content pieces of a run of CJK characters: split at stop words and particles, pieces of 2+ characters.
+# "写一"/"写个" are stop bigrams for ranking, but as words they would cut "写一条" after the measure word's "一".
+_SEGMENT_WORDS = (CHINESE_WORDS - {"写一", "写个"}) | CHINESE_INSTRUCTIONS
+_LONGEST_SEGMENT_WORD = max(len(w) for w in _SEGMENT_WORDS)
+MAX_WORD = 5
+"""A piece between stop words longer than this is cut into two-character words (most Chinese words have two;
+shorter pieces are mostly one noun or a noun compound such as ``小红书笔记``, kept whole)."""
 
-    ``请问林悦的口吻是什么`` gives ``林悦``, ``口吻``. Longest stop word first, so ``是否`` is one stop word,
-    not ``是`` and a stray ``否``.
+
+def chinese_content_terms(run: str) -> list[str]:
+    """The content words of a run of CJK characters, for a report: not clauses, not instructions.
+
+    A small segmenter: forward maximum matching against the stop, request and instruction words (longest
+    first, so ``是否`` is one word, not ``是`` and a stray ``否``), single framing characters (``我``, ``请``,
+    ``把``) and particles; what is left between them is content, kept whole up to ``MAX_WORD`` characters and
+    cut into two-character words beyond. ``请帮我回复粉丝，注意不要编造数据`` gives ``粉丝``, ``数据``.
     """
     terms: list[str] = []
     piece: list[str] = []
+
+    def flush() -> None:
+        text = "".join(piece)
+        piece.clear()
+        if len(text) < 2:
+            return
+        if len(text) <= MAX_WORD:
+            terms.append(text)
+            return
+        for i in range(0, len(text) - 1, 2):
+            word = text[i:i + 2] if len(text) - i != 3 else text[i:]
+            terms.append(word)
+            if len(word) == 3:
+                break
+
     i = 0
     while i < len(run):
-        size = next((n for n in range(min(_LONGEST_CHINESE, len(run) - i), 1, -1) if run[i:i + n] in CHINESE_WORDS),
-                    0)
-        if size or run[i] in _PURE_PARTICLES:
-            if len(piece) >= 2:
-                terms.append("".join(piece))
-            piece = []
+        size = next((n for n in range(min(_LONGEST_SEGMENT_WORD, len(run) - i), 1, -1)
+                     if run[i:i + n] in _SEGMENT_WORDS), 0)
+        if size or run[i] in _PURE_PARTICLES or run[i] in _CHINESE_FRAMING_CHARS:
+            flush()
             i += size or 1
             continue
         piece.append(run[i])
         i += 1
-    if len(piece) >= 2:
-        terms.append("".join(piece))
+    flush()
     return terms

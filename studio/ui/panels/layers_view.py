@@ -42,8 +42,8 @@ LOCATION_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_COLUMN_PX = 320
 LAYER_COLORS = {"L0": QColor("#8b5cf6"), "L1": QColor("#3b82f6"), "L2": QColor("#10b981"),
                 "resolver": QColor("#f59e0b")}
-DECISION_TEXT = {"gap": ("Knowledge gap", "#c62828"), "direct": ("Straight to L2", "#1e7d32"),
-                 "search": ("Search (L1), then L2", "#0a5bd3")}
+DECISION_TEXT = {"gap": ("Knowledge gap", "#c62828"), "index-gap": ("Index gap", "#b26a00"),
+                 "direct": ("Straight to L2", "#1e7d32"), "search": ("Search (L1), then L2", "#0a5bd3")}
 
 
 def _simulate(task: str, packs: list[Pack], budget: int, cache_dir: str | None,

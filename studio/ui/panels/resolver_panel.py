@@ -42,6 +42,7 @@ from studio.ui.panels.budget_bar import BudgetBar, Segment, pack_color
 from studio.ui.panels.candidate_menu import build_row_menu
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.panels.layers_view import LayersView
+from studio.ui.panels.resolve_extras import ResolveExtras
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.workers import LatestWork, next_request_id, submit
@@ -193,8 +194,13 @@ class ResolverPanel(ModePanel):
         self.tabs.currentChanged.connect(lambda _i: self._simulate_layers())
         self.result_shown.connect(lambda _result: self._simulate_layers())
         self._layers_for: object = None
+        # Candidates, clients side by side and the budget sweep share the wide side: they are tables and a plot.
+        self.left_tabs = QTabWidget()
+        self.left_tabs.addTab(table_box, "Candidates")
+        self.extras = ResolveExtras(self.left_tabs, self.inputs.request, self)
+        self.result_shown.connect(self.extras.show_result)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(table_box)
+        split.addWidget(self.left_tabs)
         split.addWidget(self.tabs)
         split.setStretchFactor(0, 2)  # the candidate table is what people read first
         split.setStretchFactor(1, 1)
@@ -446,5 +452,6 @@ class ResolverPanel(ModePanel):
     def shutdown(self) -> None:
         """Stop the debounce and wait for the worker (call before the widget goes away)."""
         self._debounce.stop()
-        self.pool.clear()
-        self.pool.waitForDone(5000)
+        for pool in (self.pool, self.extras.pool):
+            pool.clear()
+            pool.waitForDone(5000)
