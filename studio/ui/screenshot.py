@@ -10,6 +10,8 @@ all environment variables:
 - ``STUDIO_SCREENSHOT_PACK``: the name of the pack to show (default: the first with findings), and
   ``STUDIO_SCREENSHOT_PACK_INDEX``: which of several packs of that name (0, 1, ...; in tree order);
 - ``STUDIO_SCREENSHOT_OPEN``: more files to open in tabs, paths relative to the shown pack, ``;``-separated;
+- ``STUDIO_SCREENSHOT_PAGE``: the title of a tab inside the mode's panel to bring to the front (e.g. ``Coverage``
+  in Evals mode);
 - ``STUDIO_SCREENSHOT_TAB``: the index of the preview tab to bring to the front, or ``STUDIO_SCREENSHOT_PREVIEWS=0``
   to collapse the previews (View ▸ Previews beside the editor).
 
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
 from studio.ui.main_window import MainWindow
 
@@ -84,9 +86,19 @@ def _pick_pack(window: MainWindow) -> None:
     mode = MODES.get(os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower())
     if mode is not None and mode != window.modes.current:
         QTimer.singleShot(300, lambda: window.switch_mode(mode))
+    page = os.environ.get("STUDIO_SCREENSHOT_PAGE")
+    if mode is not None and page:
+        QTimer.singleShot(400, lambda: _show_page(window.modes.panel(mode), page))
     # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
     window.activateWindow()
     QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
+
+
+def _show_page(panel: QWidget, title: str) -> None:
+    for tabs in panel.findChildren(QTabWidget):
+        for i in range(tabs.count()):
+            if tabs.tabText(i) == title:
+                tabs.setCurrentIndex(i)
 
 
 def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:
