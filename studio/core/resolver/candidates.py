@@ -9,8 +9,13 @@ section-sized, and cutting them further would separate facts from the boundaries
 Never candidates: ``indexes/`` (candidate search only), ``runs/``, ``schemas/``, ``evals/`` and other
 non-runtime files, ``ontology/`` and ``answers/`` (subgraph selection is not simulated), ``assets/``
 (on demand only), symlinks that lead outside the pack, huge and binary files. The walk never follows a
-symlinked directory, reads at most ``MAX_FILE_BYTES`` per file, stops after ``MAX_FILES`` files and does not
-enter folders deeper than ``pack_fs.MAX_WALK_DEPTH`` (both reported as skips).
+symlinked directory, reads at most ``MAX_FILE_BYTES`` per file, stops after ``MAX_FILES`` candidate files and
+does not enter folders deeper than ``pack_fs.MAX_WALK_DEPTH`` (both reported as skips).
+
+``runs/``, ``schemas/`` and ``evals/`` at the top are not entered at all: they are one skip each. A pack that
+records every resolve or eval grows thousands of files in ``runs/``; walking them cost time on every resolve
+and used up ``MAX_FILES`` before the pack's real views were reached. Only files that could become candidates
+count toward ``MAX_FILES``.
 """
 
 from __future__ import annotations
@@ -115,9 +120,19 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
         out.candidates.append(Candidate("KNOWLEDGE.md", "guide", guide_body.strip("\n"), roles=frozenset({"usage"})))
     fresh: FileCache = {}
     seen = 0
+    pruned: list[str] = []
+
+    def enter(rel: str, name: str) -> bool:
+        if rel in NEVER_CONTEXT:  # a top-level records, schemas or evals folder: never context, never walked
+            pruned.append(rel)
+            return False
+        return not name.startswith(".")
+
     with PackFS(root) as fs:
-        tree = fs.walk(enter=_enter, max_entries=MAX_WALK_ENTRIES)
+        tree = fs.walk(enter=enter, max_entries=MAX_WALK_ENTRIES)
         links = {link.rel: link for link in tree.links}
+        out.skipped.extend(Skip(f"{top}/", "not-a-runtime-surface", f"{top}/ holds audit, validation or CI "
+                                "material, never model context; its files are not examined.") for top in pruned)
         for rel in tree.too_deep:
             out.skipped.append(Skip(rel, "too-deep", f"Folders more than {tree.max_depth} levels deep are not "
                                     "walked; move the files up."))
@@ -133,10 +148,12 @@ def collect(root: Path, primary_document: str | None, guide_body: str, cache: Fi
                 out.skipped.append(Skip(entry.rel, "not-a-runtime-surface", "Symlinked directories are not "
                                         "followed; move the files into the pack."))
                 continue
-            seen += 1
             rel = entry.rel
+            if not isinstance(file_layer(rel), Skip):  # only files that could be context use up the limit
+                seen += 1
             if seen > MAX_FILES:
-                out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files are examined."))
+                out.skipped.append(Skip(rel, "too-many-files", f"Only the first {MAX_FILES} files that could be "
+                                        "context are examined."))
                 break
             if rel.startswith("sources/"):
                 out.has_sources = True
@@ -183,10 +200,6 @@ def file_layer(rel: str) -> str | Skip:
     if top == "compiled":
         return "split" if len(parts) >= 4 and parts[1] == "splits" else "compiled"
     return "wiki" if top == "wiki" else "document"
-
-
-def _enter(rel: str, name: str) -> bool:
-    return not name.startswith(".")
 
 
 def _classify(fs: PackFS, rel: str, primary: str | None, out: PackFiles, link: LinkEntry | None = None) -> None:

@@ -11,6 +11,8 @@ nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a f
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +54,7 @@ class ResolverSession:
 
     def __init__(self) -> None:
         self._packs: dict[str, _PackCache] = {}
+        self._frozen = False
         self._last_order: list[tuple[Meter, int]] = []
         """The last fill's candidates in fill order: what a nearby request will reach first."""
 
@@ -65,10 +68,12 @@ class ResolverSession:
         pack = plan.pack
         cache = self._packs.setdefault(str(pack.root), _PackCache())
         primary = pack.primary_document
+        prepared = cache.prepared
+        if self._frozen and prepared is not None and prepared.fingerprint[1:3] == (pack.body, primary):
+            return self._with_meter(prepared, tokenizer)
         files = collect(pack.root, primary, pack.body, cache.file_cache)
         fingerprint = (tuple(cache.file_cache.keys()), pack.body, primary, _stat_key(pack.root / SOURCE_MAP),
                        _stat_key(pack.root / "runs"))
-        prepared = cache.prepared
         if prepared is None or prepared.fingerprint != fingerprint:
             source_map = read_source_map(pack.root)
             docs = []
@@ -83,10 +88,29 @@ class ResolverSession:
             prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
                                     fingerprint, compile_verdict=latest_flagged_compile(pack.root))
             cache.prepared = prepared
+        return self._with_meter(prepared, tokenizer)
+
+    @staticmethod
+    def _with_meter(prepared: PreparedPack, tokenizer: Tokenizer | None) -> PreparedPack:
         if tokenizer is not None and tokenizer.available and tokenizer.name not in prepared.meters:
             # After a change the texts of unchanged files still hit the tokenizer's count cache.
             prepared.meters[tokenizer.name] = Meter(tokenizer, prepared.files.candidates)
         return prepared
+
+    @contextmanager
+    def frozen(self) -> Iterator[ResolverSession]:
+        """Within the block, a pack this session has prepared is not walked again: its candidates are shared.
+
+        For callers that resolve many tasks against packs they know do not change meanwhile (coverage resolves
+        a thousand tasks per pack; the budget sweep and the client comparison resolve one task many times).
+        Outside the block every resolve re-checks the files (stat calls) as before. A pack whose guide or
+        primary document changed is still re-walked.
+        """
+        was, self._frozen = self._frozen, True
+        try:
+            yield self
+        finally:
+            self._frozen = was
 
     def resolve(self, request: ResolveRequest) -> ResolveResult:
         return resolve(request, self)
