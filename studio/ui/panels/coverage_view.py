@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTableView,
     QTreeWidget,
     QTreeWidgetItem,
@@ -44,7 +43,7 @@ from studio.core.coverage import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolverSession
 from studio.ui.diff_highlighter import DiffHighlighter
-from studio.ui.fit import wrap_label
+from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
 from studio.ui.theme import editor_font
 from studio.ui.workers import submit
@@ -175,16 +174,8 @@ class CoverageView(QWidget):
         bottom_layout.addWidget(self.detail, 1)
         bottom_layout.addLayout(buttons)
 
-        across = QSplitter(Qt.Orientation.Horizontal)
-        across.addWidget(self.clusters)
-        across.addWidget(self.table)
-        across.setStretchFactor(0, 1)
-        across.setStretchFactor(1, 3)
-        down = QSplitter(Qt.Orientation.Vertical)
-        down.addWidget(across)
-        down.addWidget(bottom)
-        down.setStretchFactor(0, 4)
-        down.setStretchFactor(1, 1)
+        across = splitter(Qt.Orientation.Horizontal, (self.clusters, 1), (self.table, 3))
+        down = splitter(Qt.Orientation.Vertical, (across, 4), (bottom, 1))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addLayout(head)
