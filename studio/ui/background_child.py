@@ -14,11 +14,26 @@ import threading
 PARENT_POLL_SECONDS = 1.0
 
 
+NICER_BY = 10
+"""How much lower a helper's priority is than the window's."""
+
+
 def become_background_child() -> None:
     """Call first thing in a helper process."""
-    with contextlib.suppress(AttributeError, OSError):  # no os.nice on Windows; the helper still works
-        os.nice(10)
+    lower_priority(os.getpid(), os.getppid())
     end_with_parent()
+
+
+def lower_priority(pid: int, parent: int) -> None:
+    """Give process ``pid`` a priority ``NICER_BY`` below ``parent``'s; doing it twice changes nothing.
+
+    The parent may do it to a helper it just started, before the helper's imports (a third of a second of CPU
+    that would otherwise compete with the window at full priority); the helper does it again when it starts.
+    """
+    with contextlib.suppress(AttributeError, OSError):  # no getpriority on Windows; the helper still works
+        wanted = min(19, os.getpriority(os.PRIO_PROCESS, parent) + NICER_BY)
+        if os.getpriority(os.PRIO_PROCESS, pid) < wanted:
+            os.setpriority(os.PRIO_PROCESS, pid, wanted)
 
 
 def end_with_parent() -> None:

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QLayoutItem,
     QScrollArea,
     QSizePolicy,
+    QSplitter,
     QStackedWidget,
     QWidget,
 )
@@ -198,3 +199,12 @@ class FlowLayout(QLayout):
             top = y + (height - size.height()) // 2
             item.setGeometry(QRect(QPoint(x, top), QSize(width, size.height())))
             x += width + self.spacing()
+
+
+def splitter(orientation: Qt.Orientation, *parts: tuple[QWidget, int]) -> QSplitter:
+    """A splitter of ``parts`` (widget, stretch): how the room a panel gets is shared out as it grows."""
+    split = QSplitter(orientation)
+    for index, (widget, stretch) in enumerate(parts):
+        split.addWidget(widget)
+        split.setStretchFactor(index, stretch)
+    return split

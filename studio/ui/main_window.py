@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.recovery import RecoveryStore
-from studio.ui import child_pool
+from studio.ui import child_pool, scan_process
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
 from studio.ui.fit import PageStack
 from studio.ui.icons import icon
@@ -626,6 +626,7 @@ class MainWindow(QMainWindow):
         self.search.close()
         self.modes.shutdown()
         child_pool.shutdown()
+        scan_process.shutdown()
         self.layouts.save()
         self.settings.save_window(self.saveGeometry(), self.saveState())
         event.accept()

@@ -13,6 +13,8 @@ all environment variables:
 - ``STUDIO_SCREENSHOT_OPEN``: more files to open in tabs, paths relative to the shown pack, ``;``-separated;
 - ``STUDIO_SCREENSHOT_TASK`` (Resolve mode): a task to resolve, ``TASK`` or ``TASK|BUDGET``, and
   ``STUDIO_SCREENSHOT_RESOLVE_TAB``: the title of the result tab to bring to the front (``Clients``, ``Sweep`` ...);
+- ``STUDIO_SCREENSHOT_PAGE``: the title of a tab inside the mode's panel to bring to the front (e.g. ``Coverage``
+  in Evals mode);
 - ``STUDIO_SCREENSHOT_TAB``: the index of the preview tab to bring to the front, or ``STUDIO_SCREENSHOT_PREVIEWS=0``
   to collapse the previews (View ▸ Previews beside the editor).
 
@@ -28,7 +30,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QGuiApplication, QScreen
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTabWidget, QWidget
 
 from studio.ui.main_window import MainWindow
 
@@ -93,6 +95,9 @@ def _pick_pack(window: MainWindow) -> None:
         QTimer.singleShot(400, lambda: _show_claims(window))
     elif wanted_mode == "resolve" and os.environ.get("STUDIO_SCREENSHOT_TASK"):
         QTimer.singleShot(500, lambda: _resolve_task(window))
+    page = os.environ.get("STUDIO_SCREENSHOT_PAGE")
+    if mode is not None and page:
+        QTimer.singleShot(400, lambda: _show_page(window.modes.panel(mode), page))
     # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
     window.activateWindow()
     QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
@@ -122,6 +127,11 @@ def _resolve_task(window: MainWindow) -> None:
             if tabs.tabText(i).replace("&&", "&") == wanted:
                 tabs.setCurrentIndex(i)
     panel.run_now()
+def _show_page(panel: QWidget, title: str) -> None:
+    for tabs in panel.findChildren(QTabWidget):
+        for i in range(tabs.count()):
+            if tabs.tabText(i) == title:
+                tabs.setCurrentIndex(i)
 
 
 def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:

@@ -98,3 +98,20 @@ def test_an_unreadable_ontology_coverage_file_is_listed_not_fatal(planted: Path)
     (planted / "ontology").mkdir()
     (planted / "ontology" / "coverage.json").write_text("[{", encoding="utf-8")
     assert any(s.path == "ontology/coverage.json" and "not valid JSON" in s.reason for s in _report(planted).skipped)
+
+
+def test_a_jsonl_log_in_runs_counts_each_line_as_a_record(planted: Path) -> None:
+    lines = [json.dumps({"task": "Where do the Orbit payload hamsters sleep?", "status": "passed"}),
+             json.dumps({"query": ANSWERED.upper()}),  # the same question as a context record: merged, asked twice
+             "", "{broken", json.dumps(["a list, not a record"]),
+             json.dumps({"pack": "orbit", "selected_files": []})]  # a usage line without a query: not a task
+    lines += ["not json"] * 25
+    (planted / "runs" / "usage.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    report = _report(planted)
+    hamsters = next(t for t in report.tasks if "hamsters" in t.text)
+    assert hamsters.source == "run" and not hamsters.answered and hamsters.origin == "runs/usage.jsonl:1"
+    timeline = next(t for t in report.tasks if t.source == "run" and t.text == ANSWERED)
+    assert timeline.count == 2 and timeline.answered
+    skipped = [s for s in report.skipped if s.path.startswith("runs/usage.jsonl")]
+    assert [s.path for s in skipped[:3]] == ["runs/usage.jsonl:4", "runs/usage.jsonl:5", "runs/usage.jsonl:7"]
+    assert len(skipped) == 21 and "7 more lines" in skipped[-1].reason  # 27 bad lines: 20 listed, the rest counted

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from studio.ui.background_child import NICER_BY, lower_priority
+
 CRASHING_APP = """
 import os
 from studio.ui import child_pool
@@ -37,3 +39,16 @@ def test_the_render_helper_ends_when_the_app_crashes() -> None:
     while _running(helper) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not _running(helper), f"helper {helper} outlived the crashed app"
+
+
+def test_a_helper_is_lowered_once_below_the_window_however_often_asked() -> None:
+    helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+        lower_priority(helper.pid, os.getpid())  # the parent, right after starting it
+        lower_priority(helper.pid, os.getpid())  # the helper itself, when it starts (become_background_child)
+        assert os.getpriority(os.PRIO_PROCESS, helper.pid) == min(19, mine + NICER_BY)
+        assert os.getpriority(os.PRIO_PROCESS, 0) == mine  # the window keeps its own
+    finally:
+        helper.kill()
+        helper.wait()

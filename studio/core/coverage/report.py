@@ -8,7 +8,8 @@ Answered means, per source:
   resolver's own "missing facts" check, ``resolver.report``, which runs under ``grounding: required``). An
   ontology row whose own status says it is missing material stays a gap whatever the files say.
 
-One ``ResolverSession`` serves every resolve, so the pack is read and indexed once.
+One ``ResolverSession`` serves every resolve, frozen for the report (``ResolverSession.frozen``), so the pack is
+walked, read and indexed once, not once per task.
 """
 
 from __future__ import annotations
@@ -37,7 +38,9 @@ def compute_coverage(packs: Sequence[Pack], options: CoverageOptions | None = No
     """One report per pack, in the order given. Pure apart from reading the packs; never raises on pack content."""
     options = options or CoverageOptions()
     session = session or ResolverSession()
-    return [pack_coverage(pack, options, session) for pack in packs]
+    # Frozen: a pack is walked once for all its tasks, not once per task (the report reads, never writes).
+    with session.frozen():
+        return [pack_coverage(pack, options, session) for pack in packs]
 
 
 def pack_coverage(pack: Pack, options: CoverageOptions, session: ResolverSession) -> CoverageReport:

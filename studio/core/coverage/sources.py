@@ -3,12 +3,17 @@
 Everything is read as data and bounded: ``read_runs`` caps the files it reads, suites are read by ``read_suite``,
 and ``ontology/coverage.json`` is read through ``pack_fs`` with a size cap. Input that cannot be used is listed
 as a ``SkippedInput``; nothing here raises on bad pack content.
+
+A ``runs/*.jsonl`` file is read as many records, one JSON object a line: the digest gives usage records no file
+name ("client log or runs/"), and a client's log of context resolutions or usage is naturally one line per
+request. A line that carries a text ``query`` or ``task`` is a recorded query like a ``context-*.json`` record.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,7 +23,8 @@ from studio.core.evals.model import ContextCase, DiscoveryCase, Suite
 from studio.core.evals.suites import pack_suites, read_suite
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status
-from studio.core.runs import RunKind, Validity, read_runs
+from studio.core.runs import RunKind, RunRecord, Validity, read_runs
+from studio.core.runs.reader import MAX_RUN_BYTES
 
 COVERAGE_FILE = "ontology/coverage.json"
 MAX_COVERAGE_BYTES = 4 * 1024 * 1024
@@ -29,6 +35,10 @@ ROW_TEXT_KEYS = ("question", "task", "query", "prompt", "topic", "title", "conce
 """Keys of a coverage row that can name what it covers, best first (the standard fixes only the statuses)."""
 ROW_GAP_STATUSES = frozenset({"missing-evidence", "missing-material", "blocked", "missing"})
 """Row statuses that say the pack itself knows the row is not covered (digest: coverage.json rows)."""
+MAX_LOG_LINE_BYTES = 256 * 1024
+"""A longer line of a ``.jsonl`` log is skipped unparsed (one request's record, not a document)."""
+MAX_SKIPPED_LINES = 20
+"""Bad lines listed one by one per log; the rest are counted in one entry (a broken log must not flood the list)."""
 _SPACE = re.compile(r"\s+")
 
 
@@ -92,7 +102,19 @@ def known_tasks(pack: Pack, suite_files: tuple[Path, ...] = ()) -> KnownTasks:
 def _recorded_queries(pack: Pack, out: KnownTasks) -> None:
     report = read_runs(pack.root)
     merged: dict[str, list[Any]] = {}
+    def add(query: str, origin: str) -> None:
+        key = normalise(query)
+        if not key:
+            out.skipped.append(SkippedInput(origin, "empty query"))
+        elif key in merged:
+            merged[key][2] += 1
+        else:
+            merged[key] = [query.strip(), origin, 1]
+
     for record in report.records:
+        if record.path.lower().endswith(".jsonl") and record.validity is not Validity.UNREADABLE:
+            _log_queries(pack, record, out, add)
+            continue
         if record.kind not in (RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD):
             continue
         out.records_read += 1
@@ -104,18 +126,42 @@ def _recorded_queries(pack: Pack, out: KnownTasks) -> None:
             if record.kind is RunKind.CONTEXT_RESOLUTION:  # usage records need not carry a query
                 out.skipped.append(SkippedInput(record.path, "context record without a text 'query'"))
             continue
-        key = normalise(query)
-        if not key:
-            out.skipped.append(SkippedInput(record.path, "empty query"))
-            continue
-        if key in merged:
-            merged[key][2] += 1
-        else:
-            merged[key] = [query.strip(), record.path, 1]
+        add(query, record.path)
     for d in report.diagnostics:
         if d.code.startswith("too-many") or "not read" in d.message:
             out.skipped.append(SkippedInput(d.file, d.message))
     out.queries = [RecordedQuery(text, origin, count) for text, origin, count in merged.values()]
+
+
+def _log_queries(pack: Pack, record: RunRecord, out: KnownTasks, add: Callable[[str, str], None]) -> None:
+    """The queries of a ``.jsonl`` log, one record a line; lines that are not JSON objects are listed, skipped."""
+    with PackFS(pack.root) as fs:
+        found = fs.read(record.path, MAX_RUN_BYTES + 1)  # read_runs already refused a larger file
+    if found.status is not Status.OK or found.data is None or len(found.data) > MAX_RUN_BYTES:
+        out.skipped.append(SkippedInput(record.path, "log not read"))
+        return
+    bad: list[int] = []
+    for number, line in enumerate(found.data.splitlines(), 1):
+        if not line.strip():
+            continue
+        out.records_read += 1
+        data: Any = None
+        if len(line) <= MAX_LOG_LINE_BYTES:
+            try:
+                data = json.loads(line.decode("utf-8"))
+            except (UnicodeDecodeError, ValueError, RecursionError):
+                data = None
+        if not isinstance(data, dict):
+            bad.append(number)
+            continue
+        query = _query_of(data)
+        if query is not None:
+            add(query, f"{record.path}:{number}")
+    for number in bad[:MAX_SKIPPED_LINES]:
+        out.skipped.append(SkippedInput(f"{record.path}:{number}", "line is not a JSON object"))
+    if len(bad) > MAX_SKIPPED_LINES:
+        out.skipped.append(SkippedInput(record.path, f"{len(bad) - MAX_SKIPPED_LINES:,} more lines are not JSON "
+                                                     "objects"))
 
 
 def _query_of(data: Any) -> str | None:

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.clients import Comparison
 from studio.ui.fit import wrap_label
+from studio.ui.pack_text_view import PackTextView
 
 DIVERGENT = QColor("#fff3cd")
 """Rows some clients load and others do not."""
@@ -54,7 +54,7 @@ class ClientsView(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.setTextElideMode(Qt.TextElideMode.ElideLeft)  # the file name is the end of the path
-        self.warnings = QPlainTextEdit(readOnly=True)
+        self.warnings = PackTextView()  # client warnings name pack files
         self.warnings.setPlaceholderText("No client warns.")
         # Side by side: Resolve mode's lower half is wide and short; the table needs the height.
         body = QHBoxLayout()

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QSpinBox,
     QSplitter,
     QTableView,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -45,6 +46,7 @@ from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
+from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.workers import submit
 
@@ -207,8 +209,16 @@ class EvalsPanel(ModePanel):
         layout.addLayout(head)
         layout.addLayout(configs)
         layout.addLayout(bar)
-        layout.addWidget(split, 1)
-        layout.addLayout(buttons)
+        cases = QWidget()
+        cases_layout = QVBoxLayout(cases)
+        cases_layout.setContentsMargins(0, 0, 0, 0)
+        cases_layout.addWidget(split, 1)
+        cases_layout.addLayout(buttons)
+        self.coverage = CoverageView()  # the pack's known tasks, answered or not, and drafts for the gaps
+        self.tabs = QTabWidget()
+        self.tabs.addTab(cases, "Cases")
+        self.tabs.addTab(self.coverage, "Coverage")
+        layout.addWidget(self.tabs, 1)
 
         self.suite_combo.currentIndexChanged.connect(self._changed)
         self.compare_mode.currentIndexChanged.connect(self._compare_mode_changed)
@@ -241,12 +251,14 @@ class EvalsPanel(ModePanel):
     def shutdown(self) -> None:
         self.pool.clear()
         self.pool.waitForDone(5000)
+        self.coverage.shutdown()
 
     # -- inputs ---------------------------------------------------------------------------------------------
     def set_pack(self, pack: Pack | None, workspace: list[Pack] | None = None, suite: str | None = None) -> None:
         """Show ``pack``'s suites and run ``suite`` (default: the first); ``workspace`` packs compete in discovery."""
         self.pack = pack
         self.workspace = list(workspace or [])
+        self.coverage.set_pack(pack, self.config_a.budget.value())
         self.suite_combo.blockSignals(True)
         self.suite_combo.clear()
         for rel in pack_suites(pack.root) if pack is not None else []:

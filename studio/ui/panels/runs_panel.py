@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.runs import RunRecord
-from studio.ui.fit import scroll_page, wrap_label
+from studio.ui.fit import scroll_page, splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.runs import ALL, RECORD_ROLE, RunsFilterProxy, RunsTableModel
 from studio.ui.panels._audit import PackAudit, read_pack_audit
@@ -77,14 +76,8 @@ class RunsPanel(ModePanel):
         self.record_view = RecordTextView()
         self.record_diagnostics = DiagnosticsList()
         self.record_diagnostics.diagnostic_activated.connect(self._open_diagnostic)
-        detail = QSplitter(Qt.Orientation.Horizontal)
-        detail.addWidget(self.record_view)
-        detail.addWidget(self.record_diagnostics)
-        detail.setStretchFactor(0, 3)
-        detail.setStretchFactor(1, 2)
-        timeline = QSplitter(Qt.Orientation.Vertical)
-        timeline.addWidget(self.table)
-        timeline.addWidget(detail)
+        detail = splitter(Qt.Orientation.Horizontal, (self.record_view, 3), (self.record_diagnostics, 2))
+        timeline = splitter(Qt.Orientation.Vertical, (self.table, 0), (detail, 0))
 
         self.stats_view = RunStatsView()
         self.feedback_view = FeedbackView()

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from studio.core.authoring.fix_types import Fix, FixKind
+from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.theme import editor_font
 
@@ -21,25 +21,6 @@ NOTES = {
     FixKind.CREATE_FILE: "Creates the file in the pack now (never over an existing one).",
     FixKind.RENAME_FOLDER: "Renames the pack's folder now; open files follow.",
 }
-
-
-class DiffHighlighter(QSyntaxHighlighter):
-    """Added lines green, removed lines red, hunk headers blue."""
-
-    def __init__(self, document: QTextDocument) -> None:
-        super().__init__(document)
-        self._formats: dict[str, QTextCharFormat] = {}
-        for prefix, colour in (("+", "#1a7f37"), ("-", "#cf222e"), ("@", "#0550ae")):
-            fmt = QTextCharFormat()
-            fmt.setForeground(QColor(colour))
-            self._formats[prefix] = fmt
-
-    def highlightBlock(self, text: str) -> None:
-        if text.startswith(("+++", "---")):
-            return
-        fmt = self._formats.get(text[:1])
-        if fmt is not None:
-            self.setFormat(0, len(text), fmt)
 
 
 class FixPreviewDialog(QDialog):
