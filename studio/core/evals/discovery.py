@@ -14,7 +14,8 @@ bundled examples' ``discovery.train.json`` suites with ``calibrate``) serves eve
 Decisions, in order:
 
 1. ``reject`` when the score is below the threshold.
-2. With a workspace, the other packs compete: every catalog entry is ranked by BM25F over the workspace's
+2. With a workspace, the other packs a client would list compete (``view.rivals``: never hidden copies nor
+   namesakes): every catalog entry is ranked by BM25F over the workspace's
    catalog (IDF across packs), and the pack is rejected when a competitor scores more than ``1 / COMPETITION``
    times its own score (the pack is not among the clear matches).
 3. ``warn`` when the pack is activated but needs confirmation or a warning: status other than ``ready``,
@@ -32,6 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from studio.core.evals.model import DiscoveryCase, DiscoveryOutcome
+from studio.core.evals.view import rivals
 from studio.core.model import Pack
 from studio.core.resolver import ResolveRequest, ResolverSession
 from studio.core.resolver.candidates import Candidate
@@ -104,7 +106,7 @@ class Simulator:
         self.ranking = ranking
         self.threshold = DEFAULT_THRESHOLD if threshold is None else threshold
         self.entry = catalog_terms(pack)
-        others = [p for p in workspace if p.root != pack.root and p.name and p.loads]
+        others = rivals(pack, workspace)
         self.competitors = others
         self._index = BM25Index([self.entry, *(catalog_terms(p) for p in others)]) if others else None
         boundary_items, self._others = pack_items(pack, session or ResolverSession())

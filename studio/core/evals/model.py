@@ -197,6 +197,8 @@ class EvalRun:
     """ISO 8601 UTC time of the run."""
     source: str = ""
     """Where the outcomes came from: empty for a fresh run, a ``runs/`` path for a recorded one."""
+    notes: list[str] = field(default_factory=list)
+    """How a client would treat the evaluated copy differently (shadowed, not loadable), in plain sentences."""
 
     @property
     def outcomes(self) -> list[DiscoveryOutcome] | list[ContextOutcome]:
