@@ -279,7 +279,8 @@ class EvalsPanel(ModePanel):
         self.filter.setCurrentIndex(max(0, self.filter.findData(mode)))
 
     def _compare_mode_changed(self) -> None:
-        self.config_b.setEnabled(self.compare_mode.currentData() == "config")
+        # B's settings exist only when B is a configuration: a disabled copy of A's box read as a second run.
+        self.config_b.setVisible(self.compare_mode.currentData() == "config")
         self._changed()
 
     def _changed(self) -> None:
@@ -325,7 +326,13 @@ class EvalsPanel(ModePanel):
         # The change always reads from the left column to the right one: A -> B, or recorded -> now.
         recorded = result.b is not None and bool(result.b.source)
         self.model.labels = ("recorded", "now") if recorded else ("A", "B")
-        self.model.set_cases(cases, result.comparison is not None)
+        compared = result.comparison is not None
+        if result.comparison is not None:
+            self.model.descriptions = (result.comparison.label_a, result.comparison.label_b)
+        self.model.set_cases(cases, compared)
+        # Without a comparison there is one run: no B column and no change to show.
+        for column in (2, 3):
+            self.table.setColumnHidden(column, not compared)
         self.summary.setText(self._summary_html(result))
         pack_name = self.pack_label(self.pack) if self.pack else result.a.pack
         problems = len(result.suite.findings)
@@ -359,11 +366,12 @@ class EvalsPanel(ModePanel):
         self.detail.setHtml(self._case_html(case) if case else "")
 
     def _summary_html(self, result: PairResult) -> str:
+        notes = "".join(f"<br><span style='color:#b26a00'>{html.escape(n)}</span>" for n in result.a.notes)
         if result.b is None or result.comparison is None:
             parts = [f"<b>A</b> ({html.escape(result.a.config.label())}): {_summary_text(summary_of(result.a))}"]
             if result.note:
                 parts.append(html.escape(result.note))
-            return " &nbsp;|&nbsp; ".join(parts)
+            return " &nbsp;|&nbsp; ".join(parts) + notes
         left, right = (result.b, result.a) if result.b.source else (result.a, result.b)
         names = self.model.labels
         parts = [f"<b>{names[0]}</b> ({html.escape(result.comparison.label_a)}): {_summary_text(summary_of(left))}",
@@ -371,7 +379,7 @@ class EvalsPanel(ModePanel):
         counts = result.comparison.counts()
         changed = ", ".join(f"{n} {k}" for k, n in counts.items() if n and k != "unchanged") or "no change"
         parts.append(f"<b>cases</b>: {html.escape(changed)}")
-        return " &nbsp;|&nbsp; ".join(parts)
+        return " &nbsp;|&nbsp; ".join(parts) + notes
 
     def _case_html(self, case: CaseDelta) -> str:
         out = [f"<p><b>{html.escape(case.id)}</b>: {html.escape(case.prompt)}</p>"]
