@@ -209,9 +209,12 @@ def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | 
         recall = "-" if o.context_recall is None else f"{o.context_recall:.2f}"
         rr = "-" if o.reciprocal_rank is None else f"{o.reciprocal_rank:.2f}"
         lines.append(f"  {mark} {printable(o.id)}: recall {recall}, RR {rr}, {o.tokens_used}/{o.budget} tokens")
+        policy = set(o.policy_loaded)
         picked = ", ".join(printable(s.key) + (" *" if s.required else "")
-                           for s in o.selected if s.path != "KNOWLEDGE.md")
-        lines.append(f"       picked: {picked or '(nothing)'}")
+                           for s in o.selected if s.key not in policy and s.path != "KNOWLEDGE.md")
+        lines.append(f"       picked for the task: {picked or '(nothing)'}")
+        if policy:
+            lines.append(f"       loaded by policy: {', '.join(map(printable, o.policy_loaded))}")
         if o.missed:
             lines.append(f"       missed: {', '.join(map(printable, o.missed))}")
         if o.not_run:

@@ -156,10 +156,12 @@ class ContextOutcome:
     tokens_used: int
     budget: int
     ranking: tuple[str, ...] = ()
-    """The resolver's full candidate ranking (item keys, best first), cut at ``RANKING_KEPT`` entries."""
+    """The items ranked for the task (item keys, best first), cut at ``RANKING_KEPT`` entries."""
     not_run: tuple[str, ...] = ()
     """Checks that need a model: ``expected_output`` and each assertion, listed as not run."""
     profile: str | None = None
+    policy_loaded: tuple[str, ...] = ()
+    """Selected items loaded by policy whatever the task (guide, boundaries): reported beside the ranking."""
 
     @property
     def passed(self) -> bool:
@@ -173,7 +175,7 @@ class ContextOutcome:
             "passed": self.passed, "context_recall": _round(self.context_recall),
             "reciprocal_rank": _round(self.reciprocal_rank), "ndcg_at_10": _round(self.ndcg_at_10),
             "recall_at_5": _round(self.recall_at_5), "tokens_used": self.tokens_used, "budget": self.budget,
-            "profile": self.profile, "ranking": list(self.ranking),
+            "profile": self.profile, "ranking": list(self.ranking), "policy_loaded": list(self.policy_loaded),
             "not_run": [{"check": c, "status": "not run (needs a model)"} for c in self.not_run],
         }
 

@@ -391,10 +391,13 @@ class EvalsPanel(ModePanel):
                 out.append(f"<p><b>{label}</b> {verdict}: expected {outcome.expected}, got {outcome.actual} (score "
                            f"{outcome.score:.2f}). {html.escape(outcome.reason)}</p>")
                 continue
+            policy = set(outcome.policy_loaded)
             picked = ", ".join(("<b>" if s.required else "") + html.escape(s.key) + ("</b>" if s.required else "")
-                               for s in outcome.selected)
-            out.append(f"<p><b>{label}</b> {verdict}, {outcome.tokens_used}/{outcome.budget} tokens. Picked: "
-                       f"{picked or '(nothing)'}</p>")
+                               for s in outcome.selected if s.key not in policy)
+            out.append(f"<p><b>{label}</b> {verdict}, {outcome.tokens_used}/{outcome.budget} tokens. Picked for the "
+                       f"task: {picked or '(nothing)'}</p>")
+            if policy:
+                out.append(f"<p>Loaded by policy: {html.escape(', '.join(outcome.policy_loaded))}</p>")
             if outcome.missed:
                 missed = ", ".join(html.escape(m) for m in outcome.missed)
                 out.append(f"<p style='color:#c62828'>Missed: {missed}</p>")
