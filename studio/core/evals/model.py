@@ -101,6 +101,8 @@ class DiscoveryOutcome:
     """Warnings the activation carries (status, trust, disputed claims)."""
     warnings_matched: bool | None = None
     """For ``expected_warnings``: whether every expected warning was raised (None when none were expected)."""
+    margin: float | None = None
+    """Score minus the activation threshold (None for the reference CLI's decisions, which have no threshold)."""
 
     @property
     def passed(self) -> bool:
@@ -114,6 +116,8 @@ class DiscoveryOutcome:
             out["warnings"] = list(self.warnings)
         if self.warnings_matched is not None:
             out["warnings_matched"] = self.warnings_matched
+        if self.margin is not None:
+            out["margin"] = round(self.margin, 4)
         return out
 
 
