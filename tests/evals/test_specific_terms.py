@@ -74,8 +74,8 @@ def test_a_term_every_rival_shares_says_less_about_this_pack(make_pack: Callable
     ops = catalog_terms(load_pack(make_pack("acme-content-ops", CONTENT_OPS)))
     rival = catalog_terms(load_pack(make_pack("acme-private-domain-ops", PRIVATE_DOMAIN)))
     alone, among = Specificity(), Specificity([rival])
-    assert alone.weight("playbook") == 1.0 and among.weight("playbook") < 1.0  # both packs are playbooks
-    assert among.weight("pillar") == 1.0
+    assert alone.weight("playbook", False) == 1.0 and among.weight("playbook", False) < 1.0  # both are playbooks
+    assert among.weight("pillar", False) == 1.0
     assert catalog_score(ops, "playbook for tea", among).score < catalog_score(ops, "playbook for tea").score
 
 
@@ -95,3 +95,38 @@ def test_the_margin_is_the_distance_to_the_threshold(make_pack: Callable[..., Pa
     outcome = Simulator(pack).decide(DiscoveryCase("c", "Acme topic bank pillars", "select"))
     assert outcome.margin is not None and abs(outcome.margin - (outcome.score - DEFAULT_THRESHOLD)) < 1e-9
     assert outcome.to_json()["margin"] == round(outcome.margin, 4)
+
+
+ONTOLOGY = """---
+name: acme-content-ontology
+description: Product claims, evidence, audiences, pain points and scenario coverage for Acme Widget.
+type: content-ontology
+status: ready
+---
+# Ontology-aware pack
+"""
+FOUNDER = """---
+name: founder-personal-ip
+description: 创始人谢晶的个人 IP 完整知识库，含成长经历、方法论、金句、应用话术。
+type: personal-profile
+status: ready
+---
+# 谢晶 个人 IP 知识库
+"""
+
+
+def test_the_words_of_the_pack_type_name_a_kind_of_pack_not_this_one(make_pack: Callable[..., Path]) -> None:
+    root = make_pack("acme-content-ontology", ONTOLOGY)
+    actual, _, reason = _decide(root, "Explain what an ontology is in knowledge graphs.")
+    assert actual == "reject", reason
+    assert Specificity.of(load_pack(root)).common_terms(["ontology", "graph"]) == {"ontology"}
+    assert _decide(root, "Which Acme Widget claims have evidence for each audience?")[0] == "select"
+
+
+def test_chinese_words_are_judged_by_what_they_name_not_by_bigram_count(make_pack: Callable[..., Path]) -> None:
+    root = make_pack("founder-personal-ip", FOUNDER)
+    # Two specific words in a long prompt of straddling bigrams: the prompt is about this founder.
+    assert _decide(root, "用谢晶的金句写一段社群自我介绍。")[0] == "select"
+    # "表达风格" is two everyday words; the bigram between them ("达风") names nothing.
+    assert Specificity().common_terms(["表达", "达风", "风格"]) == {"表达", "达风", "风格"}
+    assert _decide(root, "什么是表达风格？")[0] == "reject"

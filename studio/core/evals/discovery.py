@@ -6,12 +6,13 @@ resolver ranks items: the prompt's terms (``rank.terms``: stop words out, plural
 the entry's fields, with the pack *name* as the title field.
 
 Each prompt term is weighed by how specific it is (``Specificity``): a common word (``text.common_words``,
-English and Chinese: "content", "calendar", "private", "个人") weighs ``COMMON_WEIGHT`` of a specific one, and a
-term that the catalog entries of the workspace's other packs share weighs less the more of them share it.
-``score`` is the weighted share of the prompt that the entry covers, in [0, 1): a term in the pack's name
-covers 1, a term in the description or type ``tf / (tf + DESCRIPTION_K)`` (0.6 for one occurrence, 0.75 for
-two). Terms in a script the entry does not use (Chinese against an English entry) are left out, and the
-outcome says so. One threshold (``DEFAULT_THRESHOLD``, calibrated on the bundled examples'
+English and Chinese: "content", "calendar", "private", "个人"; and the words of the pack's own ``type``, which
+name a kind of pack) weighs ``COMMON_WEIGHT`` of a specific one, and a term that the catalog entries of the
+workspace's other packs share weighs less the more of them share it. ``score`` is the weighted share of the
+prompt that the entry covers, in [0, 1], over at most ``PROMPT_CAP`` of the prompt's weight: a term in the
+pack's name covers 1, a term in the description or type ``tf / (tf + DESCRIPTION_K)`` (0.6 for one
+occurrence, 0.75 for two). Terms in a script the entry does not use (Chinese against an English entry) are
+left out, and the outcome says so. One threshold (``DEFAULT_THRESHOLD``, calibrated on the bundled examples'
 ``discovery.train.json`` suites with ``calibrate``) serves every workspace; each outcome reports its margin
 (score minus threshold).
 
@@ -46,7 +47,7 @@ from studio.core.resolver.plan import plan_packs
 from studio.core.resolver.rank import BM25Index, DocTerms, fold, raw_bag, surface_forms, terms
 from studio.core.text.common_words import COMMON_CHINESE, COMMON_ENGLISH
 
-DEFAULT_THRESHOLD = 0.19
+DEFAULT_THRESHOLD = 0.25
 """Calibrated with ``calibrate`` on the bundled examples' train suites (see ``bench/eval_ranking.py``): 0.194
 with the specificity weights (0.171 before them)."""
 DESCRIPTION_K = 2 / 3
@@ -57,6 +58,9 @@ BOUNDARY_SHARE = 0.5
 NEEDS_CONFIRMATION = ("draft", "needs-review", "stale", "disputed")
 COMMON_WEIGHT = 0.25
 """A common word's weight against a specific term's 1: it still counts towards covering the prompt."""
+PROMPT_CAP = 4.0
+"""A prompt is judged on at most this much specific weight: one that also says more (a long request, a Chinese
+run whose bigrams straddle words) is not less about the pack it names."""
 SHARED_DISCOUNT = 0.5
 """A term in every rival's catalog entry weighs this much less (linear in the share of rivals that have it)."""
 _COMMON = frozenset(fold(w) for w in COMMON_ENGLISH) | COMMON_CHINESE
@@ -65,15 +69,29 @@ _COMMON = frozenset(fold(w) for w in COMMON_ENGLISH) | COMMON_CHINESE
 class Specificity:
     """How specific each prompt term is: against common words, and against the rivals' catalog entries."""
 
-    def __init__(self, rivals: Sequence[DocTerms] = ()) -> None:
+    def __init__(self, rivals: Sequence[DocTerms] = (), category: str | None = None) -> None:
         self._rivals = rivals
+        self._category = frozenset(terms(category or ""))
+        """The words of the pack's ``type`` ("content-ontology"): they name a kind of pack, which every pack of
+        that kind shares by design, so a prompt about the kind ("what is an ontology?") is not about this pack."""
 
-    @staticmethod
-    def is_common(term: str) -> bool:
-        return term in _COMMON
+    @classmethod
+    def of(cls, pack: Pack, rivals: Sequence[DocTerms] = ()) -> Specificity:
+        return cls(rivals, pack.type)
 
-    def weight(self, term: str) -> float:
-        background = COMMON_WEIGHT if term in _COMMON else 1.0
+    def common_terms(self, query: Sequence[str]) -> set[str]:
+        """The common words among ``query`` (terms in prompt order): everyday words, the pack type's words, and
+        the CJK bigrams that only straddle two common words (``达风`` in ``表达风格``): bigrams see across word
+        boundaries, and such a bigram names nothing either word does not."""
+        out = {t for t in query if t in _COMMON or t in self._category}
+        for before, term, after in zip(query, query[1:], query[2:], strict=False):
+            if (_is_cjk(term) and before in out and after in out and before[-1] == term[0]
+                    and term[-1] == after[0]):
+                out.add(term)
+        return out
+
+    def weight(self, term: str, common: bool) -> float:
+        background = COMMON_WEIGHT if common else 1.0
         if not self._rivals:
             return background
         forms = [f.encode("utf-8", "surrogatepass") for f in surface_forms(term)]
@@ -124,8 +142,9 @@ def catalog_score(entry: DocTerms, prompt: str, specificity: Specificity = PLAIN
         return CatalogScore(0.0, (), 0, (), lacking)
     total = mass = 0.0
     matched: list[str] = []
+    common = specificity.common_terms(query)
     for term in query:
-        weight = specificity.weight(term)
+        weight = specificity.weight(term, term in common)
         mass += weight
         forms = [f.encode("utf-8", "surrogatepass") for f in surface_forms(term)]
         if any(entry.title.get(f) for f in forms):
@@ -136,8 +155,9 @@ def catalog_score(entry: DocTerms, prompt: str, specificity: Specificity = PLAIN
         if tf:
             total += weight * tf / (tf + DESCRIPTION_K)
             matched.append(term)
-    specific = tuple(t for t in matched if not specificity.is_common(t))
-    return CatalogScore(total / mass if mass else 0.0, tuple(matched), len(query), specific)
+    specific = tuple(t for t in matched if t not in common)
+    return CatalogScore(min(1.0, total / min(mass, PROMPT_CAP)) if mass else 0.0, tuple(matched), len(query),
+                        specific)
 
 
 class Simulator:
@@ -155,7 +175,7 @@ class Simulator:
         others = rivals(pack, workspace)
         self.competitors = others
         entries = [catalog_terms(p) for p in others]
-        self.specificity = Specificity(entries)
+        self.specificity = Specificity.of(pack, entries)
         self._index = BM25Index([self.entry, *entries]) if others else None
         boundary_items, self._others = pack_items(pack, session or ResolverSession())
         self._boundary = [raw_bag(c.text) for c in boundary_items]

@@ -18,7 +18,7 @@ from __future__ import annotations
 _ENGLISH = """
 account action activity ip address advice age agency agent agreement air amount analysis animal announcement
 answer app application approach area argument article artist aspect attention audience author average award
-background balance bank base basic basis beauty bill birth blog board body book boss box brand break budget
+background balance bank base basic basis beauty bill birth blog board body book boss boundary box brand break budget
 building business buyer cake calendar call campaign capital car card care career case cash category cause
 center centre chance change channel chapter character chart check child children choice church city claim class
 client club coach code coffee colour color comment community company comparison competition computer concept
@@ -27,7 +27,7 @@ court cover creator credit culture currency customer cycle daily damage data dat
 definition delivery demand department design detail development device difference dinner direction discount
 discussion doctor document dog domain door dream drink driver economy edition education effect effort email
 employee end energy engine engineer entry environment equipment error event evidence exam example experience
-expert fact factor family fan farm feature fee feedback field figure file film finance fire firm fish flight
+expert fact factor faq family fan farm feature fee feedback field figure file film finance fire firm fish flight
 floor focus food force form format founder friend front fun function fund future game garden gift goal
 government group growth guide guy hair half hand health heart history holiday home hospital hotel hour house
 idea image impact income industry information input insurance interest internet interview investment item job
@@ -37,8 +37,8 @@ member memory message method metric middle mind minute mission mode model moment
 movie music name nature network news newsletter night note number offer office opinion option order
 organization organisation output owner page pain paper parent park part partner party past path pay payment
 people percent performance period person phone photo picture piece place plan planning platform player point
-policy position post power practice presentation press price pricing process product production profile profit
-program programme project property purpose quality quarter question rate reader reason record region
+policy position positioning post power practice presentation press price pricing process product production
+profile profit program programme project property purpose quality quarter question rate reader reason record region
 relationship report research resource response result review risk road role room rule safety salary sale
 sales sample school science score screen search season seat section security segment series service session
 share shop side sign site size skill society software solution song source space speech staff stage standard
