@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import getpass
 import hashlib
 import os
 import secrets
@@ -187,6 +188,17 @@ def write_run_record(root: Path, stem: str, payload: str, attempts: int) -> Path
         return write_new(root, ((rel, payload) for rel in numbered(f"runs/{stem}", attempts)))
     except OutsidePack as exc:
         raise RunsRefused from exc
+
+
+def record_author(name: str | None) -> str:
+    """Who a run record (review, feedback, dispute step) is signed by: ``name`` (the login name when none is
+    given), stripped; ``unknown`` when that leaves nothing (a record always names someone)."""
+    if not name:
+        try:
+            name = getpass.getuser()
+        except (OSError, KeyError, ImportError):  # no login name (a container without a passwd entry)
+            name = ""
+    return name.strip() or "unknown"
 
 
 def refuse_folder(root: Path, rel: str) -> None:

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TypeVar
 
+from studio.core.terminal import printable
+
 SEPARATOR = " — "
 """Between a name and what tells it apart (an em dash: pack names never contain one)."""
 
@@ -55,6 +57,14 @@ class PackLabel:
 
     def __str__(self) -> str:
         return self.text
+
+    def __post_init__(self) -> None:
+        # Names and folders come from packs: a bidi override in one would reverse the window's own sentence
+        # around it. Shown as visible escapes, as on a terminal (the one escaping layer, ``terminal.printable``).
+        for name in ("name", "path", "folder"):
+            value = getattr(self, name)
+            if value:
+                object.__setattr__(self, name, printable(value))
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +264,7 @@ def tab_titles(paths: Sequence[_P], knowledge_name: str = "KNOWLEDGE.md") -> dic
         suffixes = telling_suffixes(list(dict.fromkeys(parents.values())))
         for path in same:
             out[path] = f"{name}{SEPARATOR}{suffixes[parents[path]]}" if suffixes[parents[path]] else name
-    return out
+    return {path: printable(title) for path, title in out.items()}  # file names are pack text too
 
 
 __all__ = [

@@ -14,7 +14,6 @@ the record after it, so a record never claims an edit that did not land; when th
 
 from __future__ import annotations
 
-import getpass
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +24,7 @@ from studio.core.atomic import (
     FileIdentity,
     RunsRefused,
     check_runs_folder,
+    record_author,
     storage_problem,
     write_atomic,
     write_run_record,
@@ -80,17 +80,11 @@ def make_review_record(pack_name: str, decision: str, reason: str, *, reviewer: 
         raise ReviewError(f"examined files must be pack-relative paths: {', '.join(unsafe)}")
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     return ReviewRecord(
-        pack=pack_name, reviewer=(reviewer or _default_reviewer()).strip() or "unknown",
+        pack=pack_name, reviewer=record_author(reviewer),
         timestamp=moment.strftime("%Y-%m-%dT%H:%M:%SZ"), decision=decision, reason=reason.strip(),
         before=dict(before), after=dict(after), files_examined=tuple(files_examined),
     )
 
-
-def _default_reviewer() -> str:
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError, ImportError):
-        return "unknown"
 
 
 def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:

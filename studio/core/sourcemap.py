@@ -42,7 +42,9 @@ CODES = (SOURCE_MAP_UNREADABLE, SOURCE_MAP_TOO_LARGE, SOURCE_MAP_MALFORMED, INDE
 
 SOURCE_MAP = "indexes/source-map.json"
 MAX_SOURCE_MAP_BYTES = 8 * 1024 * 1024
-RISKY_STATUSES = ("stale", "disputed", "missing", "source-required")
+RISKY_STATUSES = ("stale", "disputed", "missing", "source-required", "retracted", "amended")
+"""Claim statuses the resolver warns about. ``retracted`` and ``amended`` are not source-map statuses: a dispute
+decision (``studio.core.disputes.effect``) puts them on a claim whose files were not recompiled yet."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +62,8 @@ class SourceClaim:
     section_id: str = ""
     line: int = 1
     """Line of the claim in the source-map file."""
+    note: str = ""
+    """Why the claim's status was changed after reading (an open dispute, a decision): shown with the warning."""
 
     @property
     def anchor(self) -> str:
@@ -112,6 +116,16 @@ class SourceMap:
         if slug is not None:
             found.extend(self.by_target.get(f"{path}#{slug}", ()))
         return found
+
+    def with_claims(self, claims: list[SourceClaim]) -> SourceMap:
+        """A copy of this map holding ``claims`` instead of its own, every index rebuilt from them."""
+        out = SourceMap(sections=list(self.sections), diagnostics=list(self.diagnostics), present=self.present,
+                        document=self.document, problem=self.problem)
+        for claim in claims:
+            _index_claim(out, claim)
+        for section in out.sections:
+            _link_section(out, section)
+        return out
 
     def schema_findings(self) -> list[Diagnostic]:
         """The map checked against the studio's source-map schema (V37 violations, V38 extra keys)."""
@@ -180,8 +194,7 @@ def _read_source_map(fs: PackFS) -> SourceMap:
                                       _strings(raw.get("source_anchors")), _strings(raw.get("compiled_into")),
                                       parsed.position(["document_sections", index])[0])
             result.sections.append(section)
-            if section.document and section.section_id:
-                _link_sections(result, [f"{section.document}#{section.section_id}", *section.compiled_into])
+            _link_section(result, section)
     return result
 
 
@@ -199,6 +212,11 @@ def _index_claim(out: SourceMap, claim: SourceClaim) -> None:
     if claim.source_path:
         out.by_source.setdefault(claim.source_path, []).extend(targets)
     _link_sections(out, targets)
+
+
+def _link_section(out: SourceMap, section: DocumentSection) -> None:
+    if section.document and section.section_id:
+        _link_sections(out, [f"{section.document}#{section.section_id}", *section.compiled_into])
 
 
 def _link_sections(out: SourceMap, targets: list[str]) -> None:

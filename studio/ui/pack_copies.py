@@ -15,6 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QWidget
 
+from studio.core.terminal import printable
 from studio.ui.settings import StudioSettings
 from studio.ui.widgets.collision_view import CollisionDialog
 from studio.ui.workspace_session import WorkspaceSession
@@ -54,7 +55,7 @@ class PackCopies(QObject):
         if dialog is None or workspace is None or (name is not None and name != dialog.view.name):
             return
         shown = dialog.view.name
-        dialog.setWindowTitle(f"Copies of {shown}")
+        dialog.setWindowTitle(f"Copies of {printable(shown)}")
         dialog.view.set_copies(workspace.copies(shown), workspace.options.pins.get(shown))
         dialog.view.name = shown
 

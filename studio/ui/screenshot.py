@@ -4,7 +4,8 @@ Used to produce the README screenshots under Xvfb; never active in normal use. T
 in a temporary folder, so a screenshot never depends on (or changes) the user's remembered layout. Options,
 all environment variables:
 
-- ``STUDIO_SCREENSHOT_MODE``: ``author`` (default), ``resolve``, ``runs``, ``review`` or ``evals``;
+- ``STUDIO_SCREENSHOT_MODE``: ``author`` (default), ``resolve``, ``runs``, ``review``, ``claims`` (Review's
+  Claims tab) or ``evals``; with ``claims``, ``STUDIO_SCREENSHOT_TASK`` compares the fences for that task;
 - ``STUDIO_SCREENSHOT_SIZE``: the window size, ``1280x720`` (default: the screen's available size);
 - ``STUDIO_SCREENSHOT_THEME``: ``light``, ``dark`` or ``system`` (default);
 - ``STUDIO_SCREENSHOT_PACK``: the name of the pack to show (default: the first with findings), and
@@ -29,7 +30,8 @@ from PySide6.QtWidgets import QApplication
 
 from studio.ui.main_window import MainWindow
 
-MODES = {"author": "Author", "resolve": "Resolve", "runs": "Runs", "review": "Review", "evals": "Evals"}
+MODES = {"author": "Author", "resolve": "Resolve", "runs": "Runs", "review": "Review", "claims": "Review",
+         "evals": "Evals"}
 
 
 def screenshot_settings() -> QSettings:
@@ -81,12 +83,27 @@ def _pick_pack(window: MainWindow) -> None:
         window.previews.setCurrentIndex(int(tab))
     if os.environ.get("STUDIO_SCREENSHOT_PREVIEWS") == "0":
         QTimer.singleShot(200, lambda: window.show_previews(False))
-    mode = MODES.get(os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower())
+    wanted_mode = os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower()
+    mode = MODES.get(wanted_mode)
     if mode is not None and mode != window.modes.current:
         QTimer.singleShot(300, lambda: window.switch_mode(mode))
+    if wanted_mode == "claims":
+        QTimer.singleShot(400, lambda: _show_claims(window))
     # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
     window.activateWindow()
     QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
+
+
+def _show_claims(window: MainWindow) -> None:
+    panel = window.modes.panels.get("Review")
+    show = getattr(panel, "show_claims", None)
+    if show is not None:
+        show()
+    task = os.environ.get("STUDIO_SCREENSHOT_TASK")
+    claims = getattr(panel, "claims", None)
+    if task and claims is not None:
+        claims.task.setText(task)
+        QTimer.singleShot(800, claims.compare_fences)  # once the claims are read
 
 
 def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:

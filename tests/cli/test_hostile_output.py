@@ -106,6 +106,11 @@ TEXT_COMMANDS: list[Callable[[Path], list[str]]] = [
     lambda p: ["to-catalog", str(p)],
     lambda p: ["validate-run", str(p / "runs" / "compile-2026-05-01T10-00-00Z.json")],
     lambda p: ["resolve-context", str(p), "--query", "widget " + HOSTILE],
+    lambda p: ["dispute", "list", str(p)],
+    lambda p: ["dispute", "open", str(p), "--claim", "c1" + HOSTILE, "--reason", "no" + HOSTILE + FORGED_SUMMARY,
+               "--author", "a" + HOSTILE],
+    lambda p: ["dispute", "list", str(p)],
+    lambda p: ["dispute", "open", str(p), "--claim", "nope" + HOSTILE, "--reason", "r"],
 ]
 
 
@@ -113,7 +118,7 @@ TEXT_IDS = ["validate", "validate-content", "catalog", "guide", "fence", "resolv
             "evidence", "evidence-claim", "evidence-no-claim", "review", "rules", "eval", "feedback-file",
             "feedback-task", "guide-as-tool", "read-files", "coverage", "gap", "diff", "search", "index",
             "visibility", "format", "fix", "new", "cache", "to-catalog", "validate-run",
-            "resolve-context"]
+            "resolve-context", "dispute-list", "dispute-open", "dispute-list-after", "dispute-unknown"]
 ARTEFACTS = ("catalog", "guide", "fence", "read-files")
 """Commands whose output is a thing an agent receives: exact when redirected, escaped only on a terminal."""
 NOT_TEXT = {"open": "opens the window; no text output",

@@ -82,7 +82,7 @@ ALL_CHECKS: list[Check] = [m.check for m in CHECK_MODULES]
 # ``validate --fast`` run and every command that loads one pack would otherwise pay for nothing.
 CONTENT_CHECK_NAMES = (
     "context_map", "ontology_json", "answers_json", "index_json", "source_map_schema", "run_records",
-    "executable_files", "pack_tree", "injection_text",
+    "executable_files", "pack_tree", "injection_text", "claim_disputes",
 )
 
 

@@ -9,7 +9,6 @@ existing file (``-2``, ``-3`` ... for records of the same second), with the same
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 import stat
@@ -19,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import RunsRefused, write_run_record
+from studio.core.atomic import RunsRefused, record_author, write_run_record
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer
 
@@ -109,17 +108,11 @@ def make_feedback_record(pack_root: Path, pack_name: str, file: str, outcome: st
     moment = (now or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     return FeedbackRecord(
         pack=pack_name, file=rel, outcome=outcome, query=task,
-        reviewer=(reviewer or _default_reviewer()).strip() or "unknown",
+        reviewer=record_author(reviewer),
         timestamp=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
         section=section.strip() if section else None, trace_id=trace_id.strip() if trace_id else None,
     )
 
-
-def _default_reviewer() -> str:
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError, ImportError):
-        return "unknown"
 
 
 def write_feedback_record(pack_root: Path, record: FeedbackRecord) -> Path:

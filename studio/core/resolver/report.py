@@ -51,7 +51,8 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
                 anchors[claim.anchor] = None
                 if claim.status in RISKY_STATUSES:
                     warn(codes.RISKY_CLAIM, f"{c.key} carries a {claim.status} claim "
-                         f"({claim.claim_id or claim.text[:40]}) from {claim.anchor or 'an unnamed source'}.", c.path)
+                         f"({claim.claim_id or claim.text[:40]}) from {claim.anchor or 'an unnamed source'}."
+                         + (f" {claim.note}" if claim.note else ""), c.path)
                     if res.grounding == "required" and claim.status in ("missing", "source-required"):
                         result.citation_gaps.append({"path": c.key, "reason": f"claim {claim.claim_id} is "
                                                      f"{claim.status}"})

@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from studio.core.disputes.effect import with_disputes
 from studio.core.render.fence import FenceVariant
 from studio.core.resolver import warning_codes as codes
 from studio.core.resolver.candidates import Candidate, FileCache, collect
@@ -70,7 +71,7 @@ class ResolverSession:
                        _stat_key(pack.root / "runs"))
         prepared = cache.prepared
         if prepared is None or prepared.fingerprint != fingerprint:
-            source_map = read_source_map(pack.root)
+            source_map = with_disputes(read_source_map(pack.root), pack.root)  # open/decided disputes
             docs = []
             fresh_terms: dict[Candidate, DocTerms] = {}
             for c in files.candidates:

@@ -21,6 +21,8 @@ def infer_kind(data: Any, name: str) -> RunKind:
 
 
 def _kind_from_content(data: dict[str, Any]) -> RunKind | None:
+    if data.get("record") == "dispute":  # first: a decide step carries "decision" too
+        return RunKind.DISPUTE_RECORD
     if data.get("record") == "review" or ("decision" in data and "reviewer" in data):
         return RunKind.REVIEW_RECORD
     if data.get("record") == "feedback" or ("outcome" in data and "file" in data and "query" in data):
@@ -65,6 +67,8 @@ def kind_from_name(name: str) -> RunKind:
         return RunKind.SOURCE_MAP
     if lower.startswith("review-"):
         return RunKind.REVIEW_RECORD
+    if lower.startswith("dispute-"):
+        return RunKind.DISPUTE_RECORD
     if lower.startswith("feedback-"):
         return RunKind.FEEDBACK_RECORD  # not "feedback.json": that is the eval viewer's file (below)
     if lower.startswith("compile-"):

@@ -29,6 +29,8 @@ class RunKind(StrEnum):
     REVIEW_RECORD = "review-record"
     FEEDBACK_RECORD = "feedback-record"
     """Studio's own: one file helped or harmed one task (``studio.core.feedback``)."""
+    DISPUTE_RECORD = "dispute-record"
+    """Studio's own: one step (open, comment, decide) of a dispute about one claim (``studio.core.disputes``)."""
     UNKNOWN = "unknown"
 
     @property
@@ -39,7 +41,8 @@ class RunKind(StrEnum):
 
 _SCHEMA_KINDS = frozenset({
     RunKind.COMPILE_RUN, RunKind.CONTEXT_RESOLUTION, RunKind.USAGE_RECORD, RunKind.SOURCE_MAP,
-    RunKind.SELECTION_EVAL, RunKind.REVIEW_RECORD, RunKind.FEEDBACK_RECORD, RunKind.DISCOVERY_EVAL_RESULT,
+    RunKind.SELECTION_EVAL, RunKind.REVIEW_RECORD, RunKind.FEEDBACK_RECORD, RunKind.DISPUTE_RECORD,
+    RunKind.DISCOVERY_EVAL_RESULT,
     RunKind.CONTEXT_EVAL_RESULT,
 })
 

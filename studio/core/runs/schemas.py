@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # jsonschema takes ~100 ms to import; only the content checks
 
 SCHEMA_NAMES = (
     "compile-run", "context-resolution", "source-map", "selection-eval", "usage-record", "review-record",
-    "feedback-record",
+    "feedback-record", "dispute-record",
     "answer-quality", "discovery-eval-result", "context-eval-result",
 )
 MAX_REPORTED_ERRORS = 50

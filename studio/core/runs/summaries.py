@@ -111,8 +111,18 @@ def _feedback(data: dict[str, Any]) -> str:
     if len(query) > _QUERY_LIMIT:
         query = query[: _QUERY_LIMIT - 1] + "…"
     where = str(data.get("file", "?")) + (f" § {data['section']}" if isinstance(data.get("section"), str) else "")
-    text = f"{data.get('outcome', '?')}: {where} for \"{query}\" by {data.get('reviewer', '?')}"
-    return "".join(ch if ch.isprintable() else " " for ch in text)  # one line, no terminal escapes
+    return _one_line(f"{data.get('outcome', '?')}: {where} for \"{query}\" by {data.get('reviewer', '?')}")
+
+
+def _dispute(data: dict[str, Any]) -> str:
+    step = data.get("step", "?")
+    what = f"decided {data.get('decision', '?')}" if step == "decide" else {"open": "opened"}.get(str(step), str(step))
+    return _one_line(f"dispute on {data.get('claim', '?')}: {what} by {data.get('author', '?')}")
+
+
+def _one_line(text: str) -> str:
+    """Record text as one line with no terminal escapes (records are pack data: hostile until shown safely)."""
+    return "".join(ch if ch.isprintable() else " " for ch in text)
 
 
 def _report(data: dict[str, Any]) -> str:
@@ -140,6 +150,7 @@ _HANDLERS = {
     RunKind.CONTEXT_EVAL_RESULT: _context_result,
     RunKind.REVIEW_RECORD: _review,
     RunKind.FEEDBACK_RECORD: _feedback,
+    RunKind.DISPUTE_RECORD: _dispute,
     RunKind.LINT_REPORT: _report,
     RunKind.HEALTH_REPORT: _report,
 }

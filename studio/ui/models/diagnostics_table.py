@@ -34,6 +34,7 @@ from PySide6.QtCore import (
 from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity
 from studio.core.labels import LabelInput, PackLabel, group_labels
 from studio.core.model import Pack
+from studio.core.terminal import printable
 from studio.ui.icons import severity_icon
 from studio.ui.let_go import let_go
 
@@ -64,7 +65,8 @@ class _Row:
     def of(cls, d: Diagnostic, root: str, label: str, folder: str, arrival: tuple[int, int]) -> _Row:
         """``label``: the pack's label text; ``folder``: what goes before the file in the Path column."""
         path = f"{folder}/{d.file}" if folder and not d.file.startswith("/") else d.file
-        cells = (d.severity.value, d.code, label, path, d.line, d.message, d.behavior.value)
+        # Messages quote pack text (names, paths, values): shown through the one escaping layer.
+        cells = (d.severity.value, d.code, label, printable(path), d.line, printable(d.message), d.behavior.value)
         keys = (d.severity.rank, d.code, label, path, d.line, d.message, d.behavior.gravity)
         haystack = f"{d.code} {d.message} {path} {label}".lower()
         return cls(d, root, cells, keys, arrival, haystack)
@@ -328,9 +330,9 @@ class DiagnosticsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole and col == PATH_COLUMN:
             return _absolute(diag, row.root)
         if role == Qt.ItemDataRole.ToolTipRole:
-            hint = f"\nHint: {diag.hint}" if diag.hint else ""
+            hint = f"\nHint: {printable(diag.hint)}" if diag.hint else ""
             rule = f" [{diag.rule}]" if diag.rule else ""
-            return f"{diag.code}{rule}: {diag.message}{hint}"
+            return f"{diag.code}{rule}: {printable(diag.message)}{hint}"
         if role == DIAGNOSTIC_ROLE:
             return diag
         return None

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 from studio.core.model import Pack
+from studio.core.terminal import printable
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 _NO_PARENT = QModelIndex()
@@ -122,7 +123,7 @@ class PackActivationModel(QAbstractTableModel):
         disputed = pack.status == "disputed"
         if role == Qt.ItemDataRole.DisplayRole:
             if column == COL_PACK:
-                return pack.name
+                return printable(pack.name)
             if column == COL_STATUS:
                 return pack.status or "(none)"
             if column == COL_ACTIVATION:

@@ -14,6 +14,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, QPersistentModelIndex, Qt, Signal
 
 from studio.core.model import Pack
+from studio.core.terminal import printable
 from studio.ui import workers
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -70,7 +71,7 @@ class PackChoicesModel(QAbstractListModel):
             return "" if role == Qt.ItemDataRole.UserRole else None
         name, root = self._rows[row - 1]
         if role == Qt.ItemDataRole.DisplayRole:
-            return name
+            return printable(name)
         if role in (Qt.ItemDataRole.UserRole, Qt.ItemDataRole.ToolTipRole):
             return root
         return None

@@ -27,6 +27,7 @@ from PySide6.QtGui import QIcon, QStandardItem, QStandardItemModel
 from studio.core.labels import PackLabel
 from studio.core.model import Pack, Scope
 from studio.core.pack_fs import PackFS
+from studio.core.terminal import printable
 from studio.ui import workers
 from studio.ui.icons import icon
 from studio.ui.let_go import let_go
@@ -123,7 +124,8 @@ class PackRow:
             group = pack.scope.value
         counts = pack.counts
         profile = pack.effective_profile + (" (implied: not declared)" if pack.profile_is_implied else "")
-        return cls(pack.name, pack.status, pack.trust, pack.type, pack.description, profile,
+        return cls(printable(pack.name), pack.status, pack.trust, pack.type,
+                   printable(pack.description) if pack.description else pack.description, profile,
                    (counts.errors, counts.warnings, counts.infos), exclusion_reason(pack), group)
 
     def tooltip(self, root: Path, label: str = "") -> str:
@@ -430,7 +432,7 @@ class PackTreeModel(QStandardItemModel):
         for name, is_dir in entries:
             kind = "dir" if is_dir else "file"
             path = str(folder / name)
-            row = self._row(name, {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
+            row = self._row(printable(name), {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
                                    _DECORATION: self._icons[kind]})
             if is_dir:
                 row.appendRow(_placeholder())

@@ -40,6 +40,7 @@ from studio.core.evals.suites import pack_suites
 from studio.core.model import PROFILES, Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
+from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
@@ -334,7 +335,7 @@ class EvalsPanel(ModePanel):
         for column in (2, 3):
             self.table.setColumnHidden(column, not compared)
         self.summary.setText(self._summary_html(result))
-        pack_name = self.pack_label(self.pack) if self.pack else result.a.pack
+        pack_name = self.pack_label(self.pack) if self.pack else printable(result.a.pack)
         problems = len(result.suite.findings)
         self.title.setText(f"{pack_name}: {result.a.kind} suite, {len(cases)} case(s)"
                            + (f", {problems} finding(s) in the suite" if problems else ""))

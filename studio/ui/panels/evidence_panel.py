@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QSplitter,
     QTableView,
     QTreeWidget,
@@ -29,6 +28,7 @@ from studio.core.evidence.anchors import split_ref
 from studio.core.sourcemap import SOURCE_MAP
 from studio.ui.fit import wrap_label
 from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, is_broken
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
 
@@ -88,8 +88,8 @@ class EvidencePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)
-        self.source_view = QPlainTextEdit(readOnly=True)
-        self.compiled_view = QPlainTextEdit(readOnly=True)
+        self.source_view = PackTextView()
+        self.compiled_view = PackTextView()
         for view in (self.source_view, self.compiled_view):
             view.setFont(monospace_font())
         side = QSplitter(Qt.Orientation.Horizontal)

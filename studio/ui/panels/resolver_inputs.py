@@ -34,6 +34,7 @@ from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 from studio.ui.fit import FlowLayout
 from studio.ui.models.pack_activation import ACTIVATIONS, COL_ACTIVATION, COL_PACK, PackActivationModel
+from studio.ui.pack_text_view import layout_safe
 
 SLIDER_STEPS = 1000
 """The slider is logarithmic: equal moves multiply the budget by equal factors, so 100-2,000 is usable."""
@@ -166,7 +167,7 @@ class ResolverInputs(QWidget):
 
     def set_task(self, task: str, budget: int, profile: str | None = None) -> None:
         """Fill the form from a handed-over task (an eval case): its text, budget and profile override."""
-        self.task.setPlainText(task)
+        self.task.setPlainText(layout_safe(task))  # an eval case is pack text: its blanks are bounded
         self.set_budget(budget)
         self.profile.setCurrentIndex(max(0, self.profile.findData(profile)))
 

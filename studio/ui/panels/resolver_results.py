@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.resolver import Decision, ResolveResult
 from studio.ui.highlighter import PygmentsHighlighter
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._compare import Comparison, item_key
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.theme import is_dark
@@ -35,7 +36,7 @@ class FenceView(QWidget):
         super().__init__(parent)
         self.count = QLabel("No result yet.")
         self.count.setWordWrap(True)
-        self.text = QPlainTextEdit(readOnly=True)
+        self.text = PackTextView()
         self.text.setFont(monospace_font())
         self.text.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         # The wrappers are XML-like tags around Markdown; tag colouring makes pack boundaries easy to see.
@@ -50,7 +51,7 @@ class FenceView(QWidget):
             self.count.setText(f"{result.tokens_used:,} tokens ({result.tokenizer_name}) of {result.budget:,}")
         else:
             self.count.setText(f"Token counts unavailable: {result.tokenizer_reason or result.tokenizer_name}")
-        if self.text.toPlainText() != result.fenced_text:  # keeps the scroll position when nothing changed
+        if self.text.exact_text() != result.fenced_text:  # keeps the scroll position when nothing changed
             self.text.setPlainText(result.fenced_text)
 
 
@@ -244,7 +245,7 @@ class ReferenceView(QWidget):
         super().__init__(parent)
         self.summary = QLabel("Tick reference mode to see what the reference CLI's method would pick.")
         self.summary.setWordWrap(True)
-        self.text = QPlainTextEdit(readOnly=True)
+        self.text = PackTextView()
         self.text.setFont(monospace_font())
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.model import STATUSES, TRUST_LEVELS
 from studio.ui.fit import FlowLayout
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
 
 DECISION_LABELS = (("confirm", "Confirm"), ("reject", "Reject"), ("needs-review", "Keep needs-review"))
@@ -123,7 +124,7 @@ class DiffDialog(QDialog):
     def __init__(self, diff: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Update KNOWLEDGE.md?")
-        self.diff = QPlainTextEdit(readOnly=True)
+        self.diff = PackTextView()
         self.diff.setFont(monospace_font())
         self.diff.setPlainText(diff)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)

@@ -1,4 +1,5 @@
-"""ReviewPanel: the queue of disputed and needs-review packs, why each is there, and the curator's decision.
+"""ReviewPanel: the queue of disputed and needs-review packs, why each is there, and the curator's decision; and
+the Claims tab (``claims_view``): the current pack's claims and the disputes about them.
 
 Recording writes ``runs/review-<UTC>.json`` through the core and, only when the curator ticks it and
 accepts the diff, the minimal ``status``/``trust`` edit of ``KNOWLEDGE.md`` (both atomic). The panel then says
@@ -28,6 +29,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -49,6 +51,7 @@ from studio.core.runs import read_runs
 from studio.ui.fit import wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
@@ -242,8 +245,16 @@ class ReviewPanel(ModePanel):
         split.setStretchFactor(0, 6)
         split.setStretchFactor(1, 5)
         split.setSizes([420, 380])  # the queue's pack labels first; the splitter keeps what the user drags
+        self.claims = ClaimsView()
+        self.claims.recorded.connect(self._dispute_recorded)
+        self.tabs = QTabWidget()
+        self.tabs.addTab(split, "&Packs")
+        self.tabs.addTab(self.claims, "&Claims")
+        self.tabs.currentChanged.connect(lambda *_: self._claims_follow())
+        self._selected: Pack | None = None
+        """The window's current pack: the Claims tab shows its claims."""
         layout = QVBoxLayout(self)
-        layout.addWidget(split)
+        layout.addWidget(self.tabs)
         self.set_packs(packs or [])
 
     # -- queue -------------------------------------------------------------------------------------
@@ -254,6 +265,21 @@ class ReviewPanel(ModePanel):
             self.set_packs(list(packs))
         if selected is not None:
             self._select_root(selected.root)
+        self._selected = selected
+        self._claims_follow()
+
+    def show_claims(self) -> None:
+        """Bring the Claims tab to the front (the window's current pack's claims)."""
+        self.tabs.setCurrentWidget(self.claims)
+
+    def _claims_follow(self) -> None:
+        if self.tabs.currentWidget() is self.claims:  # read only when on screen
+            self.claims.set_pack(self._selected or self.pack)
+
+    def _dispute_recorded(self, path: Path) -> None:
+        if self.claims.pack is not None:
+            self.runs_written.emit(Path(self.claims.pack.root))
+        self.status_message.emit(f"Dispute step recorded in {path.name}")
 
     def set_packs(self, packs: list[Pack]) -> None:
         """All packs of the workspace; the queue shows those waiting for review.

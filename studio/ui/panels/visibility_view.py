@@ -16,7 +16,6 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QButtonGroup,
     QLabel,
-    QPlainTextEdit,
     QRadioButton,
     QSplitter,
     QTreeWidget,
@@ -25,9 +24,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.terminal import printable
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
 from studio.core.workspace import Workspace
 from studio.ui.fit import FlowLayout, wrap_label
+from studio.ui.pack_text_view import PackTextView
 
 CHANGED_COLOR = QColor(217, 119, 6, 60)
 WARNING_COLOR = QColor("#b45309")
@@ -56,7 +57,7 @@ def copy_text(copy: PackCopy | None, paths: dict[Path, str] | None = None) -> st
 
 
 def _text(value: str) -> str:
-    return "".join(ch if ch.isprintable() else "?" for ch in value)
+    return printable(value)
 
 
 class VisibilityView(QWidget):
@@ -100,7 +101,7 @@ class VisibilityView(QWidget):
         self.contexts = QTreeWidget()
         self.contexts.setRootIsDecorated(False)
         self.contexts.itemSelectionChanged.connect(self._explain_selected)
-        self.why = QPlainTextEdit(readOnly=True)
+        self.why = PackTextView()
         self.why.setMaximumHeight(110)
         split = QSplitter(Qt.Orientation.Vertical)
         for widget in (self.roots, self.contexts, self.why):

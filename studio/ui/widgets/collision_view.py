@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from studio.core.labels import pack_labels
 from studio.core.model import Pack
 from studio.core.shadowing import RULES, decide
+from studio.core.terminal import printable
 
 COLUMNS = ("", "Scope", "Version", "Updated", "Folder")
 WIN_COLOR = QColor("#2e7d32")
@@ -100,7 +101,7 @@ class CollisionView(QWidget):
         decided = decide(self.copies, pin)
         self.winner, rule = decided if decided is not None else (None, "")
         labels = pack_labels(self.copies)
-        self.heading.setText(f"{len(self.copies)} packs are named \u201c{self.name}\u201d" if self.copies
+        self.heading.setText(f"{len(self.copies)} packs are named \u201c{printable(self.name)}\u201d" if self.copies
                              else "No name collision.")
         self.rule.setText(RULES.get(rule, "No copy can load: every one is quarantined or skipped.")
                           if self.copies else "")
@@ -171,7 +172,7 @@ class CollisionDialog(QDialog):
 
     def __init__(self, copies: Sequence[Pack], pin: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle(f"Copies of {copies[0].name}" if copies else "Copies")
+        self.setWindowTitle(f"Copies of {printable(copies[0].name)}" if copies else "Copies")
         self.view = CollisionView(self)
         self.view.set_copies(copies, pin)
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)

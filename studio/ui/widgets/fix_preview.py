@@ -11,6 +11,7 @@ from PySide6.QtGui import QColor, QSyntaxHighlighter, QTextCharFormat, QTextDocu
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from studio.core.authoring.fix_types import Fix, FixKind
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.theme import editor_font
 
 NOTES = {
@@ -52,8 +53,7 @@ class FixPreviewDialog(QDialog):
                             f"<span style='color:gray'>({html.escape(fix.code)})</span>")
         self.note = QLabel(NOTES[fix.kind])
         self.note.setWordWrap(True)
-        self.view = QPlainTextEdit(fix.diff)
-        self.view.setReadOnly(True)
+        self.view = PackTextView(fix.diff)
         self.view.setFont(editor_font())
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.highlighter = DiffHighlighter(self.view.document())

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSizePolicy,
@@ -22,7 +21,9 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.labels import SEPARATOR
 from studio.core.model import Pack
+from studio.core.terminal import printable
 from studio.ui.icons import severity_icon
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.previews import PackPreviews
 from studio.ui.theme import is_dark, status_chip, theme_signals
 from studio.ui.widgets.pack_row_delegate import profile_tag
@@ -66,7 +67,7 @@ class Inspector(QWidget):
         copies.addWidget(self.copies_note)
         copies.addWidget(self.compare_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.copies_box.hide()
-        self.produced_by = QPlainTextEdit(readOnly=True)
+        self.produced_by = PackTextView()
         self.produced_by.setMaximumHeight(110)
         self.produced_note = QLabel(NO_BUILDER_RUNS, wordWrap=True)
         self.findings = QListWidget()
@@ -152,12 +153,13 @@ class Inspector(QWidget):
         if pack is None or copies <= 1:
             return
         if pack.shadowed_by is not None:
-            state = f"this copy ({label or pack.root}) is shadowed by {pack.shadowed_by}."
+            state = (f"this copy ({label or printable(str(pack.root))}) is shadowed by "
+                     f"{printable(str(pack.shadowed_by))}.")
         elif not pack.own_behavior.loads:
             state = "this copy cannot load on its own findings."
         else:
-            state = f"this copy ({label or pack.root}) wins."
-        self.copies_note.setText(f"{copies} packs are named \u201c{pack.name}\u201d: {state}")
+            state = f"this copy ({label or printable(str(pack.root))}) wins."
+        self.copies_note.setText(f"{copies} packs are named \u201c{printable(pack.name)}\u201d: {state}")
 
     def show_costs(self, previews: PackPreviews) -> None:
         listed = not previews.catalog.note

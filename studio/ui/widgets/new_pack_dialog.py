@@ -41,6 +41,7 @@ from studio.core.authoring.new_pack import NewPackError, NewPackRequest, PackPla
 from studio.core.authoring.templates import Template, TemplateSet, load_templates, user_templates_dir
 from studio.core.model import PROFILES, RUNTIME_MODES, STANDARD_TYPES
 from studio.ui import workers
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.theme import editor_font
 
 REPLAN_MS = 120
@@ -105,11 +106,9 @@ class NewPackDialog(QDialog):
         folder_row.addWidget(browse)
         form.addRow("Create in", folder_row)
 
-        self.tree_view = QPlainTextEdit()
-        self.tree_view.setReadOnly(True)
+        self.tree_view = PackTextView()
         self.tree_view.setFont(editor_font())
-        self.knowledge_view = QPlainTextEdit()
-        self.knowledge_view.setReadOnly(True)
+        self.knowledge_view = PackTextView()
         self.knowledge_view.setFont(editor_font())
         self.knowledge_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         preview = QSplitter(Qt.Orientation.Horizontal)

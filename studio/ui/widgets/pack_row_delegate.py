@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QAbstractItemView, QStyle, QStyledItemDelegate, QS
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.core.terminal import printable
 from studio.ui.icons import icon
 from studio.ui.let_go import let_go
 from studio.ui.models.pack_tree import Role
@@ -72,8 +73,8 @@ class _Look:
             badges.append((str(counts.errors), "error"))
         if counts.warnings:
             badges.append((str(counts.warnings), "warning"))
-        return cls(pack, pack.findings, pack.name, pack.status or "no status", status_chip(pack.status, dark),
-                   tuple(badges))
+        return cls(pack, pack.findings, printable(pack.name), pack.status or "no status",
+                   status_chip(pack.status, dark), tuple(badges))
 
 
 class PackRowDelegate(QStyledItemDelegate):

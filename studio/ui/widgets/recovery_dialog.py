@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from studio.core.recovery import DiskState, RecoveryCopy, RecoveryProblem, disk_state
 from studio.ui.document import OpenRefused, open_document
 from studio.ui.icons import icon
+from studio.ui.pack_text_view import PackTextView
 
 STATES: dict[DiskState, str] = {
     DiskState.UNCHANGED: "unchanged",
@@ -109,7 +110,7 @@ class RecoveryDialog(QDialog):
         layout.addWidget(self.table, 1)
         self.note = QLabel(wordWrap=True)
         layout.addWidget(self.note)
-        self.preview = QPlainTextEdit(readOnly=True)
+        self.preview = PackTextView()
         self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         layout.addWidget(self.preview, 2)
         self.elsewhere = QLabel(

@@ -8,6 +8,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QPushButton, 
 from studio.ui.fit import wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.icons import icon
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.previews import Preview
 from studio.ui.theme import editor_font, is_dark
 
@@ -17,7 +18,7 @@ class TextPreview(QWidget):
 
     def __init__(self, language: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.view = QPlainTextEdit(readOnly=True)
+        self.view = PackTextView()
         self.view.setFont(editor_font())
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.highlighter = PygmentsHighlighter(self.view.document(), language, is_dark())
@@ -49,4 +50,4 @@ class TextPreview(QWidget):
         self.copy_button.setEnabled(bool(preview.text))
 
     def copy(self) -> None:
-        QGuiApplication.clipboard().setText(self.view.toPlainText())
+        QGuiApplication.clipboard().setText(self.view.exact_text())
