@@ -75,9 +75,11 @@ class EvalCasesModel(ItemTableModel[CaseDelta]):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             if section in (1, 2):
                 return self.labels[section - 1]
-            if section in (4, 5) and self.has_b:
-                # The cells read "a → b": the header says which run is which side.
-                return f"{COLUMNS[section]} ({self.labels[0]} → {self.labels[1]})"
+            if section in (4, 5) and self.items:
+                discovery = isinstance(self.items[0].a, DiscoveryOutcome)
+                base = "RR" if section == 5 else "Score" if discovery else "Recall"
+                # Compared, the cells read "a → b": the header says which run is which side (short, to fit).
+                return f"{base} ({self.labels[0]}→{self.labels[1]})" if self.has_b else base
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section in (1, 2):
             return self.descriptions[section - 1] or None
         return super().headerData(section, orientation, role)

@@ -177,7 +177,7 @@ class EvalsPanel(ModePanel):
         self.table.verticalHeader().hide()
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
-        for column, width in enumerate((150, 90, 90, 80, 110, 90, 300)):
+        for column, width in enumerate((150, 90, 90, 80, 120, 90, 300)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -384,7 +384,8 @@ class EvalsPanel(ModePanel):
 
     def _case_html(self, case: CaseDelta) -> str:
         out = [f"<p><b>{html.escape(case.id)}</b>: {html.escape(case.prompt)}</p>"]
-        for label, outcome in zip(self.model.labels, (case.a, case.b), strict=True):
+        runs = (case.a, case.b) if self.model.has_b else (case.a, None)  # one run: B is A's copy, not a run
+        for label, outcome in zip(self.model.labels, runs, strict=True):
             if outcome is None:
                 continue
             verdict = "passed" if outcome.passed else "<span style='color:#c62828'>failed</span>"

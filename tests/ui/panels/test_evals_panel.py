@@ -113,12 +113,14 @@ def test_one_run_shows_no_b_column_and_a_comparison_labels_every_column(qtbot, e
     _rerun(qtbot, panel)
     assert panel.table.isColumnHidden(2) and panel.table.isColumnHidden(3)  # no B, no change
     assert panel.model.index(0, 2).data() == "" and not panel.config_b.isVisibleTo(panel)
+    assert "A passed" in panel.detail.toPlainText() and "B passed" not in panel.detail.toPlainText()
+    assert panel.model.headerData(4, Qt.Orientation.Horizontal) == "Recall"
     panel.set_compare("config")
     panel.config_b.set_config(budget=600)
     _rerun(qtbot, panel)
     assert not panel.table.isColumnHidden(2) and panel.config_b.isVisibleTo(panel)
     header = [panel.model.headerData(c, Qt.Orientation.Horizontal) for c in range(panel.model.columnCount())]
-    assert header[1:3] == ["A", "B"] and "A → B" in header[4] and "A → B" in header[5]
+    assert header[1:3] == ["A", "B"] and header[4] == "Recall (A→B)" and header[5] == "RR (A→B)"
     assert "600" in panel.model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
 
 
