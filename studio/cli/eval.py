@@ -203,7 +203,8 @@ def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | 
         mark = "PASS" if o.passed else "FAIL"
         if isinstance(o, DiscoveryOutcome):
             lines.append(f"  {mark} {printable(o.id)}: expected {o.expected}, got {printable(str(o.actual))} "
-                         f"(score {o.score:.2f}). {printable(o.reason)}")
+                         f"(score {o.score:.2f}" + ("" if o.margin is None else f", margin {o.margin:+.2f}")
+                         + f"). {printable(o.reason)}")
             continue
         assert isinstance(o, ContextOutcome)
         recall = "-" if o.context_recall is None else f"{o.context_recall:.2f}"
