@@ -92,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     suite = read_suite(where, pack)
     workspace = _workspace(args.workspace) if args.workspace else []
+    # The copy given is evaluated; the workspace says whether a client would load another copy of its name.
+    settled = next((p for p in workspace if p.root == pack.root), None)
+    if settled is not None:
+        pack = pack.with_verdict(settled.verdict)
     config = EvalConfig(args.budget, args.profile, args.encoding, args.ranking, args.threshold)
     session = ResolverSession()
     result = run_suite(pack, suite, config, workspace, session)
@@ -131,7 +135,7 @@ def envelope(result: EvalRun) -> dict[str, Any]:
         "ok": ok, "status": "passed" if ok else "needs-review", "command": "eval", "pack": result.pack,
         "suite": result.suite, "kind": result.kind, "configuration": result.config.to_json(),
         "results": [o.to_json() for o in result.outcomes], "summary": summary,
-        "findings": [_finding(d) for d in result.findings],
+        "findings": [_finding(d) for d in result.findings], "notes": list(result.notes),
     }
 
 
@@ -146,9 +150,17 @@ def threshold_problem(value: float) -> str | None:
 
 
 def _workspace(folder: Path) -> list[Pack]:
+    """The packs under ``folder`` as a client settles them: a shadowed copy is marked, so it never competes."""
+    from studio.core.pins import PinsError, project_pins_file, read_pins_file
     from studio.core.scan import find_pack_dirs
+    from studio.core.shadowing import apply, settle
 
-    return [load_pack(p) for p in find_pack_dirs(folder).pack_dirs]
+    packs = [load_pack(p) for p in find_pack_dirs(folder).pack_dirs]
+    try:
+        pins = read_pins_file(project_pins_file(folder))
+    except (OSError, PinsError):
+        pins = {}  # no pins file, or one the validate command reports: precedence alone decides here
+    return apply(packs, settle(packs, pins=pins))
 
 
 def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: EvalRun, workspace: list[Pack],
@@ -186,19 +198,24 @@ def render_text(result: EvalRun, data: dict[str, Any], comparison: Comparison | 
                      f"{printable(f['message'])}")
     if not ran:
         return "\n".join(lines) + "\n"
+    lines.extend(f"note: {printable(n)}" for n in result.notes)
     for o in result.outcomes:
         mark = "PASS" if o.passed else "FAIL"
         if isinstance(o, DiscoveryOutcome):
             lines.append(f"  {mark} {printable(o.id)}: expected {o.expected}, got {printable(str(o.actual))} "
-                         f"(score {o.score:.2f}). {printable(o.reason)}")
+                         f"(score {o.score:.2f}" + ("" if o.margin is None else f", margin {o.margin:+.2f}")
+                         + f"). {printable(o.reason)}")
             continue
         assert isinstance(o, ContextOutcome)
         recall = "-" if o.context_recall is None else f"{o.context_recall:.2f}"
         rr = "-" if o.reciprocal_rank is None else f"{o.reciprocal_rank:.2f}"
         lines.append(f"  {mark} {printable(o.id)}: recall {recall}, RR {rr}, {o.tokens_used}/{o.budget} tokens")
+        policy = set(o.policy_loaded)
         picked = ", ".join(printable(s.key) + (" *" if s.required else "")
-                           for s in o.selected if s.path != "KNOWLEDGE.md")
-        lines.append(f"       picked: {picked or '(nothing)'}")
+                           for s in o.selected if s.key not in policy and s.path != "KNOWLEDGE.md")
+        lines.append(f"       picked for the task: {picked or '(nothing)'}")
+        if policy:
+            lines.append(f"       loaded by policy: {', '.join(map(printable, o.policy_loaded))}")
         if o.missed:
             lines.append(f"       missed: {', '.join(map(printable, o.missed))}")
         if o.not_run:

@@ -10,6 +10,8 @@ all environment variables:
 - ``STUDIO_SCREENSHOT_THEME``: ``light``, ``dark`` or ``system`` (default);
 - ``STUDIO_SCREENSHOT_PACK``: the name of the pack to show (default: the first with findings), and
   ``STUDIO_SCREENSHOT_PACK_INDEX``: which of several packs of that name (0, 1, ...; in tree order);
+- ``STUDIO_SCREENSHOT_SUITE`` and ``STUDIO_SCREENSHOT_COMPARE`` (``config``, ``last``): Evals mode's suite and
+  comparison;
 - ``STUDIO_SCREENSHOT_OPEN``: more files to open in tabs, paths relative to the shown pack, ``;``-separated;
 - ``STUDIO_SCREENSHOT_TASK`` (Resolve mode): a task to resolve, ``TASK`` or ``TASK|BUDGET``, and
   ``STUDIO_SCREENSHOT_RESOLVE_TAB``: the title of the result tab to bring to the front (``Clients``, ``Sweep`` ...);
@@ -98,9 +100,23 @@ def _pick_pack(window: MainWindow) -> None:
     page = os.environ.get("STUDIO_SCREENSHOT_PAGE")
     if mode is not None and page:
         QTimer.singleShot(400, lambda: _show_page(window.modes.panel(mode), page))
+    if wanted_mode == "evals":
+        QTimer.singleShot(400, lambda: _show_evals(window))
     # The focus in the centre (the editor, or the mode's panel), so the focus frame shows where typing goes.
     window.activateWindow()
     QTimer.singleShot(600, lambda: window.panes.focus(window.panes.panes[1]))
+
+
+def _show_evals(window: MainWindow) -> None:
+    """``STUDIO_SCREENSHOT_SUITE`` (a suite path in the pack) and ``STUDIO_SCREENSHOT_COMPARE`` (``config`` or
+    ``last``) set up Evals mode, so a screenshot can show a comparison."""
+    panel = window.modes.panels.get("Evals")
+    suite, compare = os.environ.get("STUDIO_SCREENSHOT_SUITE"), os.environ.get("STUDIO_SCREENSHOT_COMPARE")
+    select, set_compare = getattr(panel, "select_suite", None), getattr(panel, "set_compare", None)
+    if suite and select is not None:
+        select(suite)
+    if compare and set_compare is not None:
+        set_compare(compare)
 
 
 def _show_claims(window: MainWindow) -> None:

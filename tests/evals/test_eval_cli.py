@@ -118,3 +118,12 @@ def test_eval_and_evidence_take_a_pack_name(capsys, tmp_path: Path) -> None:  # 
     for command in (["eval", "nosuch", "--suite", "x.json"], ["evidence", "nosuch"]):
         assert main([*command, *scopes]) == 2
         assert "nosuch: no such folder, and no pack of that name" in capsys.readouterr().err
+
+
+def test_discovery_text_and_json_give_each_case_its_margin(capsys) -> None:  # type: ignore[no-untyped-def]
+    main(["eval", str(EXAMPLES / "northwind-espresso"), "--suite", "evals/discovery.validation.json"])
+    text = capsys.readouterr().out
+    assert "margin +" in text and "margin -" in text  # selected cases above the line, rejected ones below
+    _, data = _json(capsys, str(EXAMPLES / "northwind-espresso"), "--suite", "evals/discovery.validation.json")
+    # Activated exactly when the margin is not negative (a match on common words alone is the one exception).
+    assert all((r["margin"] >= 0) == (r["actual"] != "reject") for r in data["results"] if "common" not in r["reason"])

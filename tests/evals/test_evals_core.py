@@ -58,7 +58,9 @@ def test_chinese_prompts_match_chinese_catalogs_and_abstain_on_english_ones() ->
 def test_a_better_matching_competitor_takes_the_prompt() -> None:
     packs = [load_pack(p) for p in sorted(EXAMPLES.iterdir())]
     atlas = next(p for p in packs if p.name == "atlas-lending-policy")
-    prompt = "Draft a Harbor support reply about a refund request for a client portal ticket."
+    # "loan" and "member" are Atlas's own words: alone, Atlas would take the prompt (on "client" and "request"
+    # alone it would not: only common words match).
+    prompt = "Draft a Harbor support reply about a refund request for a member loan ticket."
     alone = Simulator(atlas, threshold=0.0).decide(_case(prompt, "reject"))
     among = Simulator(atlas, packs, threshold=0.0).decide(_case(prompt, "reject"))
     assert alone.actual != "reject" and among.actual == "reject"

@@ -101,6 +101,8 @@ class DiscoveryOutcome:
     """Warnings the activation carries (status, trust, disputed claims)."""
     warnings_matched: bool | None = None
     """For ``expected_warnings``: whether every expected warning was raised (None when none were expected)."""
+    margin: float | None = None
+    """Score minus the activation threshold (None for the reference CLI's decisions, which have no threshold)."""
 
     @property
     def passed(self) -> bool:
@@ -114,6 +116,8 @@ class DiscoveryOutcome:
             out["warnings"] = list(self.warnings)
         if self.warnings_matched is not None:
             out["warnings_matched"] = self.warnings_matched
+        if self.margin is not None:
+            out["margin"] = round(self.margin, 4)
         return out
 
 
@@ -156,10 +160,12 @@ class ContextOutcome:
     tokens_used: int
     budget: int
     ranking: tuple[str, ...] = ()
-    """The resolver's full candidate ranking (item keys, best first), cut at ``RANKING_KEPT`` entries."""
+    """The items ranked for the task (item keys, best first), cut at ``RANKING_KEPT`` entries."""
     not_run: tuple[str, ...] = ()
     """Checks that need a model: ``expected_output`` and each assertion, listed as not run."""
     profile: str | None = None
+    policy_loaded: tuple[str, ...] = ()
+    """Selected items loaded by policy whatever the task (guide, boundaries): reported beside the ranking."""
 
     @property
     def passed(self) -> bool:
@@ -173,7 +179,7 @@ class ContextOutcome:
             "passed": self.passed, "context_recall": _round(self.context_recall),
             "reciprocal_rank": _round(self.reciprocal_rank), "ndcg_at_10": _round(self.ndcg_at_10),
             "recall_at_5": _round(self.recall_at_5), "tokens_used": self.tokens_used, "budget": self.budget,
-            "profile": self.profile, "ranking": list(self.ranking),
+            "profile": self.profile, "ranking": list(self.ranking), "policy_loaded": list(self.policy_loaded),
             "not_run": [{"check": c, "status": "not run (needs a model)"} for c in self.not_run],
         }
 
@@ -197,6 +203,8 @@ class EvalRun:
     """ISO 8601 UTC time of the run."""
     source: str = ""
     """Where the outcomes came from: empty for a fresh run, a ``runs/`` path for a recorded one."""
+    notes: list[str] = field(default_factory=list)
+    """How a client would treat the evaluated copy differently (shadowed, not loadable), in plain sentences."""
 
     @property
     def outcomes(self) -> list[DiscoveryOutcome] | list[ContextOutcome]:

@@ -121,7 +121,8 @@ def _context_outcome(r: dict[str, Any], config: EvalConfig) -> ContextOutcome:
                           _float(r.get("ndcg_at_10")), _float(r.get("recall_at_5")), _int(r.get("tokens_used"), 0),
                           _int(r.get("budget"), config.budget),
                           tuple(str(x) for x in r.get("ranking", []) if isinstance(x, str)), (),
-                          _str(r.get("profile")))
+                          _str(r.get("profile")),
+                          tuple(str(x) for x in r.get("policy_loaded", []) if isinstance(x, str)))
 
 
 def _int(value: Any, default: int | None) -> Any:

@@ -14,18 +14,23 @@ from studio.core.evals.discovery import Simulator, reference_decision
 from studio.core.evals.model import DiscoveryOutcome, EvalConfig, EvalRun, Suite
 from studio.core.evals.records import run_from_record
 from studio.core.evals.suites import read_suite
+from studio.core.evals.view import copy_in_view
 from studio.core.model import Pack
 from studio.core.resolver import ResolverSession
 
 
 def run_suite(pack: Pack, suite: Suite, config: EvalConfig | None = None, workspace: Sequence[Pack] = (),
               session: ResolverSession | None = None, now: datetime | None = None) -> EvalRun:
-    """Outcomes of every valid case of ``suite``; the suite's findings travel with the run."""
+    """Outcomes of every valid case of ``suite``; the suite's findings travel with the run.
+
+    A shadowed copy is evaluated as the copy in view (``view.copy_in_view``), with a note saying so.
+    """
     config = config or EvalConfig()
     session = session or ResolverSession()
     kind = suite.kind or "discovery"
+    pack, notes = copy_in_view(pack)
     run = EvalRun(pack.name, suite.path, kind, config, findings=list(suite.findings),
-                  timestamp=(now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+                  timestamp=(now or datetime.now(UTC)).strftime("%Y-%m-%dT%H:%M:%SZ"), notes=notes)
     if suite.kind == "discovery":
         run.discovery = run_discovery_cases(pack, suite, config, workspace, session)
     elif suite.kind == "context":

@@ -68,15 +68,26 @@ class EvalCasesModel(ItemTableModel[CaseDelta]):
         self.has_b = False
         self.labels: tuple[str, str] = ("A", "B")
         """Names of the two result columns (``recorded``/``now`` when B is the last recorded run)."""
+        self.descriptions: tuple[str, str] = ("", "")
+        """What each result column ran (the configurations' labels), for the header tooltips."""
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and section in (1, 2):
-            return self.labels[section - 1]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            if section in (1, 2):
+                return self.labels[section - 1]
+            if section in (4, 5) and self.items:
+                discovery = isinstance(self.items[0].a, DiscoveryOutcome)
+                base = "RR" if section == 5 else "Score" if discovery else "Recall"
+                # Compared, the cells read "a → b": the header says which run is which side (short, to fit).
+                return f"{base} ({self.labels[0]}→{self.labels[1]})" if self.has_b else base
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole and section in (1, 2):
+            return self.descriptions[section - 1] or None
         return super().headerData(section, orientation, role)
 
     def set_cases(self, cases: list[CaseDelta], has_b: bool) -> None:
         self.has_b = has_b
         self.set_items(cases)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not self.valid(index):
@@ -108,7 +119,7 @@ class EvalCasesModel(ItemTableModel[CaseDelta]):
         if col == 1:
             return result_text(a)
         if col == 2:
-            return result_text(b)
+            return result_text(b) if self.has_b else ""
         if col == 3:
             return case.change if self.has_b else ""
         if col == 4:

@@ -179,7 +179,7 @@ class EvalsPanel(ModePanel):
         self.table.verticalHeader().hide()
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         header = self.table.horizontalHeader()
-        for column, width in enumerate((150, 90, 90, 80, 110, 90, 300)):
+        for column, width in enumerate((150, 90, 90, 80, 120, 90, 300)):
             header.resizeSection(column, width)
         header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
@@ -292,7 +292,8 @@ class EvalsPanel(ModePanel):
         self.filter.setCurrentIndex(max(0, self.filter.findData(mode)))
 
     def _compare_mode_changed(self) -> None:
-        self.config_b.setEnabled(self.compare_mode.currentData() == "config")
+        # B's settings exist only when B is a configuration: a disabled copy of A's box read as a second run.
+        self.config_b.setVisible(self.compare_mode.currentData() == "config")
         self._changed()
 
     def _changed(self) -> None:
@@ -338,7 +339,13 @@ class EvalsPanel(ModePanel):
         # The change always reads from the left column to the right one: A -> B, or recorded -> now.
         recorded = result.b is not None and bool(result.b.source)
         self.model.labels = ("recorded", "now") if recorded else ("A", "B")
-        self.model.set_cases(cases, result.comparison is not None)
+        compared = result.comparison is not None
+        if result.comparison is not None:
+            self.model.descriptions = (result.comparison.label_a, result.comparison.label_b)
+        self.model.set_cases(cases, compared)
+        # Without a comparison there is one run: no B column and no change to show.
+        for column in (2, 3):
+            self.table.setColumnHidden(column, not compared)
         self.summary.setText(self._summary_html(result))
         pack_name = self.pack_label(self.pack) if self.pack else printable(result.a.pack)
         problems = len(result.suite.findings)
@@ -372,11 +379,12 @@ class EvalsPanel(ModePanel):
         self.detail.setHtml(self._case_html(case) if case else "")
 
     def _summary_html(self, result: PairResult) -> str:
+        notes = "".join(f"<br><span style='color:#b26a00'>{html.escape(n)}</span>" for n in result.a.notes)
         if result.b is None or result.comparison is None:
             parts = [f"<b>A</b> ({html.escape(result.a.config.label())}): {_summary_text(summary_of(result.a))}"]
             if result.note:
                 parts.append(html.escape(result.note))
-            return " &nbsp;|&nbsp; ".join(parts)
+            return " &nbsp;|&nbsp; ".join(parts) + notes
         left, right = (result.b, result.a) if result.b.source else (result.a, result.b)
         names = self.model.labels
         parts = [f"<b>{names[0]}</b> ({html.escape(result.comparison.label_a)}): {_summary_text(summary_of(left))}",
@@ -384,11 +392,12 @@ class EvalsPanel(ModePanel):
         counts = result.comparison.counts()
         changed = ", ".join(f"{n} {k}" for k, n in counts.items() if n and k != "unchanged") or "no change"
         parts.append(f"<b>cases</b>: {html.escape(changed)}")
-        return " &nbsp;|&nbsp; ".join(parts)
+        return " &nbsp;|&nbsp; ".join(parts) + notes
 
     def _case_html(self, case: CaseDelta) -> str:
         out = [f"<p><b>{html.escape(case.id)}</b>: {html.escape(case.prompt)}</p>"]
-        for label, outcome in zip(self.model.labels, (case.a, case.b), strict=True):
+        runs = (case.a, case.b) if self.model.has_b else (case.a, None)  # one run: B is A's copy, not a run
+        for label, outcome in zip(self.model.labels, runs, strict=True):
             if outcome is None:
                 continue
             verdict = "passed" if outcome.passed else "<span style='color:#c62828'>failed</span>"
@@ -396,10 +405,13 @@ class EvalsPanel(ModePanel):
                 out.append(f"<p><b>{label}</b> {verdict}: expected {outcome.expected}, got {outcome.actual} (score "
                            f"{outcome.score:.2f}). {html.escape(outcome.reason)}</p>")
                 continue
+            policy = set(outcome.policy_loaded)
             picked = ", ".join(("<b>" if s.required else "") + html.escape(s.key) + ("</b>" if s.required else "")
-                               for s in outcome.selected)
-            out.append(f"<p><b>{label}</b> {verdict}, {outcome.tokens_used}/{outcome.budget} tokens. Picked: "
-                       f"{picked or '(nothing)'}</p>")
+                               for s in outcome.selected if s.key not in policy)
+            out.append(f"<p><b>{label}</b> {verdict}, {outcome.tokens_used}/{outcome.budget} tokens. Picked for the "
+                       f"task: {picked or '(nothing)'}</p>")
+            if policy:
+                out.append(f"<p>Loaded by policy: {html.escape(', '.join(outcome.policy_loaded))}</p>")
             if outcome.missed:
                 missed = ", ".join(html.escape(m) for m in outcome.missed)
                 out.append(f"<p style='color:#c62828'>Missed: {missed}</p>")

@@ -105,3 +105,42 @@ def test_a_broken_suite_shows_its_findings(qtbot, examples_copy: Path) -> None:
     panel = _panel(qtbot, root)
     assert panel.model.rowCount() == 0 and "1 finding" in panel.title.text()
     assert "eval-suite-malformed-json" in panel.detail.toPlainText()
+
+
+def test_one_run_shows_no_b_column_and_a_comparison_labels_every_column(qtbot, examples_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    panel = _panel(qtbot, examples_copy / "atlas-lending-policy")
+    panel.select_suite("evals/answer-quality.json")
+    _rerun(qtbot, panel)
+    assert panel.table.isColumnHidden(2) and panel.table.isColumnHidden(3)  # no B, no change
+    assert panel.model.index(0, 2).data() == "" and not panel.config_b.isVisibleTo(panel)
+    assert "A passed" in panel.detail.toPlainText() and "B passed" not in panel.detail.toPlainText()
+    assert panel.model.headerData(4, Qt.Orientation.Horizontal) == "Recall"
+    panel.set_compare("config")
+    panel.config_b.set_config(budget=600)
+    _rerun(qtbot, panel)
+    assert not panel.table.isColumnHidden(2) and panel.config_b.isVisibleTo(panel)
+    header = [panel.model.headerData(c, Qt.Orientation.Horizontal) for c in range(panel.model.columnCount())]
+    assert header[1:3] == ["A", "B"] and header[4] == "Recall (A→B)" and header[5] == "RR (A→B)"
+    assert "600" in panel.model.headerData(2, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+
+
+def test_a_shadowed_copy_shows_its_own_figures_and_says_it_is_shadowed(qtbot, examples_copy: Path,  # type: ignore[no-untyped-def]
+                                                                       tmp_path: Path) -> None:
+    import shutil
+
+    from studio.core.shadowing import apply, settle
+
+    first = examples_copy / "atlas-lending-policy"
+    second = tmp_path / "copy" / "atlas-lending-policy"
+    shutil.copytree(first, second)
+    packs = [load_pack(first), load_pack(second)]
+    shadowed = apply(packs, settle(packs))[1]
+    assert shadowed.shadowed_by is not None
+    panel = EvalsPanel()
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.finished, timeout=20000):
+        panel.set_pack(shadowed)
+    panel.select_suite("evals/answer-quality.json")
+    _rerun(qtbot, panel)
+    assert "shadowed by" in panel.summary.text()
+    assert panel.result is not None and any(o.selected for o in panel.result.a.context)
