@@ -93,20 +93,23 @@ def prepare(read: ReadFile) -> Prepared:
 
 @dataclass(slots=True)
 class PackWork:
-    """One pack's changes, prepared off the writing thread."""
+    """One pack's changes, prepared off the writing thread. Files are named by path, never by row id: what the
+    index holds is compared again inside the write transaction (``writes``), since another process may have
+    written the same files since this one looked."""
 
     root: str
     name: str | None
-    files: list[tuple[Prepared, int | None]] = field(default_factory=list)
-    """Files to (re)index, with the id of the row they replace."""
-    touched: list[tuple[int, int]] = field(default_factory=list)
-    """(file id, new mtime) of files whose content did not change."""
-    removed: list[int] = field(default_factory=list)
+    files: list[Prepared] = field(default_factory=list)
+    """Files to (re)index."""
+    touched: list[tuple[str, int]] = field(default_factory=list)
+    """(path, new mtime) of files whose content did not change."""
+    removed: list[str] = field(default_factory=list)
+    """Paths of files gone, or no longer indexed."""
     seen: int = 0
 
     @property
     def text_bytes(self) -> int:
-        return sum(f.chars for f, _ in self.files)
+        return sum(f.chars for f in self.files)
 
 
 def produce(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
@@ -170,7 +173,7 @@ def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report
                 report.unchanged += 1
                 continue
             read_into(fs, stamp, old, work, report)
-    work.removed.extend(k.file_id for k in left.values())
+    work.removed.extend(left)
     return work
 
 
@@ -182,7 +185,7 @@ def check_one(fs: PackFS, rel: str, known: dict[str, Known], work: PackWork, rep
         if stamp != "missing":
             report.skipped[stamp] += 1
         if old is not None:
-            work.removed.append(old.file_id)
+            work.removed.append(rel)
         return
     report.files += 1
     if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
@@ -196,22 +199,22 @@ def read_into(fs: PackFS, stamp: FileStamp, old: Known | None, work: PackWork, r
     if isinstance(data, str):
         report.skipped[data] += 1
         if old is not None:
-            work.removed.append(old.file_id)
+            work.removed.append(stamp.path)
         return
     report.bytes_read += len(data)
     digest = digest_of(data)
     if old is not None and old.digest == digest:
-        work.touched.append((old.file_id, stamp.mtime_ns))
+        work.touched.append((stamp.path, stamp.mtime_ns))
         report.unchanged += 1
         return
     read = decode_file(stamp, data, digest)
     if isinstance(read, str):
         report.skipped[read] += 1
         if old is not None:
-            work.removed.append(old.file_id)
+            work.removed.append(stamp.path)
         return
     if stamp.layer == "guide":
         work.name = read.pack_name or os.path.basename(work.root)
-    work.files.append((prepare(read), old.file_id if old is not None else None))
+    work.files.append(prepare(read))
 
 

@@ -7,14 +7,16 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from studio.core.cache_files import default_cache_dir
+from studio.core.cache_files import NotOurs, default_cache_dir, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.search import indexer, query
 from studio.core.search.changes import RefreshReport
 from studio.core.search.query import SearchMode, SearchResults
 from studio.core.search.store import INDEX_FILE, INDEX_IN_MEMORY, Store
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,20 +74,33 @@ class SearchIndex:
     def close(self) -> None:
         self.store.close()
 
+    def _healing(self, action: Callable[[], T]) -> T:
+        """``action()``; when it meets a damaged index (bad pages, a table gone: on any path, not only at open),
+        the file is deleted and made again with a notice (``Store.reset``) and ``action`` runs once more on the
+        fresh one. Busy or locked files are not damage: those errors reach the caller."""
+        try:
+            return action()
+        except (sqlite3.DatabaseError, NotOurs) as exc:
+            if not (isinstance(exc, NotOurs) or is_damage(exc)):
+                raise
+            self.store.reset(reason(exc))
+        return action()
+
     # -- keeping it current --------------------------------------------------------------------------------
     def refresh(self, roots: Iterable[Path | str], *, on_progress: Callable[[int, int], None] | None = None,
                 cancelled: Callable[[], bool] | None = None) -> RefreshReport:
         """Bring the packs at ``roots`` up to date (build from nothing on first use)."""
-        return indexer.refresh(self.store, roots, on_progress=on_progress, cancelled=cancelled)
+        return self._healing(lambda: indexer.refresh(self.store, roots, on_progress=on_progress, cancelled=cancelled))
 
     def update_paths(self, paths: Iterable[Path | str]) -> RefreshReport:
         """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file."""
-        return indexer.update_paths(self.store, paths)
+        wanted = list(paths)
+        return self._healing(lambda: indexer.update_paths(self.store, wanted))
 
     def maintain(self) -> None:
         """Housekeeping after updates (a bounded merge of small segments, a checkpoint of a grown WAL); run it
         after ``update_paths`` has returned, on the same worker."""
-        self.store.maintain()
+        self._healing(self.store.maintain)
 
     # -- reading ---------------------------------------------------------------------------------------------
     def search(self, text: str, *, roots: Iterable[Path | str] | None = None, kinds: Iterable[str] | None = None,
@@ -94,6 +109,9 @@ class SearchIndex:
                             kinds=kinds, path_prefix=path_prefix, limit=limit, mode=mode)
 
     def info(self) -> IndexInfo:
+        return self._healing(self._info)
+
+    def _info(self) -> IndexInfo:
         with self.store.lock:
             conn = self.store.conn
             packs = conn.execute("SELECT count(*) FROM packs").fetchone()[0]

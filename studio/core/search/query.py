@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from studio.core.cache_files import is_damage
+from studio.core.cache_files import NotOurs, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.pack_fs import PackFS
 from studio.core.search.cpu import spare_core
@@ -102,12 +102,12 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             "Nothing to search for: the text has no letters or digits.")
         return result
     limit = max(1, min(limit, MAX_LIMIT))
-    store.reopen_if_replaced()
     modes: list[Literal["all", "any"]] = ["all", "any"] if mode == "auto" else [mode]
     if len(query.terms) == 1:
         modes = modes[:1]
     rows: list[tuple[Any, ...]] = []
     try:
+        store.reopen_if_replaced()
         for m in modes:
             expression = fts_expression(query, m)
             assert expression is not None
@@ -115,15 +115,15 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             if rows:
                 result.matched = m
                 break
-    except sqlite3.OperationalError as exc:
-        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
-        return result
-    except sqlite3.DatabaseError as exc:
-        if not is_damage(exc):
+    except (sqlite3.DatabaseError, NotOurs) as exc:
+        if isinstance(exc, NotOurs) or is_damage(exc):  # checked first: a table gone is an OperationalError too
+            store.reset(reason(exc))
+            result.notices = list(store.notices)
+            result.problem = "The search index was damaged and has been cleared; it is being built again."
+            return result
+        if not isinstance(exc, sqlite3.OperationalError):
             raise
-        store.reset(str(exc))
-        result.notices = list(store.notices)
-        result.problem = "The search index was damaged and has been cleared; it is being built again."
+        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
         return result
     result.hits = _hits(rows, query)
     result.elapsed_ms = (time.perf_counter() - started) * 1000

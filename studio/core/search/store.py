@@ -36,7 +36,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from studio.core.cache_files import is_damage, remove_database
+from studio.core.cache_files import NotOurs, open_or_rebuild, prepare_database, remove_database
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import is_inside
 
@@ -89,14 +89,12 @@ INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('dead', '0'),
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION}
 """
+TABLES = ("meta", "packs", "files", "sections", "fts")
+"""Tables an index must have to be used (``token_counts`` is added to an index made before it existed)."""
 
 
 class IndexLocationError(ValueError):
     """The index file would lie inside a pack (the studio never writes into a pack on its own)."""
-
-
-class NotOurs(Exception):
-    """The file is SQLite but not a usable search index of this version."""
 
 
 class Store:
@@ -118,46 +116,33 @@ class Store:
             conn = self._connect(":memory:")
             _create(conn)
             return conn
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = self._connect(str(self.path))
-        try:
-            self._prepare(conn)
-        except (sqlite3.DatabaseError, NotOurs) as exc:
-            conn.close()
-            if not (isinstance(exc, NotOurs) or is_damage(exc)):
-                raise  # locked, unreadable folder...: not a reason to delete anyone's file
-            self.notices.append(INDEX_REBUILT(f"The search index {self.path} was not usable ({_why(exc)}); it was "
-                                              "deleted and is being built again.", file=str(self.path)))
-            remove_database(self.path)
-            conn = self._connect(str(self.path))
-            self._prepare(conn)
-        self._inode = _inode(self.path)
+        path = self.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = open_or_rebuild(path, self._connect_checked, self._rebuilding)
+        self._inode = _inode(path)
         return conn
+
+    def _rebuilding(self, why: str) -> None:
+        self.notices.append(INDEX_REBUILT(f"The search index {self.path} was not usable ({why}); it was "
+                                          "deleted and is being built again.", file=str(self.path)))
 
     def _connect(self, target: str) -> sqlite3.Connection:
         return sqlite3.connect(target, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None)
+
+    def _connect_checked(self) -> sqlite3.Connection:
+        conn = self._connect(str(self.path))
+        try:
+            self._prepare(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
         """Check the file is our index of this version, creating the schema in an empty file."""
         conn.execute("PRAGMA cache_size = -32000")
         conn.execute("PRAGMA temp_store = MEMORY")
-        app = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app == 0 and not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("BEGIN IMMEDIATE")
-            try:  # another studio may have created it meanwhile
-                if not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                    _create(conn)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            app = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app != APPLICATION_ID:
-            raise NotOurs("another program's database" if app else "a database without the studio's tables")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version != SCHEMA_VERSION:
-            raise NotOurs(f"schema version {version}, this studio uses {SCHEMA_VERSION}")
+        prepare_database(conn, application_id=APPLICATION_ID, version=SCHEMA_VERSION, create=_create, tables=TABLES)
         row = conn.execute("SELECT value FROM meta WHERE key = 'tokenizer'").fetchone()
         if row is None or row[0] != TOKENIZER:
             raise NotOurs(f"tokenizer {row[0] if row else 'unknown'}, this studio uses {TOKENIZER}")
@@ -193,13 +178,20 @@ class Store:
                 self._side = None
 
     def reopen_if_replaced(self) -> None:
-        """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one."""
+        """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one. Then check
+        that no table went missing since the file was opened (raises ``NotOurs``; a damaged page raises SQLite's
+        error), so that every refresh, update and search meets damage before it works on a half index."""
         if self.path is not None and _inode(self.path) != self._inode:
             self._close_side()
             with self.lock:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.close()
                 self.conn = self._open()
+        with self.lock:
+            names = {name for (name,) in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = sorted(set(TABLES) - names)
+        if missing:
+            raise NotOurs(f"the table {missing[0]} is missing")
 
     def reset(self, reason: str) -> None:
         """Delete the database and start an empty one (a damaged file found while in use)."""
@@ -317,8 +309,3 @@ def _inode(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
-
-
-def _why(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text[:200]

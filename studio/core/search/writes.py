@@ -86,27 +86,44 @@ class Writer:
         self.store.lock.release()
 
     def _write(self, conn: sqlite3.Connection, work: PackWork) -> None:
+        """Store one pack's changes, reconciled with what the index holds now, inside this transaction: another
+        process may have indexed the same files since ``work`` was prepared (two searches building one empty
+        index at once), so a file ``work`` thinks new may be there already, and one it thinks there may be gone.
+        Deciding here, under the write lock, gives the index one process alone would have made."""
         report = self.report
-        pack_id = pack_row(conn, work)
-        for file_id in work.removed:
-            self._dead += drop_file(conn, file_id)
-            report.removed += 1
-        if work.touched:
-            conn.executemany("UPDATE files SET mtime_ns = ? WHERE id = ?", [(m, i) for i, m in work.touched])
+        pack_id, created = pack_row(conn, work)
+        if not (work.files or work.removed or work.touched):
+            return
+        held: dict[str, tuple[int, bytes]] = {} if created else {
+            path: (file_id, bytes(digest)) for path, file_id, digest in
+            conn.execute("SELECT path, id, digest FROM files WHERE pack_id = ?", (pack_id,))}
+        for path in work.removed:
+            old = held.pop(path, None)
+            if old is not None:
+                self._dead += drop_file(conn, old[0])
+                report.removed += 1
+        touched = [(mtime, held[path][0]) for path, mtime in work.touched if path in held]
+        if touched:
+            conn.executemany("UPDATE files SET mtime_ns = ? WHERE id = ?", touched)
         if not work.files:
             return
         sections: list[tuple[Any, ...]] = []
         fts: list[tuple[int, str, str, str]] = []
         new_files: list[tuple[Any, ...]] = []
         next_id = self._next_id
-        for read, old_id in work.files:
+        for read in work.files:
             st = read.stamp
-            if old_id is None:
+            old = held.get(st.path)
+            if old is None:
                 file_id = self._next_file
                 self._next_file += 1
                 new_files.append((file_id, pack_id, st.path, st.layer, st.size, st.mtime_ns, read.digest, read.title))
+            elif old[1] == read.digest:  # indexed meanwhile by another process, as it is now
+                conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (st.size, st.mtime_ns, old[0]))
+                report.unchanged += 1
+                continue
             else:
-                file_id = old_id
+                file_id = old[0]
                 self._dead += conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
                 conn.execute("UPDATE files SET size = ?, mtime_ns = ?, digest = ?, title = ? WHERE id = ?",
                              (st.size, st.mtime_ns, read.digest, read.title, file_id))
@@ -133,14 +150,16 @@ def write(store: Store, works: list[PackWork], report: RefreshReport) -> None:
     writer.commit()
 
 
-def pack_row(conn: sqlite3.Connection, work: PackWork) -> int:
+def pack_row(conn: sqlite3.Connection, work: PackWork) -> tuple[int, bool]:
+    """The pack's row id, and whether the row was made just now (then it has no files yet)."""
     row = conn.execute("SELECT id, name FROM packs WHERE root = ?", (work.root,)).fetchone()
     if row is None:
         name = work.name or os.path.basename(work.root)
-        return int(conn.execute("INSERT INTO packs(root, name) VALUES (?, ?)", (work.root, name)).lastrowid or 0)
+        cursor = conn.execute("INSERT INTO packs(root, name) VALUES (?, ?)", (work.root, name))
+        return int(cursor.lastrowid or 0), True
     if work.name is not None and work.name != row[1]:
         conn.execute("UPDATE packs SET name = ? WHERE id = ?", (work.name, row[0]))
-    return int(row[0])
+    return int(row[0]), False
 
 
 def drop_file(conn: sqlite3.Connection, file_id: int) -> int:
