@@ -5,8 +5,9 @@ brought up to date first: only files whose size or time changed are read again. 
 no section has them all, sections with any of them are shown and the output says so (``--all`` / ``--any``
 force one). ``"quoted phrases"`` and ``prefix*`` work; anything else in the query is searched as text.
 
-Output: ``text`` (results grouped by pack, each ``path:line``, heading, score and a snippet with matches in
-``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, snippet, ...}],
+Output: ``text`` (results grouped by pack, each ``path:line``, heading, relevance (the score over the best hit's)
+with the bm25 score, and a snippet with matches in
+``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, relevance, snippet, ...}],
 index: {path, files, bytes, updated}, ...}``). A hit whose file changed since it was indexed in a way that makes
 it unsafe or impossible to read (gone, now a symlink out of the pack) has no snippet and says why (``unread``).
 Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors (an empty query, or one with no
@@ -135,7 +136,8 @@ def render_text(results: SearchResults, packs: int) -> str:
             current = hit.root
             lines.append(f"{printable(hit.pack)}  ({printable(str(hit.root))})")
         heading = f"  § {printable(hit.heading)}" if hit.heading else ""
-        lines.append(f"  {printable(hit.path)}:{hit.line}{heading}  [{printable(hit.kind)}]  score {hit.score:.2f}")
+        lines.append(f"  {printable(hit.path)}:{hit.line}{heading}  [{printable(hit.kind)}]  "
+                     f"relevance {hit.relevance:.0%} (bm25 {hit.score:.3g})")
         if hit.snippet:
             lines.append(f"      {printable(mark(hit.snippet, hit.highlights))}")
         elif hit.unread:
