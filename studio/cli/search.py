@@ -1,7 +1,9 @@
 """``pack-studio search QUERY [PATH ...]``: full-text search over every pack of the workspace (layer L1).
 
 The index lives in the cache folder (``--cache-dir``, default ``$XDG_CACHE_HOME/knowledge-pack-studio``) and is
-brought up to date first: only files whose size or time changed are read again. Words are all required; when
+brought up to date first: only files whose size or time changed are read again, and a pack whose folders all
+have the times of its last walk is not walked at all (``--recheck`` stats every file: a file rewritten in place,
+not saved by rename, leaves its folder's times alone). Words are all required; when
 no section has them all, sections with any of them are shown and the output says so (``--all`` / ``--any``
 force one). ``"quoted phrases"`` and ``prefix*`` work; anything else in the query is searched as text.
 
@@ -58,6 +60,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"at most N results (default {DEFAULT_LIMIT}, at most {MAX_LIMIT})")
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                    help="folder holding the index (default: $XDG_CACHE_HOME/knowledge-pack-studio)")
+    p.add_argument("--recheck", action="store_true",
+                   help="stat every file before searching (by default a pack whose folders did not change since "
+                        "it was indexed is trusted; a file rewritten in place, not saved by rename, needs this)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.set_defaults(func=run, mode="auto")
 
@@ -82,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     index = SearchIndex.open(args.cache_dir)
     try:
         try:
-            refreshed = index.refresh(roots)
+            refreshed = index.refresh(roots, quick=not args.recheck)
         except IndexLocationError as exc:
             sys.stderr.write(f"search: {printable(str(exc))}\n")
             return 2
@@ -111,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"index: {printable(str(info.path))}: {counted(info.files, 'file')}, "
                          f"{info.bytes / 1e6:.1f} MB; "
                          f"this run re-read {refreshed.indexed} and skipped {sum(refreshed.skipped.values())} "
-                         f"({_reasons(refreshed.skipped)})\n")
+                         f"({_reasons(refreshed.skipped)}); {counted(refreshed.trusted, 'pack')} unchanged since "
+                         "indexed (folders untouched; --recheck stats every file)\n")
     if results.problem:
         sys.stderr.write(f"search: {printable(results.problem)}\n")
     return 0 if results.hits else 1

@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from studio.core.pack_fs import PackFS
 from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of, list_pack_files, read_data, stamp_file
+from studio.core.search.folders import FolderStamp
 from studio.core.search.textprep import index_text
 
 
@@ -39,6 +40,8 @@ class RefreshReport:
     seconds: float = 0.0
     cancelled: bool = False
     compacted: bool = False
+    trusted: int = 0
+    """Packs not walked: every folder had the times of the last walk (``folders``)."""
 
     def add(self, other: RefreshReport) -> None:
         """Count ``other``'s files and bytes in too (the part of a refresh a worker process did)."""
@@ -52,7 +55,8 @@ class RefreshReport:
     def to_json(self) -> dict[str, Any]:
         return {"packs": self.packs, "files": self.files, "indexed": self.indexed, "unchanged": self.unchanged,
                 "removed": self.removed, "skipped": dict(sorted(self.skipped.items())),
-                "bytes_read": self.bytes_read, "seconds": round(self.seconds, 3), "cancelled": self.cancelled}
+                "bytes_read": self.bytes_read, "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+                "trusted": self.trusted}
 
 
 @dataclass(slots=True)
@@ -106,6 +110,8 @@ class PackWork:
     removed: list[str] = field(default_factory=list)
     """Paths of files gone, or no longer indexed."""
     seen: int = 0
+    folders: list[FolderStamp] | None = None
+    """The stamps of every folder of a whole-pack walk (``folders``); None for an update of a few files."""
 
     @property
     def text_bytes(self) -> int:
@@ -118,12 +124,12 @@ def produce(roots: list[str], known: dict[str, dict[str, Known]], report: Refres
     for root in roots:
         listing = list_pack_files(root)
         report.skipped.update(listing.skipped)
-        listings.append((root, listing.files))
-    yield sum(len(files) for _, files in listings)
-    for root, files in listings:
+        listings.append((root, listing))
+    yield sum(len(listing.files) for _, listing in listings)
+    for root, listing in listings:
         if stop():
             return
-        yield pack_work(root, files, known.get(root, {}), report)
+        yield pack_work(root, listing.files, known.get(root, {}), report, listing.folders)
 
 
 def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
@@ -161,9 +167,10 @@ def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], repor
         thread.join()
 
 
-def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report: RefreshReport) -> PackWork:
+def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report: RefreshReport,
+              folders: list[FolderStamp] | None = None) -> PackWork:
     """One pack's changes: its files read (those whose size or time changed) through one ``PackFS``."""
-    work = PackWork(root, None, seen=len(files))
+    work = PackWork(root, None, seen=len(files), folders=folders)
     left = dict(known)
     with PackFS(root) as fs:
         for stamp in files:

@@ -88,9 +88,12 @@ class SearchIndex:
 
     # -- keeping it current --------------------------------------------------------------------------------
     def refresh(self, roots: Iterable[Path | str], *, on_progress: Callable[[int, int], None] | None = None,
-                cancelled: Callable[[], bool] | None = None) -> RefreshReport:
-        """Bring the packs at ``roots`` up to date (build from nothing on first use)."""
-        return self._healing(lambda: indexer.refresh(self.store, roots, on_progress=on_progress, cancelled=cancelled))
+                cancelled: Callable[[], bool] | None = None, quick: bool = True) -> RefreshReport:
+        """Bring the packs at ``roots`` up to date (build from nothing on first use). ``quick``: skip packs whose
+        folders did not change since their last walk (``folders``; False stats every file)."""
+        wanted = list(roots)
+        return self._healing(lambda: indexer.refresh(self.store, wanted, on_progress=on_progress,
+                                                     cancelled=cancelled, quick=quick))
 
     def update_paths(self, paths: Iterable[Path | str]) -> RefreshReport:
         """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file."""

@@ -68,6 +68,10 @@ CODES = (INDEX_REBUILT, INDEX_IN_MEMORY)
 _TOKEN_COUNTS = ("CREATE TABLE IF NOT EXISTS token_counts(key BLOB PRIMARY KEY, tokens INTEGER NOT NULL, "
                  "used INTEGER NOT NULL) WITHOUT ROWID")
 """Whole-file token counts by digest of the text (``token_counts``); added to indexes made before it existed."""
+_FOLDERS = ("CREATE TABLE IF NOT EXISTS folders(pack_id INTEGER NOT NULL, path TEXT NOT NULL, "
+            "mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL, PRIMARY KEY(pack_id, path)) WITHOUT ROWID")
+"""The stamps of each pack's folders at its last walk (``folders``): an index made before it existed gains it
+(empty, so every pack is walked once more, which fills it)."""
 
 _SCHEMA = f"""
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -81,6 +85,7 @@ CREATE TABLE sections(
     kind TEXT NOT NULL, heading TEXT, start_line INTEGER NOT NULL, end_line INTEGER NOT NULL);
 CREATE INDEX sections_file ON sections(file_id);
 {_TOKEN_COUNTS};
+{_FOLDERS};
 CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
     tokenize='unicode61 remove_diacritics 2', detail=full);
 INSERT INTO fts(fts, rank) VALUES ('hashsize', {HASH_BYTES});
@@ -148,9 +153,10 @@ class Store:
             raise NotOurs(f"tokenizer {row[0] if row else 'unknown'}, this studio uses {TOKENIZER}")
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
-        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'token_counts'").fetchone() is None:
-            with contextlib.suppress(sqlite3.OperationalError):  # busy or read-only: counts are only a cache
-                conn.execute(_TOKEN_COUNTS)
+        for table, create in (("token_counts", _TOKEN_COUNTS), ("folders", _FOLDERS)):
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone() is None:
+                with contextlib.suppress(sqlite3.OperationalError):  # busy or read-only: both are only caches
+                    conn.execute(create)
         # Checkpoints (copying the WAL back and syncing the file) are run by ``checkpoint``, between batches of
         # a refresh and after updates, not by whichever commit happens to cross the threshold: on a busy disk
         # the sync took 250 ms, inside the one-file update meant to take a few.

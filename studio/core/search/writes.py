@@ -92,6 +92,8 @@ class Writer:
         Deciding here, under the write lock, gives the index one process alone would have made."""
         report = self.report
         pack_id, created = pack_row(conn, work)
+        if work.folders is not None:
+            write_folders(conn, pack_id, created, work)
         if not (work.files or work.removed or work.touched):
             return
         held: dict[str, tuple[int, bytes]] = {} if created else {
@@ -162,6 +164,26 @@ def pack_row(conn: sqlite3.Connection, work: PackWork) -> tuple[int, bool]:
     return int(row[0]), False
 
 
+def write_folders(conn: sqlite3.Connection, pack_id: int, created: bool, work: PackWork) -> None:
+    """The pack's folder stamps as its walk saw them (the table may be missing in an index another, older studio
+    shares: then the quick check finds no stamps and walks the pack, which is only slower)."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        if not created:
+            conn.execute("DELETE FROM folders WHERE pack_id = ?", (pack_id,))
+        conn.executemany("INSERT OR REPLACE INTO folders(pack_id, path, mtime_ns, ctime_ns) VALUES (?,?,?,?)",
+                         [(pack_id, *stamp) for stamp in work.folders or ()])
+
+
+def folder_stamps(store: Store) -> dict[str, list[tuple[str, int, int]]]:
+    """Root -> the folder stamps of each pack's last walk."""
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    with store.lock, contextlib.suppress(sqlite3.OperationalError):
+        for root, path, mtime_ns, ctime_ns in store.conn.execute(
+                "SELECT p.root, f.path, f.mtime_ns, f.ctime_ns FROM folders f JOIN packs p ON p.id = f.pack_id"):
+            out.setdefault(root, []).append((path, mtime_ns, ctime_ns))
+    return out
+
+
 def drop_file(conn: sqlite3.Connection, file_id: int) -> int:
     dead = conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
@@ -192,6 +214,7 @@ def drop_vanished(store: Store, report: RefreshReport) -> None:
             dead += conn.execute("DELETE FROM sections WHERE pack_id = ?", (pack_id,)).rowcount
             report.removed += conn.execute("DELETE FROM files WHERE pack_id = ?", (pack_id,)).rowcount
             conn.execute("DELETE FROM packs WHERE id = ?", (pack_id,))
+            conn.execute("DELETE FROM folders WHERE pack_id = ?", (pack_id,))
         conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'dead'", (dead,))
 
 
