@@ -38,7 +38,6 @@ from pathlib import Path
 
 from studio.core.cache_files import NotOurs, open_or_rebuild, prepare_database, remove_database
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
-from studio.core.paths import is_inside
 
 INDEX_FILE = "search-index.sqlite3"
 APPLICATION_ID = 0x4B505331  # "KPS1"
@@ -222,8 +221,12 @@ class Store:
         """Raise ``IndexLocationError`` when the database file lies inside one of ``roots``."""
         if self.path is None:
             return
+        # By identity, not by path: one ``realpath`` of the index's folder and a stat of each folder above it,
+        # then one stat per pack (a ``realpath`` per pack cost 0.13 s of a warm search at 1,000 packs).
+        real = Path(os.path.realpath(self.path.parent))
+        above = {_inode(folder) for folder in (real, *real.parents)} - {None}
         for root in roots:
-            if is_inside(root, self.path):
+            if _inode(root) in above:
                 raise IndexLocationError(f"the search index {self.path} would be inside the pack {root}; "
                                          "choose a cache folder outside every pack")
 
