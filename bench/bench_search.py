@@ -133,7 +133,8 @@ def bench_update(index: SearchIndex, corpus_root: str, work: Path, rounds: int =
     copy = work / "changed-pack"
     shutil.copytree(corpus_root, copy, symlinks=True)
     index.refresh([copy])
-    target = next(f for f in list_pack_files(copy).files if f.layer == "wiki")
+    files = list_pack_files(copy).files
+    target = next((f for f in files if f.layer in ("wiki", "document", "compiled")), files[0])
     path = copy / target.path
     base = path.read_text(encoding="utf-8", errors="replace")
     times = []
