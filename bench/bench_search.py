@@ -152,18 +152,24 @@ def bench_update(index: SearchIndex, corpus_root: str, work: Path, rounds: int =
             "median_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
 
 
-def fts_floor(roots: list[str], work: Path) -> dict[str, float]:
-    """FTS5 alone: the same rows inserted into a bare contentless table, the text already read and prepared."""
-    rows = []
-    started = time.perf_counter()
+def prepared_rows(roots: list[str]) -> list[tuple[int, str, str, str]]:
+    """(row id, headings, path, body) of every row the index would hold, as FTS5 is given them."""
+    rows: list[tuple[int, str, str, str]] = []
     for root in roots:
         with PackFS(root) as fs:
             for stamp in list_pack_files(root, fs).files:
-                read = read_file(fs, stamp)
-                if isinstance(read, str):
+                got = read_file(fs, stamp)
+                if isinstance(got, str):
                     continue
-                path = index_text(stamp.path)
-                rows.extend((index_text(r.heading or ""), path, index_text(r.text)) for r in read.rows)
+                path_text = index_text(stamp.path)
+                rows.extend((len(rows) + 1, index_text(r.headings), path_text, index_text(r.text)) for r in got.rows)
+    return rows
+
+
+def fts_floor(roots: list[str], work: Path) -> dict[str, float]:
+    """FTS5 alone: the same rows inserted into a bare contentless table, the text already read and prepared."""
+    started = time.perf_counter()
+    rows = prepared_rows(roots)
     prepared = time.perf_counter() - started
     conn = sqlite3.connect(work / "fts-floor.sqlite3")
     conn.execute("PRAGMA journal_mode = OFF")
@@ -172,7 +178,7 @@ def fts_floor(roots: list[str], work: Path) -> dict[str, float]:
     conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', 16777216)")
     started = time.perf_counter()
     with conn:
-        conn.executemany("INSERT INTO fts(heading, path, body) VALUES (?, ?, ?)", rows)
+        conn.executemany("INSERT INTO fts(rowid, heading, path, body) VALUES (?, ?, ?, ?)", rows)
     inserted = time.perf_counter() - started
     conn.close()
     return {"read_and_prepare_s": round(prepared, 2), "fts5_insert_s": round(inserted, 2)}
@@ -285,15 +291,7 @@ def compare_engines(roots: list[str], work: Path, queries: list[str]) -> list[di
     tantivy (the ``tantivy`` package, when importable: ``pip install tantivy``)."""
     from studio.core.search.textprep import fts_expression, parse_query
 
-    rows: list[tuple[int, str, str, str]] = []
-    for root in roots:
-        with PackFS(root) as fs:
-            for stamp in list_pack_files(root, fs).files:
-                got = read_file(fs, stamp)
-                if isinstance(got, str):
-                    continue
-                path_text = index_text(stamp.path)
-                rows.extend((len(rows) + 1, index_text(r.headings), path_text, index_text(r.text)) for r in got.rows)
+    rows = prepared_rows(roots)
     common = _commonest_words(rows)
     out = []
     for detail in ("full", "column"):
