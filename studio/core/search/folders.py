@@ -56,17 +56,20 @@ def _root_stat(fs: PackFS) -> os.stat_result | None:
         return None
 
 
-def unchanged(root: str, stamps: Iterable[tuple[str, int, int]]) -> bool:
+def unchanged(root: str, stamps: Iterable[tuple[str, int, int]], root_stat: os.stat_result | None) -> bool:
     """True when every folder of ``stamps`` under ``root`` has the times it had (a stat each, by path: nothing is
-    opened, and a folder swapped for a symlink has changed its parent's times, so that pack is walked in full)."""
+    opened, and a folder swapped for a symlink has changed its parent's times, so that pack is walked in full).
+    ``root_stat``: the caller's ``os.stat`` of ``root`` (None when it failed)."""
     seen = False
     for rel, mtime_ns, ctime_ns in stamps:
         seen = True
         if (mtime_ns, ctime_ns) == UNSURE:
             return False
         try:
-            st = os.stat(root) if rel == "" else os.lstat(os.path.join(root, rel))
+            st = root_stat if rel == "" else os.lstat(f"{root}/{rel}")
         except (OSError, ValueError):
+            return False
+        if st is None:
             return False
         if not stat.S_ISDIR(st.st_mode) or st.st_mtime_ns != mtime_ns or st.st_ctime_ns != ctime_ns:
             return False

@@ -64,17 +64,19 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     """
     started = time.perf_counter()
     wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
-    store.check_outside([Path(r) for r in wanted])
+    # One stat per pack root serves three checks: the index is not inside it, it still exists, its folder times.
+    root_stats = {root: _stat(root) for root in wanted}
+    store.check_outside([Path(r) for r in wanted], stats=root_stats)
     store.reopen_if_replaced()
     report = RefreshReport(packs=len(wanted))
     if _should_compact(store):
         clear(store)
         report.compacted = True
-    drop_vanished(store, report)
+    drop_vanished(store, report, {r for r, st in root_stats.items() if st is not None and stat.S_ISDIR(st.st_mode)})
     fresh = _is_empty(store)
     if quick and not fresh:
         stamps = folder_stamps(store)
-        trusted = {root for root in wanted if unchanged(root, stamps.get(root, ()))}
+        trusted = {root for root in wanted if unchanged(root, stamps.get(root, ()), root_stats[root])}
         report.trusted = len(trusted)
         wanted = [root for root in wanted if root not in trusted]
         if not wanted:
@@ -173,6 +175,13 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     write(store, works, report)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
 
 
 def _is_folder(fs: PackFS, rel: str) -> bool:

@@ -217,8 +217,9 @@ class Store:
         with self.lock, contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
-    def check_outside(self, roots: list[Path]) -> None:
-        """Raise ``IndexLocationError`` when the database file lies inside one of ``roots``."""
+    def check_outside(self, roots: list[Path], stats: dict[str, os.stat_result | None] | None = None) -> None:
+        """Raise ``IndexLocationError`` when the database file lies inside one of ``roots`` (``stats``: the caller's
+        ``os.stat`` of each root, by its string, when it has them)."""
         if self.path is None:
             return
         # By identity, not by path: one ``realpath`` of the index's folder and a stat of each folder above it,
@@ -226,7 +227,9 @@ class Store:
         real = Path(os.path.realpath(self.path.parent))
         above = {_inode(folder) for folder in (real, *real.parents)} - {None}
         for root in roots:
-            if _inode(root) in above:
+            st = stats.get(str(root)) if stats is not None else None
+            identity = (st.st_dev, st.st_ino) if st is not None else _inode(root)
+            if identity in above:
                 raise IndexLocationError(f"the search index {self.path} would be inside the pack {root}; "
                                          "choose a cache folder outside every pack")
 

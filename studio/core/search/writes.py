@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 from studio.core.search.changes import Known, PackWork, RefreshReport
@@ -202,10 +203,11 @@ def known_files(store: Store, roots: list[str]) -> dict[str, dict[str, Known]]:
     return out
 
 
-def drop_vanished(store: Store, report: RefreshReport) -> None:
+def drop_vanished(store: Store, report: RefreshReport, folders: Collection[str] = ()) -> None:
+    """Drop the packs of the index whose folder is gone; ``folders``: roots the caller just found to be folders."""
     with store.lock:
         packs = store.conn.execute("SELECT id, root FROM packs").fetchall()
-    gone = [pack_id for pack_id, root in packs if not os.path.isdir(root)]
+    gone = [pack_id for pack_id, root in packs if root not in folders and not os.path.isdir(root)]
     if not gone:
         return
     with store.write() as conn:
