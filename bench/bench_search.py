@@ -414,20 +414,22 @@ def bench_build(roots: list[str], folders: list[Path], work: Path, run: int, bre
     return figures, index
 
 
-def bench_cli(corpus: Path, cache: Path, queries: list[str], rounds: int = 5) -> dict[str, Any]:
+def bench_cli(roots: list[str], cache: Path, queries: list[str], rounds: int = 5) -> dict[str, Any]:
     """``pack-studio search`` with the index built (warm) against ``pack-studio --version``, medians of
-    ``rounds`` runs each, interleaved so that both see the same load."""
+    ``rounds`` runs each, interleaved so that both see the same load. The search is given the folders holding
+    the packs (``.agents/knowledge`` of each project), so that it finds every pack the bench indexed."""
+    folders = sorted({str(Path(root).parent) for root in roots})
     exe = [sys.executable, "-m", "studio.launcher"] if not shutil.which("pack-studio") else ["pack-studio"]
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     version, search = [], []
-    subprocess.run([*exe, "search", queries[0], str(corpus), "--cache-dir", str(cache)], env=env,
+    subprocess.run([*exe, "search", queries[0], *folders, "--cache-dir", str(cache)], env=env,
                    capture_output=True, check=False)  # stores folder stamps the build left unsure
     for n in range(rounds):
         started = time.perf_counter()
         subprocess.run([*exe, "--version"], env=env, capture_output=True, check=False)
         version.append(time.perf_counter() - started)
         started = time.perf_counter()
-        subprocess.run([*exe, "search", queries[n % len(queries)], str(corpus), "--cache-dir", str(cache)],
+        subprocess.run([*exe, "search", queries[n % len(queries)], *folders, "--cache-dir", str(cache)],
                        env=env, capture_output=True, check=False)
         search.append(time.perf_counter() - started)
     v, s = statistics.median(version), statistics.median(search)
@@ -474,7 +476,7 @@ def main() -> int:
                 builds.append(build)
                 runs_q.append(bench_queries(index, queries))
                 if run == 0 and not args.packs:
-                    figures["cli"] = bench_cli(args.corpus, work / f"cache-{run}", queries) | {"goal_extra_ms": 100}
+                    figures["cli"] = bench_cli(roots, work / f"cache-{run}", queries) | {"goal_extra_ms": 100}
                 updates.append(bench_update(index, roots[0], work / f"update-{run}"))
                 index.close()
                 shutil.rmtree(work / f"cache-{run}", ignore_errors=True)
