@@ -22,7 +22,8 @@ def render_layers(result: LayersResult) -> str:
     if result.l1 is not None:
         lines.append(f"L1  full-text search ({result.l1.matched} words), {result.l1_tokens} tok")
         for rank, hit in enumerate(result.l1.hits, 1):
-            lines.append(f"    {rank:>2}. {hit.pack}/{hit.path}:{hit.line}  score {hit.score:.2f}  {hit.snippet}")
+            lines.append(f"    {rank:>2}. {hit.pack}/{hit.path}:{hit.line}  relevance {hit.relevance:.0%}  "
+                         f"{hit.snippet}")
         if not result.l1.hits:
             lines.append("    (no hits)")
     if result.l2:

@@ -1,9 +1,10 @@
 """``pack-studio index [PATH ...]``: the compressed knowledge index (layer L0) of the loaded packs.
 
 One ``pack|path|kind|title|keywords|tokens`` line per runtime file, between ``<knowledge_index ...>`` and
-``</knowledge_index>``. ``text`` prints the index on stdout and its size, tokens and ratio to the full content
-on stderr (so the index can be piped on as it is); ``json`` prints ``{entries, bytes, tokens, content_bytes,
-ratio, warnings, ...}``. Past 10 KB there is a note and past 20 KB a warning; ``--scope``, ``--type``,
+``</knowledge_index>``. ``text`` prints the index on stdout and its size, tokens and share of the content it
+describes (the design's target: under 5%) on stderr (so the index can be piped on as it is); ``json`` prints
+``{entries, bytes, tokens, content_bytes, ratio, share_target, warnings, ...}``. Past 10 KB there is a note and
+past 20 KB a warning, over a 5% share a note, and a warning for each pack with over 200 lines; ``--scope``, ``--type``,
 ``--pack`` and ``--kind`` narrow the index to bring it under budget. Token counts are kept in the search
 index's database (``--cache-dir``, as ``pack-studio search``), so a file is counted once; a build counts at most
 about 24 million characters not counted before and gives the other files a lower bound, shown ``≥N``

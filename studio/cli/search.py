@@ -1,12 +1,15 @@
 """``pack-studio search QUERY [PATH ...]``: full-text search over every pack of the workspace (layer L1).
 
 The index lives in the cache folder (``--cache-dir``, default ``$XDG_CACHE_HOME/knowledge-pack-studio``) and is
-brought up to date first: only files whose size or time changed are read again. Words are all required; when
+brought up to date first: only files whose size or time changed are read again, and a pack whose folders all
+have the times of its last walk is not walked at all (``--recheck`` stats every file: a file rewritten in place,
+not saved by rename, leaves its folder's times alone). Words are all required; when
 no section has them all, sections with any of them are shown and the output says so (``--all`` / ``--any``
 force one). ``"quoted phrases"`` and ``prefix*`` work; anything else in the query is searched as text.
 
-Output: ``text`` (results grouped by pack, each ``path:line``, heading, score and a snippet with matches in
-``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, snippet, ...}],
+Output: ``text`` (results grouped by pack, each ``path:line``, heading, relevance (the score over the best hit's)
+with the bm25 score, and a snippet with matches in
+``«»``) or ``json`` (``{query, matched, results: [{pack, path, line, heading, score, relevance, snippet, ...}],
 index: {path, files, bytes, updated}, ...}``). A hit whose file changed since it was indexed in a way that makes
 it unsafe or impossible to read (gone, now a symlink out of the pack) has no snippet and says why (``unread``).
 Exit status: 0 when something was found, 1 when nothing was, 2 for usage errors (an empty query, or one with no
@@ -57,6 +60,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"at most N results (default {DEFAULT_LIMIT}, at most {MAX_LIMIT})")
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                    help="folder holding the index (default: $XDG_CACHE_HOME/knowledge-pack-studio)")
+    p.add_argument("--recheck", action="store_true",
+                   help="stat every file before searching (by default a pack whose folders did not change since "
+                        "it was indexed is trusted; a file rewritten in place, not saved by rename, needs this)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     p.set_defaults(func=run, mode="auto")
 
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     index = SearchIndex.open(args.cache_dir)
     try:
         try:
-            refreshed = index.refresh(roots)
+            refreshed = index.refresh(roots, quick=not args.recheck)
         except IndexLocationError as exc:
             sys.stderr.write(f"search: {printable(str(exc))}\n")
             return 2
@@ -110,7 +116,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(f"index: {printable(str(info.path))}: {counted(info.files, 'file')}, "
                          f"{info.bytes / 1e6:.1f} MB; "
                          f"this run re-read {refreshed.indexed} and skipped {sum(refreshed.skipped.values())} "
-                         f"({_reasons(refreshed.skipped)})\n")
+                         f"({_reasons(refreshed.skipped)}); {counted(refreshed.trusted, 'pack')} unchanged since "
+                         "indexed (folders untouched; --recheck stats every file)\n")
     if results.problem:
         sys.stderr.write(f"search: {printable(results.problem)}\n")
     return 0 if results.hits else 1
@@ -135,7 +142,8 @@ def render_text(results: SearchResults, packs: int) -> str:
             current = hit.root
             lines.append(f"{printable(hit.pack)}  ({printable(str(hit.root))})")
         heading = f"  § {printable(hit.heading)}" if hit.heading else ""
-        lines.append(f"  {printable(hit.path)}:{hit.line}{heading}  [{printable(hit.kind)}]  score {hit.score:.2f}")
+        lines.append(f"  {printable(hit.path)}:{hit.line}{heading}  [{printable(hit.kind)}]  "
+                     f"relevance {hit.relevance:.0%} (bm25 {hit.score:.3g})")
         if hit.snippet:
             lines.append(f"      {printable(mark(hit.snippet, hit.highlights))}")
         elif hit.unread:

@@ -33,7 +33,14 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.cache_files import default_cache_dir, is_damage, remove_database
+from studio.core.cache_files import (
+    NotOurs,
+    default_cache_dir,
+    is_damage,
+    open_or_rebuild,
+    prepare_database,
+    remove_database,
+)
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 CACHE_FILE = "results.sqlite3"
@@ -300,14 +307,10 @@ class ResultStore:
                                                   file=str(path.parent)))
             return None
         try:
-            return self._connect()
-        except (_NotOurs, sqlite3.DatabaseError) as exc:
-            if not (isinstance(exc, _NotOurs) or is_damage(exc)):
+            return open_or_rebuild(path, self._connect, self._rebuilding)
+        except (NotOurs, sqlite3.Error) as exc:
+            if not (isinstance(exc, NotOurs) or is_damage(exc)):
                 return None  # busy or locked: not a reason to delete anyone's file
-            self._rebuild(str(exc))
-        try:  # once more, on the fresh file
-            return self._connect()
-        except (_NotOurs, sqlite3.Error):
             self.notices.append(CACHE_UNAVAILABLE(f"The result cache {path} could not be used; this run did "
                                                   "without it", file=str(path)))
             return None
@@ -315,36 +318,22 @@ class ResultStore:
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(str(self.spec.path), timeout=BUSY_TIMEOUT_S)
         try:
-            self._prepare(conn)
+            prepare_database(conn, application_id=APPLICATION_ID, version=FORMAT, create=_create,
+                             tables=("results",))
+            conn.execute("PRAGMA synchronous = NORMAL")
         except BaseException:
             conn.close()
             raise
         return conn
 
-    def _prepare(self, conn: sqlite3.Connection) -> None:
-        app = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app == 0 and not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            conn.execute("PRAGMA journal_mode = WAL")
-            with conn:
-                conn.execute("BEGIN IMMEDIATE")
-                if not conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                    for statement in _SCHEMA:
-                        conn.execute(statement)
-                    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                    conn.execute(f"PRAGMA user_version = {FORMAT}")
-            app = conn.execute("PRAGMA application_id").fetchone()[0]
-        if app != APPLICATION_ID:
-            raise _NotOurs("another program's database" if app else "a database without the studio's tables")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version != FORMAT:
-            raise _NotOurs(f"format {version}, this studio writes format {FORMAT}")
-        conn.execute("PRAGMA synchronous = NORMAL")
+    def _rebuilding(self, why: str) -> None:
+        forget_readers()
+        self.notices.append(CACHE_REBUILT(f"The result cache {self.spec.path} was not usable ({why}); it was "
+                                          "deleted and starts afresh", file=str(self.spec.path)))
 
     def _rebuild(self, why: str) -> None:
-        self.notices.append(CACHE_REBUILT(f"The result cache {self.spec.path} was not usable ({why[:200]}); it was "
-                                          "deleted and starts afresh", file=str(self.spec.path)))
+        self._rebuilding(why[:200])
         remove_database(self.spec.path)
-        forget_readers()
 
     def _prune(self, conn: sqlite3.Connection) -> None:
         """Keep the file under ``max_bytes``: drop the oldest rows, down to ``PRUNE_TO`` of the bound."""
@@ -363,8 +352,9 @@ class ResultStore:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
-class _NotOurs(Exception):
-    pass
+def _create(conn: sqlite3.Connection) -> None:
+    for statement in _SCHEMA:
+        conn.execute(statement)
 
 
 def _size(path: Path) -> int:

@@ -60,3 +60,12 @@ def tree_digest() -> Callable[[Path], dict[str, str]]:
         return out
 
     return digest
+
+
+@pytest.fixture(autouse=True)
+def folders_never_sure(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every folder stamp counts as too young to trust, so each refresh walks every pack and stats every file,
+    whatever the time the test takes (``test_quick_refresh`` turns this off to test the quick check)."""
+    from studio.core.search import folders
+
+    monkeypatch.setattr(folders, "RACY_NS", 10**18)

@@ -31,7 +31,8 @@ def test_one_line_per_runtime_file_between_markers(kettle: Path) -> None:
     assert index.bytes == len(index.text.encode("utf-8"))
     assert index.content_bytes == sum(e.bytes for e in index.entries)
     assert index.ratio == index.bytes / index.content_bytes and index.tokens and index.tokens > 0
-    assert index.warnings == []
+    assert [w.code for w in index.warnings] == ["knowledge-index-over-share"]  # four short files: over 5%
+    assert "of the content, target under 5%" in index.summary()
 
 
 def test_pack_text_cannot_break_the_format(make_pack: Callable[..., Path]) -> None:
@@ -51,10 +52,19 @@ def test_warns_past_20_kb_and_notes_past_10_kb(make_pack: Callable[..., Path], t
     big = load_pack(make_pack("big", knowledge("big"), pages))
     index = build_compressed_index([big])
     assert index.bytes > 20 * 1024
-    assert [w.code for w in index.warnings] == ["knowledge-index-over-alarm"]
+    assert [w.code for w in index.warnings] == ["knowledge-index-over-alarm", "knowledge-index-over-share",
+                                                "knowledge-index-pack-over-entries"]
+    assert "big has 301 lines" in index.warnings[2].message  # 300 pages and KNOWLEDGE.md
     middle = build_compressed_index([load_pack(make_pack("mid", knowledge("mid"), dict(list(pages.items())[:150])))])
     assert 10 * 1024 < middle.bytes <= 20 * 1024
-    assert [w.code for w in middle.warnings] == ["knowledge-index-over-target"]
+    assert [w.code for w in middle.warnings] == ["knowledge-index-over-target", "knowledge-index-over-share"]
+
+
+def test_an_index_under_5_percent_of_its_content_has_no_share_note(make_pack: Callable[..., Path]) -> None:
+    long_page = "# Handbook\n\n" + "The kettle handbook explains descaling with citric acid. " * 400 + "\n"
+    index = build_compressed_index([load_pack(make_pack("deep", knowledge("deep"), {"wiki/handbook.md": long_page}))])
+    assert index.ratio < 0.05
+    assert index.warnings == []
 
 
 def test_select_packs_filters_by_scope_type_and_name(kettle: Path, teahouse: Path) -> None:

@@ -257,3 +257,16 @@ def test_one_changed_file_is_reindexed_quickly_enough_to_follow_typing(index: Se
     report = index.update_paths([page])
     assert report.indexed == 1 and report.files == 1
     assert time.perf_counter() - started < 5
+
+
+def test_a_word_in_every_section_still_gets_readable_scores(index: SearchIndex, make_pack: Callable[..., Path],
+                                                           tmp_path: Path) -> None:
+    # bm25 of a word in nearly every row is tiny (about 1e-6): rounded to three decimals it showed 0.000 for all.
+    pages = {f"wiki/page{n:02d}.md": f"# Page {n}\n\nwater {'kettle ' * n}\n" for n in range(40)}
+    index.refresh([make_pack("common", knowledge("common"), pages, parent=tmp_path / "packs")])
+    hits = index.search("water", limit=20).hits
+    assert len(hits) == 20
+    assert all(h.score > 0 for h in hits)
+    assert hits[0].relevance == 1.0 and all(0 < h.relevance <= 1.0 for h in hits)
+    assert [h.relevance for h in hits] == sorted((h.relevance for h in hits), reverse=True)
+    assert len(index.search("water").hits) == 5  # L1 answers with five unless asked for more

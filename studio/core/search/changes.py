@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from studio.core.pack_fs import PackFS
 from studio.core.search.files import FileStamp, ReadFile, decode_file, digest_of, list_pack_files, read_data, stamp_file
+from studio.core.search.folders import FolderStamp
 from studio.core.search.textprep import index_text
 
 
@@ -39,6 +40,8 @@ class RefreshReport:
     seconds: float = 0.0
     cancelled: bool = False
     compacted: bool = False
+    trusted: int = 0
+    """Packs not walked: every folder had the times of the last walk (``folders``)."""
 
     def add(self, other: RefreshReport) -> None:
         """Count ``other``'s files and bytes in too (the part of a refresh a worker process did)."""
@@ -52,7 +55,8 @@ class RefreshReport:
     def to_json(self) -> dict[str, Any]:
         return {"packs": self.packs, "files": self.files, "indexed": self.indexed, "unchanged": self.unchanged,
                 "removed": self.removed, "skipped": dict(sorted(self.skipped.items())),
-                "bytes_read": self.bytes_read, "seconds": round(self.seconds, 3), "cancelled": self.cancelled}
+                "bytes_read": self.bytes_read, "seconds": round(self.seconds, 3), "cancelled": self.cancelled,
+                "trusted": self.trusted}
 
 
 @dataclass(slots=True)
@@ -93,20 +97,25 @@ def prepare(read: ReadFile) -> Prepared:
 
 @dataclass(slots=True)
 class PackWork:
-    """One pack's changes, prepared off the writing thread."""
+    """One pack's changes, prepared off the writing thread. Files are named by path, never by row id: what the
+    index holds is compared again inside the write transaction (``writes``), since another process may have
+    written the same files since this one looked."""
 
     root: str
     name: str | None
-    files: list[tuple[Prepared, int | None]] = field(default_factory=list)
-    """Files to (re)index, with the id of the row they replace."""
-    touched: list[tuple[int, int]] = field(default_factory=list)
-    """(file id, new mtime) of files whose content did not change."""
-    removed: list[int] = field(default_factory=list)
+    files: list[Prepared] = field(default_factory=list)
+    """Files to (re)index."""
+    touched: list[tuple[str, int]] = field(default_factory=list)
+    """(path, new mtime) of files whose content did not change."""
+    removed: list[str] = field(default_factory=list)
+    """Paths of files gone, or no longer indexed."""
     seen: int = 0
+    folders: list[FolderStamp] | None = None
+    """The stamps of every folder of a whole-pack walk (``folders``); None for an update of a few files."""
 
     @property
     def text_bytes(self) -> int:
-        return sum(f.chars for f, _ in self.files)
+        return sum(f.chars for f in self.files)
 
 
 def produce(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
@@ -115,12 +124,12 @@ def produce(roots: list[str], known: dict[str, dict[str, Known]], report: Refres
     for root in roots:
         listing = list_pack_files(root)
         report.skipped.update(listing.skipped)
-        listings.append((root, listing.files))
-    yield sum(len(files) for _, files in listings)
-    for root, files in listings:
+        listings.append((root, listing))
+    yield sum(len(listing.files) for _, listing in listings)
+    for root, listing in listings:
         if stop():
             return
-        yield pack_work(root, files, known.get(root, {}), report)
+        yield pack_work(root, listing.files, known.get(root, {}), report, listing.folders)
 
 
 def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
@@ -158,9 +167,10 @@ def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], repor
         thread.join()
 
 
-def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report: RefreshReport) -> PackWork:
+def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report: RefreshReport,
+              folders: list[FolderStamp] | None = None) -> PackWork:
     """One pack's changes: its files read (those whose size or time changed) through one ``PackFS``."""
-    work = PackWork(root, None, seen=len(files))
+    work = PackWork(root, None, seen=len(files), folders=folders)
     left = dict(known)
     with PackFS(root) as fs:
         for stamp in files:
@@ -170,7 +180,7 @@ def pack_work(root: str, files: list[FileStamp], known: dict[str, Known], report
                 report.unchanged += 1
                 continue
             read_into(fs, stamp, old, work, report)
-    work.removed.extend(k.file_id for k in left.values())
+    work.removed.extend(left)
     return work
 
 
@@ -182,7 +192,7 @@ def check_one(fs: PackFS, rel: str, known: dict[str, Known], work: PackWork, rep
         if stamp != "missing":
             report.skipped[stamp] += 1
         if old is not None:
-            work.removed.append(old.file_id)
+            work.removed.append(rel)
         return
     report.files += 1
     if old is not None and old.size == stamp.size and old.mtime_ns == stamp.mtime_ns:
@@ -196,22 +206,22 @@ def read_into(fs: PackFS, stamp: FileStamp, old: Known | None, work: PackWork, r
     if isinstance(data, str):
         report.skipped[data] += 1
         if old is not None:
-            work.removed.append(old.file_id)
+            work.removed.append(stamp.path)
         return
     report.bytes_read += len(data)
     digest = digest_of(data)
     if old is not None and old.digest == digest:
-        work.touched.append((old.file_id, stamp.mtime_ns))
+        work.touched.append((stamp.path, stamp.mtime_ns))
         report.unchanged += 1
         return
     read = decode_file(stamp, data, digest)
     if isinstance(read, str):
         report.skipped[read] += 1
         if old is not None:
-            work.removed.append(old.file_id)
+            work.removed.append(stamp.path)
         return
     if stamp.layer == "guide":
         work.name = read.pack_name or os.path.basename(work.root)
-    work.files.append((prepare(read), old.file_id if old is not None else None))
+    work.files.append(prepare(read))
 
 

@@ -48,6 +48,10 @@ from studio.core.tokens import Tokenizer, get_tokenizer
 
 TARGET_BYTES = 10 * 1024
 ALARM_BYTES = 20 * 1024
+SHARE_TARGET = 0.05
+"""The design's target for the index's share of the content it describes (its bytes over theirs): under 5%."""
+ENTRIES_PER_PACK_ALARM = 200
+"""Past this many lines for one pack, that pack's index is a table of contents, not a summary."""
 RUNTIME_KINDS = ("guide", "compiled", "split", "document", "wiki")
 ALL_KINDS = (*RUNTIME_KINDS, "source")
 COUNT_BUDGET_CHARS = 24_000_000
@@ -64,7 +68,14 @@ INDEX_OVER_ALARM = Code("knowledge-index-over-alarm", Severity.WARNING, "the com
 INDEX_OVER_TARGET = Code("knowledge-index-over-target", Severity.INFO, "the compressed knowledge index is over "
                          "the 10 KB an always-loaded index should aim at", Behavior.LOAD,
                          hint="Filter it by scope, type or pack if the agent's context is tight.")
-CODES = (INDEX_OVER_ALARM, INDEX_OVER_TARGET)
+INDEX_OVER_SHARE = Code("knowledge-index-over-share", Severity.INFO, "the compressed knowledge index is over "
+                        "5% of the content it describes", Behavior.LOAD,
+                        hint="Packs of many short files cost the index most: merge small pages, or filter it.")
+PACK_OVER_ENTRIES = Code("knowledge-index-pack-over-entries", Severity.WARNING, "one pack has over 200 lines in "
+                         "the compressed knowledge index", Behavior.LOAD,
+                         hint="Merge its small pages, or leave its sources out (--kind), so that the index "
+                              "summarises the pack instead of listing it.")
+CODES = (INDEX_OVER_ALARM, INDEX_OVER_TARGET, INDEX_OVER_SHARE, PACK_OVER_ENTRIES)
 
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]+")
 
@@ -124,13 +135,13 @@ class CompressedIndex:
         content = "?" if self.content_tokens is None else f"{'≥' if self.estimated else ''}{self.content_tokens:,}"
         estimated = f"; {self.estimated} files' tokens are lower bounds (≥), counted later" if self.estimated else ""
         return (f"{len(self.entries)} files of {self.packs} packs: {self.bytes / 1024:.1f} KB, {tokens} tokens "
-                f"(the files themselves: {self.content_bytes / 1024:.1f} KB, {content} tokens; ratio "
-                f"{self.ratio:.1%}{estimated})")
+                f"(the files themselves: {self.content_bytes / 1024:.1f} KB, {content} tokens; the index is "
+                f"{self.ratio:.1%} of the content, target under {SHARE_TARGET:.0%}{estimated})")
 
     def to_json(self) -> dict[str, Any]:
         return {"entries": [e.to_json() for e in self.entries], "bytes": self.bytes, "tokens": self.tokens,
                 "content_bytes": self.content_bytes, "content_tokens": self.content_tokens,
-                "ratio": round(self.ratio, 4), "tokens_estimated": self.estimated,
+                "ratio": round(self.ratio, 4), "share_target": SHARE_TARGET, "tokens_estimated": self.estimated,
                 "warnings": [w.to_dict() for w in self.warnings],
                 "skipped": dict(sorted(self.skipped.items())), "text": self.text}
 
@@ -274,10 +285,21 @@ def compressed_preview(packs: Sequence[Pack], *, tokenizer: Tokenizer | None = N
 def _warnings(index: CompressedIndex) -> list[Diagnostic]:
     size_kb = index.bytes / 1024
     where = os.getcwd()
+    out: list[Diagnostic] = []
     if index.bytes > ALARM_BYTES:
-        return [INDEX_OVER_ALARM(f"The compressed index is {size_kb:.1f} KB ({len(index.entries)} files), over the "
-                                 f"{ALARM_BYTES // 1024} KB alarm.", file=where)]
-    if index.bytes > TARGET_BYTES:
-        return [INDEX_OVER_TARGET(f"The compressed index is {size_kb:.1f} KB, over the {TARGET_BYTES // 1024} KB "
-                                  "target.", file=where)]
-    return []
+        out.append(INDEX_OVER_ALARM(f"The compressed index is {size_kb:.1f} KB ({len(index.entries)} files), over "
+                                    f"the {ALARM_BYTES // 1024} KB alarm.", file=where))
+    elif index.bytes > TARGET_BYTES:
+        out.append(INDEX_OVER_TARGET(f"The compressed index is {size_kb:.1f} KB, over the {TARGET_BYTES // 1024} KB "
+                                     "target.", file=where))
+    if index.ratio > SHARE_TARGET:
+        out.append(INDEX_OVER_SHARE(f"The compressed index is {index.ratio:.1%} of the content it describes, over "
+                                    f"the {SHARE_TARGET:.0%} target.", file=where))
+    per_pack = Counter(e.root for e in index.entries)
+    names = {e.root: e.pack for e in index.entries}
+    for root, count in sorted(per_pack.items(), key=lambda kv: (-kv[1], kv[0])):
+        if count <= ENTRIES_PER_PACK_ALARM:
+            break
+        out.append(PACK_OVER_ENTRIES(f"The pack {clean(names[root])} has {count} lines in the compressed index, "
+                                     f"over {ENTRIES_PER_PACK_ALARM}.", file=root))
+    return out

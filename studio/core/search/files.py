@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import stat
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held
 from studio.core.resolver.candidates import MAX_FILE_BYTES, MAX_FILES, Skip, file_layer
 from studio.core.search.blocks import Block, markdown_blocks, text_blocks
+from studio.core.search.folders import FolderStamp, stamp_folders
 from studio.core.textfiles import is_binary
 
 RUNTIME_TOPS = frozenset({"compiled", "documents", "wiki", "sources"})
@@ -80,6 +82,8 @@ class PackListing:
 
     files: list[FileStamp] = field(default_factory=list)
     skipped: Counter[str] = field(default_factory=Counter)
+    folders: list[FolderStamp] = field(default_factory=list)
+    """Every folder the walk entered ('' for the root), as ``folders.stamp_folders`` saw it."""
 
 
 def list_pack_files(root: Path | str, fs: PackFS | None = None) -> PackListing:
@@ -91,7 +95,9 @@ def list_pack_files(root: Path | str, fs: PackFS | None = None) -> PackListing:
     """
     out = PackListing()
     with held(root, fs) as pack:
+        started_ns = time.time_ns()
         tree = pack.walk(enter=lambda rel, name: _enter(rel, name, out.skipped))
+        out.folders = stamp_folders(pack, tree.dirs, started_ns)
         links = {link.rel: link for link in tree.links}
         out.skipped["unreadable"] += len(tree.unlisted)
         out.skipped["too-deep"] += tree.too_deep_count

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from studio.core.cache_files import default_cache_dir, is_damage
+from studio.core.cache_files import NotOurs, default_cache_dir, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.search import indexer, query
 from studio.core.search.changes import RefreshReport
@@ -75,30 +75,28 @@ class SearchIndex:
         self.store.close()
 
     def _healing(self, action: Callable[[], T]) -> T:
-        """Run ``action``; when the file turns out damaged on the way (bad pages, a table gone: on any path, not
-        only at open), start an empty index with a ``search-index-rebuilt`` notice and run it once more.
-
-        Errors that are not damage (busy, read-only, a full disk) go to the caller as they are: deleting the file
-        would not help and might lose another studio's work."""
+        """``action()``; when it meets a damaged index (bad pages, a table gone: on any path, not only at open),
+        the file is deleted and made again with a notice (``Store.reset``) and ``action`` runs once more on the
+        fresh one. Busy or locked files are not damage: those errors reach the caller."""
         try:
             return action()
-        except sqlite3.DatabaseError as exc:
-            if not is_damage(exc):
+        except (sqlite3.DatabaseError, NotOurs) as exc:
+            if not (isinstance(exc, NotOurs) or is_damage(exc)):
                 raise
-            self.store.reset(str(exc)[:200] or type(exc).__name__)
+            self.store.reset(reason(exc))
         return action()
 
     # -- keeping it current --------------------------------------------------------------------------------
     def refresh(self, roots: Iterable[Path | str], *, on_progress: Callable[[int, int], None] | None = None,
-                cancelled: Callable[[], bool] | None = None) -> RefreshReport:
-        """Bring the packs at ``roots`` up to date (build from nothing on first use, or after damage)."""
+                cancelled: Callable[[], bool] | None = None, quick: bool = True) -> RefreshReport:
+        """Bring the packs at ``roots`` up to date (build from nothing on first use). ``quick``: skip packs whose
+        folders did not change since their last walk (``folders``; False stats every file)."""
         wanted = list(roots)
         return self._healing(lambda: indexer.refresh(self.store, wanted, on_progress=on_progress,
-                                                     cancelled=cancelled))
+                                                     cancelled=cancelled, quick=quick))
 
     def update_paths(self, paths: Iterable[Path | str]) -> RefreshReport:
-        """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file. After
-        damage the index starts empty: the next ``refresh`` fills it."""
+        """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file."""
         wanted = list(paths)
         return self._healing(lambda: indexer.update_paths(self.store, wanted))
 

@@ -30,8 +30,9 @@ from studio.core.pack_fs import PackFS
 from studio.core.search import pipeline
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
 from studio.core.search.cpu import spare_core
+from studio.core.search.folders import unchanged
 from studio.core.search.store import FRESH_HASH_BYTES, HASH_BYTES, MERGE_LATER, Store
-from studio.core.search.writes import Writer, drop_vanished, known_files, write
+from studio.core.search.writes import Writer, drop_vanished, folder_stamps, known_files, write
 
 BATCH_BYTES = 32 * 1024 * 1024
 """Text per write transaction: large enough that FTS5 writes few segments, small enough to hold the lock ~1 s."""
@@ -50,26 +51,39 @@ Progress = Callable[[int, int], None]
 
 def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress | None = None,
             cancelled: Callable[[], bool] | None = None, threaded: bool = True,
-            processes: bool | None = None) -> RefreshReport:
+            processes: bool | None = None, quick: bool = True) -> RefreshReport:
     """Index every indexable file of the packs at ``roots``; other packs already in the index stay.
 
     Raises ``IndexLocationError`` when the database would lie inside one of the packs. Packs in the index whose
     folder no longer exists are dropped. ``cancelled`` is checked between packs; what was written stays.
     ``processes``: prepare packs in worker processes (None: when building many packs from an empty index and a
     core is free, ``cpu.spare_core``; otherwise the reading thread, which costs less CPU).
+    ``quick``: trust packs whose folders all have the times of their last walk (``folders``: a file created,
+    deleted, renamed or saved atomically changes them; one rewritten in place does not); False walks every pack
+    and stats every file.
     """
     started = time.perf_counter()
     wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
-    store.check_outside([Path(r) for r in wanted])
+    # One stat per pack root serves three checks: the index is not inside it, it still exists, its folder times.
+    root_stats = {root: _stat(root) for root in wanted}
+    store.check_outside([Path(r) for r in wanted], stats=root_stats)
     store.reopen_if_replaced()
     report = RefreshReport(packs=len(wanted))
     if _should_compact(store):
         clear(store)
         report.compacted = True
-    drop_vanished(store, report)
+    drop_vanished(store, report, {r for r, st in root_stats.items() if st is not None and stat.S_ISDIR(st.st_mode)})
+    fresh = _is_empty(store)
+    if quick and not fresh:
+        stamps = folder_stamps(store)
+        trusted = {root for root in wanted if unchanged(root, stamps.get(root, ()), root_stats[root])}
+        report.trusted = len(trusted)
+        wanted = [root for root in wanted if root not in trusted]
+        if not wanted:
+            report.seconds = time.perf_counter() - started
+            return report
     known = known_files(store, wanted)
     stop = cancelled or (lambda: False)
-    fresh = _is_empty(store)
     if processes is None:
         processes = (fresh and threaded and len(wanted) >= PARALLEL_MIN_PACKS and spare_core()
                      and pipeline.can_start_workers())
@@ -163,6 +177,13 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     return report
 
 
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except (OSError, ValueError):
+        return None
+
+
 def _is_folder(fs: PackFS, rel: str) -> bool:
     """A physical folder of the pack (a symlinked one is not entered: ``check_one`` counts it as skipped)."""
     st = fs.lstat(rel)
@@ -189,6 +210,7 @@ def clear(store: Store) -> None:
         conn.execute("DELETE FROM sections")
         conn.execute("DELETE FROM files")
         conn.execute("DELETE FROM packs")
+        conn.execute("DELETE FROM folders")
         conn.execute("INSERT INTO fts(fts) VALUES ('delete-all')")
         conn.execute("UPDATE meta SET value = '0' WHERE key = 'dead'")
 

@@ -34,14 +34,14 @@ from studio.core.search.compressed import (
     exact_tokens,
 )
 from studio.core.search.index import SearchIndex
-from studio.core.search.query import SearchHit, SearchResults
+from studio.core.search.query import DEFAULT_LIMIT, SearchHit, SearchResults
 from studio.core.search.store import IndexLocationError
 from studio.core.search.token_counts import TokenCounts
 from studio.core.tokens import Tokenizer, get_tokenizer
 
 DIRECT_MAX = 2
 """At most this many exact L0 matches go straight to L2."""
-L1_LIMIT = 10
+L1_LIMIT = DEFAULT_LIMIT
 L2_FILES = 3
 """Files the strategy fetches whole after L1 (the best distinct files of the ranking)."""
 FUZZY_MIN = 4

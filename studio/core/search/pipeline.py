@@ -25,7 +25,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from studio.core.search.changes import Known, PackWork, RefreshReport, pack_work
-from studio.core.search.files import FileStamp, list_pack_files
+from studio.core.search.files import PackListing, list_pack_files
 
 MAX_WORKERS = 1
 """Worker processes. One keeps up with the writer (on the 1,000-pack corpus it needs 4-4.5 s of CPU where the
@@ -50,10 +50,10 @@ def worker_count() -> int:
     return max(1, min(MAX_WORKERS, (os.cpu_count() or 2) - 1))
 
 
-def _prepare_pack(root: str, files: list[FileStamp], known: dict[str, Known]) -> tuple[PackWork, RefreshReport]:
+def _prepare_pack(root: str, listing: PackListing, known: dict[str, Known]) -> tuple[PackWork, RefreshReport]:
     """In a worker: one pack's changes, with the part of the report it accounts for."""
     report = RefreshReport()
-    return pack_work(root, files, known, report), report
+    return pack_work(root, listing.files, known, report, listing.folders), report
 
 
 def _ready() -> int:
@@ -87,12 +87,12 @@ def produce_in_processes(roots: list[str], known: dict[str, dict[str, Known]], r
     except OSError:  # no child processes here (a resource limit): prepare packs in this process
         pool = None
         warm = []
-    listings: list[tuple[str, list[FileStamp]]] = []
+    listings: list[tuple[str, PackListing]] = []
     for root in roots:
         listing = list_pack_files(root)
         report.skipped.update(listing.skipped)
-        listings.append((root, listing.files))
-    yield sum(len(files) for _, files in listings)
+        listings.append((root, listing))
+    yield sum(len(listing.files) for _, listing in listings)
     if pool is None:
         yield from _in_this_process(listings, known, report, stop)
         return
@@ -102,8 +102,8 @@ def produce_in_processes(roots: list[str], known: dict[str, dict[str, Known]], r
         del warm
         while queued < len(listings) or pending:
             while queued < len(listings) and len(pending) < count * AHEAD_PER_WORKER:
-                root, files = listings[queued]
-                pending.append(pool.submit(_prepare_pack, root, files, known.get(root, {})))
+                root, listing = listings[queued]
+                pending.append(pool.submit(_prepare_pack, root, listing, known.get(root, {})))
                 queued += 1
             if stop():
                 return
@@ -121,9 +121,9 @@ def produce_in_processes(roots: list[str], known: dict[str, dict[str, Known]], r
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _in_this_process(listings: list[tuple[str, list[FileStamp]]], known: dict[str, dict[str, Known]],
+def _in_this_process(listings: list[tuple[str, PackListing]], known: dict[str, dict[str, Known]],
                      report: RefreshReport, stop: Callable[[], bool]) -> Iterator[PackWork]:
-    for root, files in listings:
+    for root, listing in listings:
         if stop():
             return
-        yield pack_work(root, files, known.get(root, {}), report)
+        yield pack_work(root, listing.files, known.get(root, {}), report, listing.folders)

@@ -2,7 +2,10 @@
 
 Ranking: FTS5's ``bm25`` with the heading column weighted ``HEADING_WEIGHT`` and the path ``PATH_WEIGHT``
 against the body's 1.0: curators name headings and files after what they hold. Scores are reported positive
-(FTS5's bm25 is negative, lower is better), rounded to three decimals. FTS5 scores every row a query matches,
+(FTS5's bm25 is negative, lower is better) to four significant digits, never rounded to a fixed number of
+decimals: a word in most sections of a large workspace scores around 1e-6, and three decimals showed a column of
+0.000. Each hit also carries its ``relevance``, its score over the best hit's (1.0 for the best), which is what
+people read. FTS5 scores every row a query matches,
 so an unfiltered search of a large index ranks its two halves at once (``SPLIT_MIN_ROWS``).
 
 ``mode="auto"`` asks for every term first and, when nothing has them all, for any of them (the result says
@@ -23,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from studio.core.cache_files import is_damage
+from studio.core.cache_files import NotOurs, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.pack_fs import PackFS
 from studio.core.search.cpu import spare_core
@@ -34,7 +37,8 @@ from studio.core.search.textprep import Query, fts_expression, highlight_pattern
 HEADING_WEIGHT = 8.0
 PATH_WEIGHT = 3.0
 BODY_WEIGHT = 1.0
-DEFAULT_LIMIT = 50
+DEFAULT_LIMIT = 5
+"""Layer L1 of the compressed-index design answers with 5 results unless more are asked for."""
 MAX_LIMIT = 1000
 
 SearchMode = Literal["all", "any", "auto"]
@@ -54,16 +58,19 @@ class SearchHit:
     heading: str | None
     kind: str
     score: float
+    """bm25 with the column weights, positive (higher is better), to four significant digits."""
     snippet: str
     highlights: tuple[tuple[int, int], ...] = ()
     section_lines: tuple[int, int] = (0, 0)
     unread: str = ""
     """Why no snippet could be cut (``the file is now a symlink leading outside the pack`` ...): the file changed
     since it was indexed and was not read; empty when the snippet was cut."""
+    relevance: float = 1.0
+    """``score`` over the best hit's score of the same search: 1.0 for the best, down towards 0."""
 
     def to_json(self) -> dict[str, Any]:
         out = {"pack": self.pack, "root": self.root, "path": self.path, "line": self.line, "heading": self.heading,
-               "kind": self.kind, "score": self.score, "snippet": self.snippet,
+               "kind": self.kind, "score": self.score, "relevance": self.relevance, "snippet": self.snippet,
                "highlights": [list(h) for h in self.highlights]}
         if self.unread:
             out["unread"] = self.unread
@@ -102,12 +109,12 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             "Nothing to search for: the text has no letters or digits.")
         return result
     limit = max(1, min(limit, MAX_LIMIT))
-    store.reopen_if_replaced()
     modes: list[Literal["all", "any"]] = ["all", "any"] if mode == "auto" else [mode]
     if len(query.terms) == 1:
         modes = modes[:1]
     rows: list[tuple[Any, ...]] = []
     try:
+        store.reopen_if_replaced()
         for m in modes:
             expression = fts_expression(query, m)
             assert expression is not None
@@ -115,15 +122,15 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             if rows:
                 result.matched = m
                 break
-    except sqlite3.DatabaseError as exc:
-        if not is_damage(exc):
-            if isinstance(exc, sqlite3.OperationalError):  # FTS5 refusing the expression, or a busy index
-                result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
-                return result
+    except (sqlite3.DatabaseError, NotOurs) as exc:
+        if isinstance(exc, NotOurs) or is_damage(exc):  # checked first: a table gone is an OperationalError too
+            store.reset(reason(exc))
+            result.notices = list(store.notices)
+            result.problem = "The search index was damaged and has been cleared; it is being built again."
+            return result
+        if not isinstance(exc, sqlite3.OperationalError):
             raise
-        store.reset(str(exc))
-        result.notices = list(store.notices)
-        result.problem = "The search index was damaged and has been cleared; it is being built again."
+        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
         return result
     result.hits = _hits(rows, query)
     result.elapsed_ms = (time.perf_counter() - started) * 1000
@@ -238,6 +245,10 @@ def _ranked_in_halves(store: Store, expression: str, limit: int, wanted: int, si
     return rows
 
 
+def _significant(value: float, digits: int = 4) -> float:
+    return float(f"{value:.{digits}g}")
+
+
 def _json_list(values: Iterable[str]) -> str:
     return json.dumps(list(values), ensure_ascii=False)
 
@@ -245,6 +256,7 @@ def _json_list(values: Iterable[str]) -> str:
 def _hits(rows: list[tuple[Any, ...]], query: Query) -> list[SearchHit]:
     pattern = highlight_pattern(query)
     files = _lines_of(rows)
+    best = max((-float(row[0]) for row in rows), default=0.0)
     hits = []
     for score, name, root, path, kind, heading, start, end in rows:
         lines = files[(root, path)]
@@ -258,7 +270,8 @@ def _hits(rows: list[tuple[Any, ...]], query: Query) -> list[SearchHit]:
             if kind != "frontmatter":
                 heading = heading_at(lines, start, line) or heading
         hits.append(SearchHit(safe_text(name), root, path, line, safe_text(heading) if heading else None, kind,
-                              round(-score, 3), snippet_text, spans, (start, end), unread))
+                              _significant(-score), snippet_text, spans, (start, end), unread,
+                              round(-score / best, 3) if best > 0 else 1.0))
     return hits
 
 

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import sqlite3
+from collections.abc import Collection
 from typing import Any
 
 from studio.core.search.changes import Known, PackWork, RefreshReport
@@ -86,38 +87,46 @@ class Writer:
         self.store.lock.release()
 
     def _write(self, conn: sqlite3.Connection, work: PackWork) -> None:
+        """Store one pack's changes, reconciled with what the index holds now, inside this transaction: another
+        process may have indexed the same files since ``work`` was prepared (two searches building one empty
+        index at once), so a file ``work`` thinks new may be there already, and one it thinks there may be gone.
+        Deciding here, under the write lock, gives the index one process alone would have made."""
         report = self.report
-        pack_id = pack_row(conn, work)
-        for file_id in work.removed:
-            self._dead += drop_file(conn, file_id)
-            report.removed += 1
-        if work.touched:
-            conn.executemany("UPDATE files SET mtime_ns = ? WHERE id = ?", [(m, i) for i, m in work.touched])
+        pack_id, created = pack_row(conn, work)
+        if work.folders is not None:
+            write_folders(conn, pack_id, created, work)
+        if not (work.files or work.removed or work.touched):
+            return
+        held: dict[str, tuple[int, bytes]] = {} if created else {
+            path: (file_id, bytes(digest)) for path, file_id, digest in
+            conn.execute("SELECT path, id, digest FROM files WHERE pack_id = ?", (pack_id,))}
+        for path in work.removed:
+            old = held.pop(path, None)
+            if old is not None:
+                self._dead += drop_file(conn, old[0])
+                report.removed += 1
+        touched = [(mtime, held[path][0]) for path, mtime in work.touched if path in held]
+        if touched:
+            conn.executemany("UPDATE files SET mtime_ns = ? WHERE id = ?", touched)
         if not work.files:
             return
         sections: list[tuple[Any, ...]] = []
         fts: list[tuple[int, str, str, str]] = []
         new_files: list[tuple[Any, ...]] = []
         next_id = self._next_id
-        # What is stored now, read inside this write transaction: ``work`` was worked out before it began, and
-        # another process sharing the index (two searches building an empty index at once) may have stored the
-        # same files meanwhile. Deciding "new or changed" here is what keeps any number of writers consistent.
-        stored = {path: (file_id, digest) for path, file_id, digest in
-                  conn.execute("SELECT path, id, digest FROM files WHERE pack_id = ?", (pack_id,))}
-        for read, _planned_id in work.files:
+        for read in work.files:
             st = read.stamp
-            now = stored.get(st.path)
-            if now is not None and now[1] == read.digest:  # another writer stored this very content
-                conn.execute("UPDATE files SET mtime_ns = ?, size = ? WHERE id = ?", (st.mtime_ns, st.size, now[0]))
-                report.unchanged += 1
-                continue
-            old_id = None if now is None else now[0]
-            if old_id is None:
+            old = held.get(st.path)
+            if old is None:
                 file_id = self._next_file
                 self._next_file += 1
                 new_files.append((file_id, pack_id, st.path, st.layer, st.size, st.mtime_ns, read.digest, read.title))
+            elif old[1] == read.digest:  # indexed meanwhile by another process, as it is now
+                conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (st.size, st.mtime_ns, old[0]))
+                report.unchanged += 1
+                continue
             else:
-                file_id = old_id
+                file_id = old[0]
                 self._dead += conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
                 conn.execute("UPDATE files SET size = ?, mtime_ns = ?, digest = ?, title = ? WHERE id = ?",
                              (st.size, st.mtime_ns, read.digest, read.title, file_id))
@@ -144,14 +153,36 @@ def write(store: Store, works: list[PackWork], report: RefreshReport) -> None:
     writer.commit()
 
 
-def pack_row(conn: sqlite3.Connection, work: PackWork) -> int:
+def pack_row(conn: sqlite3.Connection, work: PackWork) -> tuple[int, bool]:
+    """The pack's row id, and whether the row was made just now (then it has no files yet)."""
     row = conn.execute("SELECT id, name FROM packs WHERE root = ?", (work.root,)).fetchone()
     if row is None:
         name = work.name or os.path.basename(work.root)
-        return int(conn.execute("INSERT INTO packs(root, name) VALUES (?, ?)", (work.root, name)).lastrowid or 0)
+        cursor = conn.execute("INSERT INTO packs(root, name) VALUES (?, ?)", (work.root, name))
+        return int(cursor.lastrowid or 0), True
     if work.name is not None and work.name != row[1]:
         conn.execute("UPDATE packs SET name = ? WHERE id = ?", (work.name, row[0]))
-    return int(row[0])
+    return int(row[0]), False
+
+
+def write_folders(conn: sqlite3.Connection, pack_id: int, created: bool, work: PackWork) -> None:
+    """The pack's folder stamps as its walk saw them (the table may be missing in an index another, older studio
+    shares: then the quick check finds no stamps and walks the pack, which is only slower)."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        if not created:
+            conn.execute("DELETE FROM folders WHERE pack_id = ?", (pack_id,))
+        conn.executemany("INSERT OR REPLACE INTO folders(pack_id, path, mtime_ns, ctime_ns) VALUES (?,?,?,?)",
+                         [(pack_id, *stamp) for stamp in work.folders or ()])
+
+
+def folder_stamps(store: Store) -> dict[str, list[tuple[str, int, int]]]:
+    """Root -> the folder stamps of each pack's last walk."""
+    out: dict[str, list[tuple[str, int, int]]] = {}
+    with store.lock, contextlib.suppress(sqlite3.OperationalError):
+        for root, path, mtime_ns, ctime_ns in store.conn.execute(
+                "SELECT p.root, f.path, f.mtime_ns, f.ctime_ns FROM folders f JOIN packs p ON p.id = f.pack_id"):
+            out.setdefault(root, []).append((path, mtime_ns, ctime_ns))
+    return out
 
 
 def drop_file(conn: sqlite3.Connection, file_id: int) -> int:
@@ -172,10 +203,11 @@ def known_files(store: Store, roots: list[str]) -> dict[str, dict[str, Known]]:
     return out
 
 
-def drop_vanished(store: Store, report: RefreshReport) -> None:
+def drop_vanished(store: Store, report: RefreshReport, folders: Collection[str] = ()) -> None:
+    """Drop the packs of the index whose folder is gone; ``folders``: roots the caller just found to be folders."""
     with store.lock:
         packs = store.conn.execute("SELECT id, root FROM packs").fetchall()
-    gone = [pack_id for pack_id, root in packs if not os.path.isdir(root)]
+    gone = [pack_id for pack_id, root in packs if root not in folders and not os.path.isdir(root)]
     if not gone:
         return
     with store.write() as conn:
@@ -184,6 +216,7 @@ def drop_vanished(store: Store, report: RefreshReport) -> None:
             dead += conn.execute("DELETE FROM sections WHERE pack_id = ?", (pack_id,)).rowcount
             report.removed += conn.execute("DELETE FROM files WHERE pack_id = ?", (pack_id,)).rowcount
             conn.execute("DELETE FROM packs WHERE id = ?", (pack_id,))
+            conn.execute("DELETE FROM folders WHERE pack_id = ?", (pack_id,))
         conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'dead'", (dead,))
 
 

@@ -1,7 +1,8 @@
 """Search results as a two-level tree: one row per pack (with its hit count), one child row per hit.
 
-Columns: location (``path:line``), section heading, score, snippet. ``HIT_ROLE`` gives a hit row's
-``SearchHit``; ``PACK_ROLE`` gives a pack row's root. The model only holds what the core returned.
+Columns: location (``path:line``), section heading, relevance (the score over the best hit's), snippet.
+``HIT_ROLE`` gives a hit row's ``SearchHit``; ``PACK_ROLE`` gives a pack row's root. The model only holds what
+the core returned.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from studio.core.search import SearchHit
 ModelIndex = QModelIndex | QPersistentModelIndex
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
 PACK_ROLE = Qt.ItemDataRole.UserRole + 2
-COLUMNS = ("Location", "Section", "Score", "Snippet")
+COLUMNS = ("Location", "Section", "Relevance", "Snippet")
 _TOP = 0xFFFFFFFF
 """Internal id of a pack row; a hit row's internal id is its pack row's number."""
 
@@ -108,7 +109,7 @@ class SearchResultsModel(QAbstractItemModel):
             if index.column() == 1:
                 return hit.heading or ""
             if index.column() == 2:
-                return f"{hit.score:.2f}"
+                return f"{hit.relevance:.0%}"
             return hit.snippet
         if role == Qt.ItemDataRole.ToolTipRole:
             return f"{hit.root}/{hit.path}, line {hit.line} ({hit.kind})"

@@ -90,7 +90,7 @@ class LayersView(QWidget):
         self.gaps.setWordWrap(True)
 
         self.l0 = _tree(("", "Pack", "File", "Title", "Words found"))
-        self.l1 = _tree(("#", "Pack", "Where", "Score", "Snippet"))
+        self.l1 = _tree(("#", "Pack", "Where", "Relevance", "Snippet"))
         self.l2 = _tree(("", "Pack", "File", "Tokens", "Why"))
         self.picks = _tree(("Pack", "Item", "Tokens"))
         for tree in (self.l0, self.l1, self.l2, self.picks):
@@ -182,7 +182,7 @@ class LayersView(QWidget):
                  (m.entry.root, m.entry.path, 1))
         if result.l1 is not None:
             for rank, hit in enumerate(result.l1.hits, 1):
-                _add(self.l1, (str(rank), hit.pack, f"{hit.path}:{hit.line}", f"{hit.score:.2f}", hit.snippet),
+                _add(self.l1, (str(rank), hit.pack, f"{hit.path}:{hit.line}", f"{hit.relevance:.0%}", hit.snippet),
                      (hit.root, hit.path, hit.line))
         for f in result.l2:
             _add(self.l2, ("+" if f.fetched else "-", f.pack, f.path, "?" if f.tokens is None else str(f.tokens),

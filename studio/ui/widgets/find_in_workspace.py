@@ -159,7 +159,8 @@ class FindInWorkspacePanel(QWidget):
         header.setStretchLastSection(True)
         header.resizeSection(0, 280)
         header.resizeSection(1, 150)
-        header.resizeSection(2, 52)
+        # Wide enough for its header and for "100%" in the header's font.
+        header.resizeSection(2, header.fontMetrics().horizontalAdvance("Relevance") + 16)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
         # The end of a path and its line number say the most: cut the start when it does not fit.
         self.tree.setTextElideMode(Qt.TextElideMode.ElideLeft)

@@ -1,0 +1,76 @@
+"""Knowing that nothing changed in a pack without statting every file: the stamps of the folders it holds.
+
+A file created, deleted or renamed changes its folder's modification and change times, and so does an editor's
+atomic save (a new file renamed over the old one), ``git checkout`` and every save of the studio itself. So when
+every folder a pack's last walk entered still has the times it had then, the pack holds the same files, and a
+refresh need not walk it and stat its files: at 1,000 packs that is 8,000 folder stats instead of 33,000 file
+stats and a descriptor walk (measured: 0.06 s against 0.45 s). What folder times cannot see is a file rewritten
+in place (``>>``, an editor saving without a rename); the app's watcher reports those (``update_paths``), and a
+full check (``refresh(quick=False)``, ``pack-studio search --recheck``) stats every file.
+
+A folder changed within the file system's clock tick of the walk could look unchanged afterwards, so a stamp
+younger than ``RACY_NS`` before the walk began is stored as ``UNSURE`` and never matches (git calls such
+entries racily clean): the next refresh checks that pack in full, and stores sure stamps.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from typing import NamedTuple
+
+from studio.core.pack_fs import PackFS
+
+RACY_NS = 2_000_000_000
+UNSURE = (-1, -1)
+
+
+class FolderStamp(NamedTuple):
+    path: str
+    """Pack-relative folder ('' for the pack root)."""
+    mtime_ns: int
+    ctime_ns: int
+
+
+def stamp_folders(fs: PackFS, dirs: Iterable[str], walk_started_ns: int) -> list[FolderStamp]:
+    """The stamps of ``dirs`` in the pack ``fs`` holds, after a walk that began at ``walk_started_ns``."""
+    out = []
+    for rel in dirs:
+        st = _root_stat(fs) if rel == "" else fs.lstat(rel)
+        young = st is not None and max(st.st_mtime_ns, st.st_ctime_ns) >= walk_started_ns - RACY_NS
+        if st is None or not stat.S_ISDIR(st.st_mode) or young:
+            out.append(FolderStamp(rel, *UNSURE))
+        else:
+            out.append(FolderStamp(rel, st.st_mtime_ns, st.st_ctime_ns))
+    return out
+
+
+def _root_stat(fs: PackFS) -> os.stat_result | None:
+    fd = fs.root_fd
+    if fd is None:
+        return None
+    try:
+        return os.fstat(fd)
+    except OSError:
+        return None
+
+
+def unchanged(root: str, stamps: Iterable[tuple[str, int, int]], root_stat: os.stat_result | None) -> bool:
+    """True when every folder of ``stamps`` under ``root`` has the times it had (a stat each, by path: nothing is
+    opened, and a folder swapped for a symlink has changed its parent's times, so that pack is walked in full).
+    ``root_stat``: the caller's ``os.stat`` of ``root`` (None when it failed)."""
+    seen = False
+    for rel, mtime_ns, ctime_ns in stamps:
+        seen = True
+        if (mtime_ns, ctime_ns) == UNSURE:
+            return False
+        try:
+            st = root_stat if rel == "" else os.lstat(f"{root}/{rel}")
+        except (OSError, ValueError):
+            return False
+        if st is None:
+            return False
+        if not stat.S_ISDIR(st.st_mode) or st.st_mtime_ns != mtime_ns or st.st_ctime_ns != ctime_ns:
+            return False
+    return seen
