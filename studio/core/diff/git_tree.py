@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import threading
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import IO, BinaryIO, NoReturn
@@ -146,6 +147,13 @@ class Git:
         if not result.entries:
             raise DiffTrouble(f"{ref} has an empty folder at {prefix or '(the repository root)'}")
         return result
+
+    def commit_before(self, when: datetime) -> str | None:
+        """The newest commit of ``HEAD``'s history committed at or before ``when`` (None: there is none)."""
+        stamp = when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        done = _git(self.top, "rev-list", "-1", f"--before={stamp}", "HEAD", "--")
+        found = done.stdout.strip().decode("ascii", "replace")
+        return found if done.returncode == 0 and found else None
 
     def blob_bytes(self, object_id: str, limit: int) -> bytes | None:
         """The content of a small blob (a symlink's target), or None when it is larger than ``limit``."""
