@@ -159,7 +159,8 @@ class DiffView(QWidget):
         font = top.font(0)
         font.setBold(True)
         top.setFont(0, font)
-        top.setData(0, DETAIL_ROLE, title + "\n\n" + "\n".join(r[1] for r in rows[:MAX_DETAIL_LINES]))
+        details = "\n\n".join(r[4] or r[1] for r in rows[:MAX_ROWS])
+        top.setData(0, DETAIL_ROLE, "\n".join([title, "", *details.splitlines()[:MAX_DETAIL_LINES]]))
         self.tree.addTopLevelItem(top)
         for mark, text, before, after, detail in rows[:MAX_ROWS]:
             item = QTreeWidgetItem([f"{mark} {text}" if mark else text, before, after])
@@ -199,18 +200,26 @@ Row = tuple[str, str, str, str, str]
 
 
 def summary_line(report: PackDiff) -> str:
+    """One line naming what changed, section by section (sections without a change left out)."""
     if report.identical:
         return "No differences: the two versions give an agent the same pack."
     f, c, d, e = report.files, report.claims, report.findings, report.evals
-    tasks = sum(1 for r in report.resolver if r.changed)
-    parts = [f"{len(report.frontmatter)} frontmatter keys",
-             f"files +{len(f.added)} -{len(f.removed)} ~{len(f.changed)} >{len(f.renamed)}",
-             f"claims +{len(c.added)} -{len(c.removed)} ~{len(c.changed)}",
-             f"findings {len(d.added)} new, {len(d.removed)} resolved",
-             f"tiers changed: {sum(1 for t in report.tiers.values() if t.changed)}",
-             f"resolver: {tasks} of {len(report.resolver)} tasks pick differently",
-             f"evals: {len(e.regressed)} regressed, {len(e.improved)} improved"]
-    return "; ".join(parts)
+
+    def counted(*pairs: tuple[int, str]) -> str:
+        return ", ".join(f"{n} {word}" for n, word in pairs if n)
+
+    parts = [
+        f"frontmatter: {len(report.frontmatter)} keys" if report.frontmatter else "",
+        counted((len(f.added), "added"), (len(f.removed), "removed"), (len(f.changed), "changed"),
+                (len(f.renamed), "renamed")),
+        counted((len(c.added), "added"), (len(c.removed), "removed"), (len(c.changed), "changed")),
+        counted((len(d.added), "new"), (len(d.removed), "resolved")),
+        counted((sum(1 for t in report.tiers.values() if t.changed), "changed")),
+        counted((sum(1 for r in report.resolver if r.changed), f"of {len(report.resolver)} pick differently")),
+        counted((len(e.regressed), "regressed"), (len(e.improved), "improved")),
+    ]
+    names = ("", "files", "claims", "findings", "tiers", "resolver tasks", "eval cases")
+    return " · ".join(part if i == 0 else f"{names[i]}: {part}" for i, part in enumerate(parts) if part)
 
 
 def _value(value: Any) -> str:
@@ -265,8 +274,8 @@ def _findings(report: PackDiff) -> tuple[str, list[Row]]:
     for mark, word, found in (("+", "new", d.added), ("-", "resolved", d.removed)):
         for x in found:
             where = f"{shown(x.file)}:{x.line}"
-            rows.append((mark, f"{x.severity} {shown(x.code)}: {shown(x.message)}", where if mark == "-" else "",
-                         where if mark == "+" else "",
+            rows.append((mark, f"{x.severity} {shown(x.code)}: {shown(x.message)}", "" if mark == "+" else word,
+                         word if mark == "+" else "",
                          f"{word} {x.severity} {shown(x.code)}\n{where}\n\n{shown(x.message, 4000)}"))
     return f"Findings ({len(d.added)} new, {len(d.removed)} resolved)", rows
 
