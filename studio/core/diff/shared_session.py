@@ -11,9 +11,12 @@ requests of one diff go through it, so it needs no bound.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from studio.core.resolver import ResolveRequest, ResolveResult, ResolverSession
 from studio.core.resolver.plan import PackPlan
 from studio.core.resolver.prepared import PreparedPack
+from studio.core.sourcemap import SourceMap, read_source_map
 from studio.core.tokens import Tokenizer
 
 
@@ -43,3 +46,8 @@ class RememberingSession(ResolverSession):
         if prepared is None:
             prepared = self._prepared[key] = super().prepare(plan, tokenizer)
         return prepared
+
+    def source_map(self, root: Path) -> SourceMap:
+        """The source map of the pack at ``root`` as this session read it (read now if no resolve needed it)."""
+        found = next((p.source_map for key, p in self._prepared.items() if key[0] == str(root)), None)
+        return found if found is not None else read_source_map(root)
