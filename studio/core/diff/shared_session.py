@@ -38,10 +38,12 @@ class RememberingSession(ResolverSession):
 
     def prepare(self, plan: PackPlan, tokenizer: Tokenizer | None = None) -> PreparedPack:
         # What ``ResolverSession.prepare`` reads of the plan: the pack's folder, primary document and body (the
-        # plan's pack may be a copy with overrides applied); and whether a meter for ``tokenizer`` is wanted.
+        # plan's pack may be a copy with overrides applied); and whether a meter for ``tokenizer`` is wanted. The
+        # primary document as written, not ``Pack.primary_document``, which resolves the path at every call.
         pack = plan.pack
         metered = tokenizer.name if tokenizer is not None and tokenizer.available else None
-        key = (str(pack.root), pack.primary_document, pack.body, metered)
+        primary = pack.field("metadata", "primaryDocument")
+        key = (str(pack.root), primary if isinstance(primary, str) else None, pack.body, metered)
         prepared = self._prepared.get(key)
         if prepared is None:
             prepared = self._prepared[key] = super().prepare(plan, tokenizer)
