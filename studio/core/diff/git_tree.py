@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import shutil
 import subprocess
 import threading
@@ -194,8 +195,15 @@ class Git:
         if not wanted:
             return
         batch = self._open()
+        # Names that fit in a pipe's buffer are written at once: the write cannot block, however much git has
+        # answered meanwhile. More may fill both pipes (git stops reading while we are still writing), so they
+        # are written from a thread of their own while the answers are read.
+        small = sum(len(i) + 1 for i in wanted) <= select.PIPE_BUF
         writer = threading.Thread(target=batch.ask_all, args=(wanted,), daemon=True)
-        writer.start()
+        if small:
+            batch.ask_all(wanted)
+        else:
+            writer.start()
         try:
             for _ in wanted:
                 head = batch.answer()
@@ -209,7 +217,8 @@ class Git:
             self.close()  # stops the process, so the writer is not left blocked on a full pipe
             raise
         finally:
-            writer.join()
+            if not small:
+                writer.join()
 
     def _keep(self, object_id: str, data: bytes) -> None:
         if self._kept_bytes + len(data) <= MAX_KEPT_BYTES:
@@ -309,7 +318,7 @@ class _Batch:
         return self.answer()
 
     def ask_all(self, names: list[str]) -> None:
-        """Send every name at once (on a thread of its own while the answers are read: see ``Git.prefetch``)."""
+        """Send every name at once (from a thread of its own when they may not fit in a pipe: ``Git.prefetch``)."""
         try:
             self._in.write("".join(f"{n}\n" for n in names).encode("utf-8"))
             self._in.flush()
@@ -350,15 +359,13 @@ class _Batch:
             raise DiffTrouble("git gave an unexpected answer while the pack was read")
 
     def close(self) -> None:
-        self._timer.cancel()
         for stream in (self._in, self._out):
             with contextlib.suppress(OSError):
                 stream.close()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        # git exits once its input is closed. Waited for without a timeout, which Python implements by polling
+        # with sleeps (a millisecond or two per diff); a git that does not exit is killed by the same timer.
+        self._proc.wait()
+        self._timer.cancel()
 
 
 def _tree_entries(raw: bytes, width: int) -> list[tuple[str, bytes, str]]:
