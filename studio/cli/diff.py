@@ -11,18 +11,16 @@ unrelated packs), said in one line on stderr.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.core.diff.compare import DiffOptions, diff_packs
-from studio.core.diff.git_tree import Git
 from studio.core.diff.markdown import render_markdown
-from studio.core.diff.snapshot import Snapshot, folder_snapshot, ref_snapshot
 from studio.core.diff.text import render_text
 from studio.core.diff.trouble import DiffTrouble
+from studio.core.diff.versions import open_versions
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 
@@ -58,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     options = DiffOptions(tuple(args.task), args.budget, args.encoding, not args.no_suite_tasks, args.renamed)
     try:
         with ExitStack() as stack:
-            old, new = _snapshots(args, stack)
+            old, new = open_versions(stack, args.old, args.new, from_ref=args.from_ref, to_ref=args.to_ref)
             report = diff_packs(old, new, options)
     except DiffTrouble as exc:
         sys.stderr.write(f"pack-studio diff: {printable(str(exc))}\n")
@@ -87,14 +85,3 @@ def _usage_problem(args: argparse.Namespace) -> str:
     if not get_tokenizer(args.encoding).available and args.encoding not in known_encodings():
         return f"unknown encoding {printable(args.encoding)!s}"
     return ""
-
-
-def _snapshots(args: argparse.Namespace, stack: ExitStack) -> tuple[Snapshot, Snapshot]:
-    if args.from_ref is None:
-        return (stack.enter_context(folder_snapshot(args.old)), stack.enter_context(folder_snapshot(args.new)))
-    if args.to_ref is None:
-        return (stack.enter_context(ref_snapshot(args.old, args.from_ref)),
-                stack.enter_context(folder_snapshot(args.old)))
-    git = stack.enter_context(Git.around(Path(os.path.abspath(args.old))))
-    return (stack.enter_context(ref_snapshot(args.old, args.from_ref, git)),
-            stack.enter_context(ref_snapshot(args.old, args.to_ref, git)))

@@ -41,7 +41,9 @@ from studio.ui.models.diagnostics_table import DiagnosticsTableModel
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.pack_copies import PackCopies
+from studio.ui.pack_diffs import PackDiffs
 from studio.ui.panels.resolver_panel import ResolverPanel
+from studio.ui.panels.review_panel import ReviewPanel
 from studio.ui.panels.visibility_view import VisibilityView
 from studio.ui.panes import Pane, PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
@@ -140,6 +142,7 @@ class MainWindow(QMainWindow):
                                          open_file=self.open_file, open_diagnostic=self.open_diagnostic)
         self.copies = PackCopies(self.session, self.settings, self,
                                  lambda text: self.statusBar().showMessage(text, 8000))
+        self.diffs = PackDiffs(self, lambda text: self.statusBar().showMessage(text, 8000))
         if self.settings.theme() != theme_choice():
             apply_choice(self.settings.theme())
         self.window_actions = install_actions(self, self._commands(), modes=self.modes, panes=self.panes,
@@ -269,6 +272,8 @@ class MainWindow(QMainWindow):
         self.welcome.open_recent.connect(self._open_recent)
         self.modes.open_file_requested.connect(self._open_from_panel)
         self.modes.pack_changed.connect(self.session.reload_pack)
+        self.workspace_panel.compare_requested.connect(self.diffs.ask)
+        self.modes.panel_of(ReviewPanel).diff_requested.connect(self.diffs.since_review)
 
     # -- opening workspaces -----------------------------------------------------------------------
     def open_paths(self, paths: list[Path]) -> None:

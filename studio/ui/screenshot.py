@@ -18,7 +18,9 @@ all environment variables:
 - ``STUDIO_SCREENSHOT_PAGE``: the title of a tab inside the mode's panel to bring to the front (e.g. ``Coverage``
   in Evals mode);
 - ``STUDIO_SCREENSHOT_TAB``: the index of the preview tab to bring to the front, or ``STUDIO_SCREENSHOT_PREVIEWS=0``
-  to collapse the previews (View ▸ Previews beside the editor).
+  to collapse the previews (View ▸ Previews beside the editor);
+- ``STUDIO_SCREENSHOT_DIFF``: a git ref: the Diff view of the shown pack against it, at the window's size, is
+  grabbed instead of the window.
 
     STUDIO_SCREENSHOT=docs/screenshots/mode-resolve.png STUDIO_SCREENSHOT_MODE=resolve \\
         xvfb-run -s "-screen 0 1280x720x24" pack-studio open resources/examples
@@ -153,12 +155,17 @@ def _show_page(panel: QWidget, title: str) -> None:
 def take_when_ready(window: MainWindow, target: Path, settle_ms: int = 3000) -> None:
     def grab() -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
-        window.grab().save(str(target))
+        dialog = window.diffs.dialog
+        (dialog if dialog is not None else window).grab().save(str(target))
         print(f"screenshot saved to {target} ({window.width()}x{window.height()}, {window.modes.current} mode)")
         QApplication.quit()
 
     def loaded(_cancelled: bool) -> None:
         _pick_pack(window)
+        ref = os.environ.get("STUDIO_SCREENSHOT_DIFF")
+        if ref and window.current_pack is not None:
+            dialog = window.diffs.compare(window.current_pack, "ref", ref)
+            dialog.resize(window.size())
         QTimer.singleShot(settle_ms, grab)
 
     window.session.finished.connect(loaded)

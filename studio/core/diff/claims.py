@@ -6,18 +6,16 @@ findings section). When an id appears twice the first claim stands, as the resol
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from studio.core.diff.report import ClaimChange, ClaimsDiff, StatusChange
-from studio.core.sourcemap import SourceClaim, read_source_map
+from studio.core.sourcemap import SourceClaim, SourceMap
 
 FIELDS = ("text", "status", "source_path", "fragment", "compiled_into", "document", "section_id")
 """The fields compared, named as ``SourceClaim`` names them (``source_path`` and ``fragment`` are the source)."""
 
 
-def claims_of(root: Path) -> dict[str, SourceClaim]:
+def claims_of(source_map: SourceMap) -> dict[str, SourceClaim]:
     found: dict[str, SourceClaim] = {}
-    for claim in read_source_map(root).claims:
+    for claim in source_map.claims:
         found.setdefault(claim.claim_id, claim)
     return found
 

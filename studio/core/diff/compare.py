@@ -2,7 +2,8 @@
 
 Both versions are loaded by ``load_pack`` with the content checks, exactly as ``validate`` loads a pack; each
 gets its own resolver session (``shared_session.RememberingSession``), shared by its eval suites and its resolver
-tasks, so a suite prompt resolved as an eval case is not resolved again as a task. Nothing is written.
+tasks, so a suite prompt resolved as an eval case is not resolved again as a task; the claims are compared from
+the source map that session read. Nothing is written.
 """
 
 from __future__ import annotations
@@ -53,7 +54,6 @@ def diff_packs(old: Snapshot, new: Snapshot, options: DiffOptions | None = None)
     listing_b = files.list_files(new.root)
     report.notes = list(dict.fromkeys([*report.notes, *listing_a.notes, *listing_b.notes]))
     report.files = files.diff_files(listing_a, listing_b, tokenizer)
-    report.claims = claims.diff_claims(claims.claims_of(old.root), claims.claims_of(new.root))
     report.findings = findings.diff_findings(findings.findings_of(pack_a), findings.findings_of(pack_b))
     texts_a = tiers.tier_texts(pack_a, new.display_root, listing_a.regular)
     texts_b = tiers.tier_texts(pack_b, new.display_root, listing_b.regular)
@@ -79,6 +79,9 @@ def diff_packs(old: Snapshot, new: Snapshot, options: DiffOptions | None = None)
         before = picks.picks(pack_a, session_a, task, options.budget, options.encoding)
         after = picks.picks(pack_b, session_b, task, options.budget, options.encoding)
         report.resolver.append(picks.delta(task, options.budget, before, after, source))
+    # Last: the map each session's resolves read is the one compared (not read a third time).
+    report.claims = claims.diff_claims(claims.claims_of(session_a.source_map(pack_a.root)),
+                                       claims.claims_of(session_b.source_map(pack_b.root)))
     return report
 
 

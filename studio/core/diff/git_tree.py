@@ -19,10 +19,12 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import shutil
 import subprocess
 import threading
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
 from typing import IO, BinaryIO, NoReturn
@@ -82,6 +84,8 @@ class Git:
         self._kept: dict[str, bytes] = {}
         """Small objects already read, by id: two refs of one pack share most of their trees and blobs."""
         self._kept_bytes = 0
+        self._trees: set[str] = set()
+        """The ids among ``_kept`` that git said are trees (a crafted tree may name a blob as a folder)."""
 
     @classmethod
     def around(cls, folder: Path) -> Git:
@@ -147,6 +151,13 @@ class Git:
             raise DiffTrouble(f"{ref} has an empty folder at {prefix or '(the repository root)'}")
         return result
 
+    def commit_before(self, when: datetime) -> str | None:
+        """The newest commit of ``HEAD``'s history committed at or before ``when`` (None: there is none)."""
+        stamp = when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        done = _git(self.top, "rev-list", "-1", f"--before={stamp}", "HEAD", "--")
+        found = done.stdout.strip().decode("ascii", "replace")
+        return found if done.returncode == 0 and found else None
+
     def blob_bytes(self, object_id: str, limit: int) -> bytes | None:
         """The content of a small blob (a symlink's target), or None when it is larger than ``limit``."""
         batch = self._open()
@@ -179,15 +190,22 @@ class Git:
             batch.copy(head[2], out)
 
     def prefetch(self, object_ids: list[str]) -> None:
-        """Read the small blobs among ``object_ids`` into memory, all asked for at once: one round trip instead of
-        one per blob (50 blobs: 3.7 ms one by one). Larger ones are passed over here and streamed by
-        ``blob_into``; a missing one is left for ``blob_into`` to report."""
+        """Read the small objects among ``object_ids`` (blobs, or a level of folders) into memory, all asked for
+        at once: one round trip instead of one per object (50 blobs: 3.7 ms one by one). Larger ones are passed
+        over here and streamed by ``blob_into``; a missing one is left for ``blob_into`` or ``_tree`` to report."""
         wanted = [i for i in dict.fromkeys(object_ids) if i not in self._kept]
         if not wanted:
             return
         batch = self._open()
+        # Names that fit in a pipe's buffer are written at once: the write cannot block, however much git has
+        # answered meanwhile. More may fill both pipes (git stops reading while we are still writing), so they
+        # are written from a thread of their own while the answers are read.
+        small = sum(len(i) + 1 for i in wanted) <= select.PIPE_BUF
         writer = threading.Thread(target=batch.ask_all, args=(wanted,), daemon=True)
-        writer.start()
+        if small:
+            batch.ask_all(wanted)
+        else:
+            writer.start()
         try:
             for _ in wanted:
                 head = batch.answer()
@@ -195,13 +213,16 @@ class Git:
                     continue
                 if head[2] <= MAX_KEPT_OBJECT and self._kept_bytes + head[2] <= MAX_KEPT_BYTES:
                     self._keep(head[0], batch.read(head[2]))
+                    if head[1] == "tree":
+                        self._trees.add(head[0])
                 else:
                     batch.skip(head[2])
         except BaseException:
             self.close()  # stops the process, so the writer is not left blocked on a full pipe
             raise
         finally:
-            writer.join()
+            if not small:
+                writer.join()
 
     def _keep(self, object_id: str, data: bytes) -> None:
         if self._kept_bytes + len(data) <= MAX_KEPT_BYTES:
@@ -210,13 +231,16 @@ class Git:
 
     def _tree(self, object_id: str) -> bytes:
         kept = self._kept.get(object_id)
-        if kept is not None:
+        if kept is not None and object_id in self._trees:
             return kept
         head = self._open().header(object_id)
         if head is None or head[1] != "tree":
+            if head is not None:
+                self._open().skip(head[2])
             raise _missing(object_id)
         data = self._open().read(head[2])
         self._keep(object_id, data)
+        self._trees.add(object_id)
         return data
 
     def _count(self, size: int) -> None:
@@ -225,27 +249,32 @@ class Git:
             raise DiffTrouble(f"the pack's files add up to more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB")
 
     def _walk(self, tree_id: str, data: bytes, result: PackAtRef) -> None:
+        """Every file below the tree, a level of folders at a time: the subfolders of a level are asked for all
+        at once (``prefetch``), so reading a pack takes one round trip to git per level, not one per folder."""
         width = len(tree_id) // 2  # 20 bytes (SHA-1) or 32 (SHA-256) per object id
-        pending: list[tuple[str, bytes, int]] = [("", data, 0)]
-        while pending:
-            folder, raw, depth = pending.pop()
-            for mode, name, object_id in _tree_entries(raw, width):
-                path = self._path(folder, name, result)
-                if path is None:
-                    continue
-                if len(result.entries) >= MAX_ENTRIES:
-                    raise DiffTrouble(f"the pack at {result.ref} has more than {MAX_ENTRIES} files")
-                if mode == "40000":
-                    if depth + 1 > MAX_DEPTH:
-                        result.notes.append(f"{path} at {result.ref} lies more than {MAX_DEPTH} folders deep: "
-                                            "left out")
+        level: list[tuple[str, bytes, int]] = [("", data, 0)]
+        while level:
+            below: list[tuple[str, str, int]] = []
+            for folder, raw, depth in level:
+                for mode, name, object_id in _tree_entries(raw, width):
+                    path = self._path(folder, name, result)
+                    if path is None:
                         continue
-                    pending.append((path + "/", self._tree(object_id), depth + 1))
-                elif mode == "160000":
-                    result.notes.append(f"{path} is a submodule at {result.ref} (commit {object_id[:10]}): "
-                                        "not compared")
-                elif mode in ("100644", "100755", "120000"):
-                    result.entries.append(TreeEntry(path, mode, object_id))
+                    if len(result.entries) >= MAX_ENTRIES:
+                        raise DiffTrouble(f"the pack at {result.ref} has more than {MAX_ENTRIES} files")
+                    if mode == "40000":
+                        if depth + 1 > MAX_DEPTH:
+                            result.notes.append(f"{path} at {result.ref} lies more than {MAX_DEPTH} folders deep: "
+                                                "left out")
+                            continue
+                        below.append((path + "/", object_id, depth + 1))
+                    elif mode == "160000":
+                        result.notes.append(f"{path} is a submodule at {result.ref} (commit {object_id[:10]}): "
+                                            "not compared")
+                    elif mode in ("100644", "100755", "120000"):
+                        result.entries.append(TreeEntry(path, mode, object_id))
+            self.prefetch([object_id for _, object_id, _ in below])
+            level = [(folder, self._tree(object_id), depth) for folder, object_id, depth in below]
         result.entries.sort(key=lambda e: e.path)
 
     @staticmethod
@@ -301,7 +330,7 @@ class _Batch:
         return self.answer()
 
     def ask_all(self, names: list[str]) -> None:
-        """Send every name at once (on a thread of its own while the answers are read: see ``Git.prefetch``)."""
+        """Send every name at once (from a thread of its own when they may not fit in a pipe: ``Git.prefetch``)."""
         try:
             self._in.write("".join(f"{n}\n" for n in names).encode("utf-8"))
             self._in.flush()
@@ -342,15 +371,13 @@ class _Batch:
             raise DiffTrouble("git gave an unexpected answer while the pack was read")
 
     def close(self) -> None:
-        self._timer.cancel()
         for stream in (self._in, self._out):
             with contextlib.suppress(OSError):
                 stream.close()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
+        # git exits once its input is closed. Waited for without a timeout, which Python implements by polling
+        # with sleeps (a millisecond or two per diff); a git that does not exit is killed by the same timer.
+        self._proc.wait()
+        self._timer.cancel()
 
 
 def _tree_entries(raw: bytes, width: int) -> list[tuple[str, bytes, str]]:

@@ -87,8 +87,10 @@ def scan_resources(pack: Pack) -> ResourceScan:
                 break
     pinned = {p for p in (pack.primary_document, pack.primary_ontology, pack.primary_answers) if p}
     pinned = {_normalise(p) for p in pinned} | {"wiki/index.md"}  # the matrix reads wiki/index.md first
+    # Worked out once, not per path: ``primary_document`` resolves its path inside the pack at every call.
+    primary, profile = _normalise(pack.primary_document or ""), pack.effective_profile
     for rel in found:
-        kind = classify_path(pack, rel)
+        kind = _classify(_normalise(rel), primary, profile)
         if kind is not None:
             scan.resources.append(Resource(rel, kind))
     scan.resources.sort(key=lambda r: (r.kind.rank, r.path not in pinned, r.path))
@@ -97,12 +99,15 @@ def scan_resources(pack: Pack) -> ResourceScan:
 
 def classify_path(pack: Pack, rel: str) -> ResourceKind | None:
     """The kind of one pack-relative path, or None when the guide does not list it."""
-    rel = _normalise(rel)
+    return _classify(_normalise(rel), _normalise(pack.primary_document or ""), pack.effective_profile)
+
+
+def _classify(rel: str, primary: str, profile: str) -> ResourceKind | None:
+    """``classify_path`` of a normalised ``rel``, given the pack's normalised primary document and profile."""
     top, _, rest = rel.partition("/")
     if not rest:
         return None  # top-level files are not resources
-    profile = pack.effective_profile
-    if rel == _normalise(pack.primary_document or ""):
+    if rel == primary:
         return ResourceKind.PRIMARY
     if top == "compiled" or top in ("ontology", "answers"):
         return ResourceKind.RUNTIME

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
+    QPushButton,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -149,6 +150,7 @@ class ReviewPanel(ModePanel):
         reasons_loaded(): the reasons of the selected pack are on screen.
         review_recorded(Path, object): the record written and the edited ``KNOWLEDGE.md`` (or None).
         decisions_loaded(): the queue's Last decision column is filled in.
+        diff_requested(object): show what changed in this Pack since its last review decision.
     """
 
     mode_title = "Review"
@@ -158,6 +160,7 @@ class ReviewPanel(ModePanel):
     reasons_loaded = Signal()
     review_recorded = Signal(Path, object)
     decisions_loaded = Signal()
+    diff_requested = Signal(object)
 
     def __init__(self, packs: list[Pack] | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -208,6 +211,10 @@ class ReviewPanel(ModePanel):
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
+        self.since_review = QPushButton("Changes since the last review decision")
+        self.since_review.setToolTip("Compare the pack with the git commit of its last recorded review decision")
+        self.since_review.setEnabled(False)
+        self.since_review.clicked.connect(lambda: self.diff_requested.emit(self.pack) if self.pack else None)
         self.reason_list = QListWidget()
         self.reason_list.setWordWrap(True)  # reasons are sentences; a list view wraps them, a tree would not
         self.reason_list.setResizeMode(QListView.ResizeMode.Adjust)
@@ -235,6 +242,7 @@ class ReviewPanel(ModePanel):
         right_layout = QVBoxLayout(right)
         right_layout.setContentsMargins(0, 0, 0, 0)
         right_layout.addWidget(self.heading)
+        right_layout.addWidget(self.since_review, 0, Qt.AlignmentFlag.AlignLeft)
         right_layout.addWidget(reasons_box, 1)
         right_layout.addWidget(decision_box)
         right_layout.addWidget(self.problem)
@@ -375,6 +383,7 @@ class ReviewPanel(ModePanel):
         self.problem.hide()
         self.notice.hide()
         self.form.reset(enabled=pack is not None)
+        self.since_review.setEnabled(pack is not None)
         if pack is None:
             self._pending = 0
             self.heading.setText("Select a pack to review.")

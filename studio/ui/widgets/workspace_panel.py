@@ -67,6 +67,7 @@ class WorkspacePanel(QWidget):
     """Signals:
         file_activated(Path): a file row was double-clicked or Enter was pressed on it.
         pack_selected(object): the current row belongs to this Pack (or None).
+        compare_requested(object, str): compare this Pack with a git ref (``ref``) or a folder (``folder``).
 
     ``file_actions`` (a PackFileActions) emits ``file_created``, ``renamed`` and ``deleted`` after a change
     made from the context menu; the panel lists the folder again itself, the window reloads the pack.
@@ -74,6 +75,7 @@ class WorkspacePanel(QWidget):
 
     file_activated = Signal(Path)
     pack_selected = Signal(object)
+    compare_requested = Signal(object, str)
 
     def __init__(self, model: PackTreeModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -256,7 +258,11 @@ class WorkspacePanel(QWidget):
         path = index.data(Role.PATH) if index.isValid() else None
         if not isinstance(pack, Pack) or not path or index.data(Role.KIND) not in ("pack", "dir", "file"):
             return None
-        return self.file_actions.menu_for(pack, Path(path))
+        menu = self.file_actions.menu_for(pack, Path(path))
+        menu.addSeparator()
+        menu.addAction("Compare with git ref…").triggered.connect(lambda: self.compare_requested.emit(pack, "ref"))
+        menu.addAction("Compare with folder…").triggered.connect(lambda: self.compare_requested.emit(pack, "folder"))
+        return menu
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if not (self.tree.user_input or self._announcing):
