@@ -38,6 +38,7 @@ from studio.core.diff.wording import claim_fields, count, measure, passed, short
 from studio.core.terminal import printable
 from studio.ui.fit import wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
+from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.theme import is_dark
 
@@ -99,7 +100,7 @@ class DiffView(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, 110)
         self.tree.currentItemChanged.connect(self._current_changed)
-        self.detail = QPlainTextEdit(readOnly=True)
+        self.detail = PackTextView()  # tier text diffs are pack text
         self.detail.setFont(monospace_font())
         self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.detail.setPlaceholderText("Select a change to see it in full.")
