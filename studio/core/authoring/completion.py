@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from studio.core.authoring.vocabulary import COMMON_LANGUAGES, KEYS, children, key_doc, value_doc
+from studio.core.authoring.vocabulary import COMMON_LANGUAGES, KEYS, LIST_KEYS, children, key_doc, value_doc
 from studio.core.frontmatter_fences import find_fences
 from studio.core.pack_fs import PackFS
 
@@ -23,7 +23,6 @@ from studio.core.pack_fs import PackFS
 _KEY_LINE = re.compile(r"(?<! )( *+)([A-Za-z0-9_][A-Za-z0-9_.-]*+)[ \t]*+:(?=[ \t]|$)[ \t]*+(.*)")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_.-]*")
 MAPPING_KEYS = frozenset({("runtime",), ("metadata",), ("metadata", "producedBy")})
-LIST_KEYS = frozenset({("maintainers",)})
 PATH_KEYS = {
     ("metadata", "primaryDocument"): ("documents", (".md", ".markdown")),
     ("metadata", "primaryOntology"): ("ontology", (".json",)),
