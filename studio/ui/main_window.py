@@ -286,8 +286,9 @@ class MainWindow(QMainWindow):
         # (which same-scope copy wins) are remembered per workspace.
         self.settings.preferences().apply_discovery(request)
         request.cache_dir = self.cache_dir
+        request.make_absolute()
         entry = request.to_settings()  # once: 700 roots make it a few milliseconds
-        request.pins = self.settings.pins(entry)
+        request.pins = self.copies.stored_pins(request, entry)
         self.session.open(request)
         # On a turn of its own: writing the settings file (QSettings syncs it to disk) and re-reading the list
         # took 10-30 ms with 700 roots an entry, on the turn a re-opening already clears every view.
