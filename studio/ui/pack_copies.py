@@ -2,9 +2,10 @@
 
 The Inspector of a pack whose name another pack carries offers "Compare copies…"; the collision view
 (``widgets.collision_view``) lists every copy and emits ``pin_requested``. Here a pin is remembered for the
-workspace (its ``.pack-studio/workspace.json``, shared with the CLI), applied to the open workspace (``WorkspaceSession.set_pin``, which announces
-every pack whose verdict changed, so the tree, Problems and the Inspector show the new winner), and the view is
-shown again. A workspace opened later reads its pins back (``MainWindow.open_request``).
+workspace (its ``.pack-studio/workspace.json``, shared with the CLI), applied to the open workspace
+(``WorkspaceSession.set_pin``, which announces every pack whose verdict changed, so the tree, Problems and the
+Inspector show the new winner), and the view is shown again. A workspace opened later reads its pins back
+(``MainWindow.open_request``).
 """
 
 from __future__ import annotations
