@@ -16,8 +16,8 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QResizeEvent, QShowEvent
+from PySide6.QtCore import QRect, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -33,7 +33,7 @@ from studio.core.model import Pack
 from studio.core.recovery import RecoveryStore
 from studio.ui import child_pool
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
-from studio.ui.fit import PageStack
+from studio.ui.fit import PageStack, first_size
 from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.mode_layouts import ModeLayouts
@@ -78,7 +78,7 @@ class MainWindow(QMainWindow):
         self.settings = StudioSettings(settings if settings is not None else default_settings())
         self.setWindowTitle(APP_TITLE)
         self.setWindowIcon(icon("app"))
-        self.resize(1400, 900)
+        self._fit_first_size()  # a remembered geometry replaces it below
         self.session = WorkspaceSession(self)
         self.watch = LiveWatch(self)
         self.tree_model = PackTreeModel(self)
@@ -155,6 +155,14 @@ class MainWindow(QMainWindow):
         self.splitter.splitterMoved.connect(
             lambda *_: self.window_actions.toggle_previews.setChecked(self.previews_shown()))
         self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
+
+    def _fit_first_size(self) -> None:
+        """No size remembered yet: open within the screen's available area, at its top left corner."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        area = screen.availableGeometry() if screen is not None else QRect()
+        self.resize(first_size(area.size()))
+        if not area.isEmpty():
+            self.move(area.topLeft())
 
     # -- layout ---------------------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
