@@ -210,7 +210,8 @@ class MainWindow(QMainWindow):
             find_in_workspace=self.find_in_workspace, preferences=self.open_preferences,
             rerun_resolver=self.rerun_resolver, editor_call=self.editor_call,
             tab_call=lambda name: self.editor_call(name, on_tab=True), step_problem=self.problems.step,
-            show_previews=self.show_previews, previews_shown=self.previews_shown, switch_mode=self.switch_mode,
+            show_previews=self.show_previews, previews_shown=self.previews_shown,
+            set_soft_wrap=self.editors.set_soft_wrap, switch_mode=self.switch_mode,
             set_theme=self.set_theme)
 
     def _fill_recent_menu(self) -> None:

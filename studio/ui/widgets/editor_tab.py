@@ -21,7 +21,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QVBoxLayout, QWidget
 
 from studio.core.authoring.fixes import has_fix
 from studio.core.authoring.formatting import format_knowledge
@@ -39,6 +39,7 @@ from studio.ui.widgets.frontmatter_assist import FrontmatterAssist
 from studio.ui.widgets.quick_fix import QuickFixController
 
 LIVE_DELAY_MS = 300
+PROSE_SUFFIXES = frozenset({".md", ".markdown"})
 
 
 class EditorTab(QWidget):
@@ -75,6 +76,17 @@ class EditorTab(QWidget):
             # contentsChange, not textChanged: highlighting also "changes" the document (formats only).
             self.editor.document().contentsChange.connect(self._edited)
             self._install_authoring()
+
+    @property
+    def is_prose(self) -> bool:
+        """Markdown: prose whose paragraphs are single long lines, read best wrapped to the editor's width."""
+        return self.document_state.path.suffix.lower() in PROSE_SUFFIXES
+
+    def set_soft_wrap(self, on: bool) -> None:
+        """Wrap Markdown at the editor's width (``on``) or not; other files (JSON, YAML) are never wrapped."""
+        wrap = on and self.is_prose
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if wrap
+                                    else QPlainTextEdit.LineWrapMode.NoWrap)
 
     def _install_authoring(self) -> None:
         """Quick fixes, completion, hover and formatting for a KNOWLEDGE.md buffer."""
