@@ -88,6 +88,23 @@ def _frontmatter_line(text: str, line: int) -> tuple[list[str], int, int, str] |
     return lines, span[1], index, lines[index].rstrip("\r")
 
 
+def new_line_indent(text: str, line: int) -> str:
+    """The indentation a new line typed after 1-based ``line`` starts with, inside the frontmatter ("" elsewhere).
+
+    The line's own indentation, two spaces more after a key that opens a block (``runtime:``), so Return after
+    a nested key stays in its mapping instead of falling back to column 0.
+    """
+    found = _frontmatter_line(text, line)
+    if found is None:
+        return ""
+    previous = found[3]
+    lead = previous[: len(previous) - len(previous.lstrip(" "))]
+    match = _KEY_LINE.fullmatch(previous)
+    if match is not None and not match.group(3).split(" #", 1)[0].strip():
+        lead += "  "
+    return lead
+
+
 def key_path(lines: Sequence[str], index: int, indent: int) -> tuple[str, ...]:
     """The key path of the mapping a line with ``indent`` at 0-based ``index`` belongs to (``()``: the top)."""
     path: list[str] = []

@@ -68,6 +68,18 @@ def fixes_at_line(root: Path, text: str, line: int) -> list[Fix]:
     return out
 
 
+def lines_with_fixes(root: Path, text: str) -> frozenset[int]:
+    """The lines of ``text`` where a verified fix applies: where the editor shows its light bulb.
+
+    A code with a fixer is not enough (an unknown key with no near-miss has none); each finding's fixes are
+    worked out and proved, so this runs off the GUI thread.
+    """
+    root = Path(os.path.abspath(root))
+    pack = validate_text(root, text)
+    return frozenset(d.line for d in pack.diagnostics
+                     if has_fix(d.code) and d.file == "KNOWLEDGE.md" and fixes_for(root, text, d, pack))
+
+
 def verify(root: Path, fix: Fix, *, before: Pack | None = None) -> str | None:
     """None when ``fix`` removes its finding and adds none; else why it is refused."""
     if fix.kind in (FixKind.CREATE_FILE, FixKind.RENAME_FOLDER):

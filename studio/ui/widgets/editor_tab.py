@@ -23,7 +23,7 @@ from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QVBoxLayout, QWidget
 
-from studio.core.authoring.fixes import has_fix
+from studio.core.authoring.fixes import has_fix, lines_with_fixes
 from studio.core.authoring.formatting import format_knowledge
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack, Scope
@@ -66,6 +66,7 @@ class EditorTab(QWidget):
         self._layout = layout
         self.editor.document().modificationChanged.connect(self.dirty_changed)
         self._latest_validation = 0
+        self._latest_fix_lines = 0
         self._live = QTimer(self)
         self._live.setSingleShot(True)
         self._live.setInterval(LIVE_DELAY_MS)
@@ -189,6 +190,18 @@ class EditorTab(QWidget):
         """Show the pack's findings that point at this file."""
         self.pack = pack
         self.editor.set_diagnostics(self._mine(pack.findings))
+        self._find_fix_lines()
+
+    def _find_fix_lines(self) -> None:
+        """Work out, off the GUI thread, on which lines a quick fix really applies (the light bulbs)."""
+        if self.quick_fix is None:
+            return
+        self._latest_fix_lines = workers.submit(lines_with_fixes, self.document_state.pack_root, self.text(),
+                                                on_done=self._fix_lines_found)
+
+    def _fix_lines_found(self, request_id: int, lines: frozenset[int]) -> None:
+        if request_id == self._latest_fix_lines:
+            self.editor.set_fix_lines(lines)
 
     def _mine(self, diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
         return [d for d in diagnostics if d.file == self.relpath]
@@ -209,6 +222,7 @@ class EditorTab(QWidget):
         if self.pack is not None:  # the workspace settles it again; until then the last verdict holds
             pack = pack.with_verdict(self.pack.verdict)
         self.editor.set_diagnostics(self._mine(pack.findings))
+        self._find_fix_lines()
         self.live_validated.emit(pack)
 
     # -- saving -----------------------------------------------------------------------------------

@@ -62,6 +62,7 @@ class QuickFixController(QObject):
             menu.addAction(action)
         rect = self.editor.cursorRect()
         menu.popup(self.editor.viewport().mapToGlobal(QPoint(rect.left(), rect.bottom())))
+        menu.setActiveAction(menu.actions()[0])  # preselected: Return takes the first fix at once
         self.menu = menu
         return menu
 
