@@ -38,7 +38,7 @@ from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.mode_layouts import ModeLayouts
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
-from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.pack_copies import PackCopies
 from studio.ui.panels.resolver_panel import ResolverPanel
@@ -85,6 +85,9 @@ class MainWindow(QMainWindow):
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
+        self._editor_follows = False
+        """The current pack was picked in the tree: the editor in front follows it (``_front_pack_in_editor``)."""
+        self._followed_tab: EditorTab | None = None
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -403,7 +406,28 @@ class MainWindow(QMainWindow):
     def _pack_selected(self, pack: Pack | None) -> None:
         """The user picked a row of the tree (a pack, or a file or folder inside one)."""
         if pack is not None:
+            # A pack row: the editor follows. A file row opens its own file when activated.
+            self._editor_follows = self.workspace_panel.tree.currentIndex().data(Role.KIND) == "pack"
             self._show_pack(self.session.packs.get(pack.root, pack))
+
+    def _front_pack_in_editor(self, pack: Pack) -> None:
+        """The editor in front follows a pack picked in the tree: its open tab, else its guide.
+
+        A guide opened only by following is replaced by the next one picked while it is clean and still in front,
+        so running through the tree leaves one such tab, not one per pack. Nothing opens when no tab is shown.
+        """
+        front = self.editors.current_tab()
+        if front is None or front.document_state.pack_root == pack.root:
+            return
+        followed = self._followed_tab
+        own = next((t for t in self.editors.tabs() if t.document_state.pack_root == pack.root), None)
+        if own is not None:
+            self.editors.setCurrentWidget(own)
+            return
+        opened = self.open_file(pack.knowledge_path) if pack.knowledge_path.is_file() else None
+        if followed is not None and followed is front and not followed.dirty and followed in self.editors.tabs():
+            self.close_tab(followed)
+        self._followed_tab = opened
 
     def _follow_editor(self) -> None:
         """The active editor tab's pack becomes the current one (after a tab switch, or a file brought to the front
@@ -438,6 +462,9 @@ class MainWindow(QMainWindow):
     def _show_pack_jobs(self, pack: Pack) -> None:
         if self.current_pack is not pack or self._pack_views_pending:
             return  # the user moved on: the newer selection's own turns will show it
+        if self._editor_follows:
+            self._editor_follows = False
+            self._front_pack_in_editor(pack)
         self.previews.show_pack(pack)
         self.modes.pack_selected(pack)
         self.session.inspect_pack(pack.root)  # once per pack: its content findings join the Problems panel
