@@ -7,7 +7,11 @@ from pathlib import Path
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit
 
+from studio.core.diagnostics import DiagnosticCounts
+from studio.core.runs.stats import RunStats, TimePoint
 from studio.ui.main_window import MainWindow
+from studio.ui.models.diagnostics_table import counts_text
+from studio.ui.panels.run_stats_view import over_time_bars
 
 WRAP = QPlainTextEdit.LineWrapMode.WidgetWidth
 NO_WRAP = QPlainTextEdit.LineWrapMode.NoWrap
@@ -34,3 +38,34 @@ def test_markdown_wraps_by_default_and_alt_z_toggles_it(qtbot, open_and_wait, wi
     assert all(t.editor.lineWrapMode() == NO_WRAP for t in window.editors.tabs()), "a tab opened later follows"
     toggle.trigger()
     assert markdown.editor.lineWrapMode() == WRAP and json_tab.editor.lineWrapMode() == NO_WRAP
+
+
+def test_the_editor_in_front_follows_the_pack_picked_in_the_tree(qtbot, open_and_wait, window: MainWindow,
+                                                                   examples_copy: Path) -> None:
+    open_and_wait(window, [examples_copy])
+    first, second, third = (examples_copy / n for n in ("northwind-espresso", "atlas-lending-policy",
+                                                        "orbit-launch-notes"))
+    window.open_file(first / "KNOWLEDGE.md", 1)
+
+    def front() -> Path | None:
+        tab = window.editors.current_tab()
+        return tab.path if tab is not None else None
+
+    window.workspace_panel.select_pack(second)
+    qtbot.waitUntil(lambda: front() == second / "KNOWLEDGE.md", timeout=5000)
+    assert window.inspector.pack is not None and window.inspector.pack.root == second
+    # Running on through the tree replaces the guide opened by following; the one opened by the user stays.
+    window.workspace_panel.select_pack(third)
+    qtbot.waitUntil(lambda: front() == third / "KNOWLEDGE.md", timeout=5000)
+    assert sorted(t.path.parent.name for t in window.editors.tabs()) == ["northwind-espresso",
+                                                                          "orbit-launch-notes"]
+    # A pack whose tab is open already comes to the front; no new tab.
+    window.workspace_panel.select_pack(first)
+    qtbot.waitUntil(lambda: front() == first / "KNOWLEDGE.md", timeout=5000)
+    assert window.editors.count() == 2
+
+
+def test_tallies_in_the_window_take_the_number_of_their_count() -> None:
+    assert counts_text(DiagnosticCounts(errors=1, warnings=2, infos=1)) == "1 error, 2 warnings, 1 info"
+    bars = over_time_bars(RunStats(over_time=[TimePoint("2026-05-01", "runs/a.json", "context", 1, 1)]))
+    assert bars[0].note == "1 warning, 1 gap"

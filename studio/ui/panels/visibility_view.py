@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.diagnostics import counted
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
 from studio.core.workspace import Workspace
 from studio.ui.fit import FlowLayout, wrap_label
@@ -146,8 +147,8 @@ class VisibilityView(QWidget):
         other = Policy.USER_FIRST if self.policy is Policy.STANDARD else Policy.STANDARD
         winner = report.winner(self.policy)
         self.paths = telling_paths(report.copies)
-        self.title.setText(f"{_text(report.name)}: {len(report.copies)} copies in "
-                           f"{sum(1 for r in report.roots if r.copies)} scope roots; this context loads "
+        self.title.setText(f"{_text(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
+                           f"{counted(sum(1 for r in report.roots if r.copies), 'scope root')}; this context loads "
                            f"{copy_text(winner, self.paths)}")
         self._fill_roots(report, winner)
         self.contexts.setHeaderLabels(["Client context", f"Loads ({POLICY_LABELS[self.policy]})",
@@ -165,7 +166,7 @@ class VisibilityView(QWidget):
             if not root.exists and not root.copies:
                 continue  # a location that was looked at but is not there: only noise here
             item = QTreeWidgetItem([_text(str(root.path)), root.scope.value, "", "", ""])
-            item.setToolTip(0, f"{len(root.copies)} copy(ies) here" if root.copies else "no copy here")
+            item.setToolTip(0, f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies else "no copy here")
             if not root.copies:
                 item.setForeground(0, QBrush(MUTED_COLOR))
             for copy in root.copies:
