@@ -235,6 +235,14 @@ class CodeEditor(QPlainTextEdit):
         cursor.setPosition(block.position() + min(end, len(text)), QTextCursor.MoveMode.KeepAnchor)
         return cursor
 
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # The current line's band is a colour of the palette, copied into an extra selection: paint it again
+            # in the new theme's colour (it kept the old theme's until the cursor moved).
+            self._refresh_selections()
+            self.gutter.update()
+
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
             help_event = cast(QHelpEvent, event)  # Qt sends a QHelpEvent for ToolTip
