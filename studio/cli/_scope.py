@@ -19,6 +19,7 @@ from pathlib import Path
 from studio.cli._errors import UsageError
 from studio.core.model import Pack
 from studio.core.pack import load_pack
+from studio.core.paths import user_home
 from studio.core.pins import PinsError, parse_pin_option, read_pins_file, workspace_pins_file
 from studio.core.result_cache import CacheSpec, spec_for
 from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions, open_workspace
@@ -107,7 +108,7 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
     builtin: bool | None = getattr(args, "builtin", None)
     if not paths:
         project = project or Path.cwd()
-        home = home or _home()
+        home = home or user_home()
         builtin = True if builtin is None else builtin
     defaults = ScanLimits()
     return WorkspaceOptions(
@@ -187,8 +188,3 @@ def _unknown_name(name: str, workspace: Workspace) -> str:
             f"Packs available: {listed or 'none'}")
 
 
-def _home() -> Path | None:
-    try:
-        return Path.home()
-    except RuntimeError:  # no HOME and no passwd entry (some containers): skip the user scope
-        return None

@@ -30,10 +30,11 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.core.paths import user_home
 from studio.core.recovery import RecoveryStore
 from studio.ui import child_pool
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
-from studio.ui.fit import PageStack, first_size
+from studio.ui.fit import PageStack, first_size, scroll_page
 from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.mode_layouts import ModeLayouts
@@ -116,7 +117,8 @@ class MainWindow(QMainWindow):
         self.docks = {
             "workspace": self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
             "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
-            "visibility": self._dock("Who sees it", self.visibility, Qt.DockWidgetArea.RightDockWidgetArea),
+            "visibility": self._dock("Who sees it", scroll_page(self.visibility),
+                                     Qt.DockWidgetArea.RightDockWidgetArea),
             "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
             "find": self._dock("Find in Workspace", self.find_panel, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
@@ -298,6 +300,8 @@ class MainWindow(QMainWindow):
         # (which same-scope copy wins) are remembered per workspace.
         self.settings.preferences().apply_discovery(request)
         request.cache_dir = self.cache_dir
+        if request.home is None:  # the user scope is part of what every client here sees (pack-studio visibility)
+            request.home = user_home()
         request.make_absolute()
         entry = request.to_settings()  # once: 700 roots make it a few milliseconds
         request.pins = self.copies.stored_pins(request, entry)

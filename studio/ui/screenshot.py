@@ -11,7 +11,8 @@ all environment variables:
   ``STUDIO_SCREENSHOT_PACK_INDEX``: which of several packs of that name (0, 1, ...; in tree order);
 - ``STUDIO_SCREENSHOT_OPEN``: more files to open in tabs, paths relative to the shown pack, ``;``-separated;
 - ``STUDIO_SCREENSHOT_TAB``: the index of the preview tab to bring to the front, or ``STUDIO_SCREENSHOT_PREVIEWS=0``
-  to collapse the previews (View ▸ Previews beside the editor).
+  to collapse the previews (View ▸ Previews beside the editor);
+- ``STUDIO_SCREENSHOT_DOCK``: a dock to show in front (``visibility`` for Who sees it, ``find``, ``problems``...).
 
     STUDIO_SCREENSHOT=docs/screenshots/mode-resolve.png STUDIO_SCREENSHOT_MODE=resolve \\
         xvfb-run -s "-screen 0 1280x720x24" pack-studio open resources/examples
@@ -81,6 +82,10 @@ def _pick_pack(window: MainWindow) -> None:
         window.previews.setCurrentIndex(int(tab))
     if os.environ.get("STUDIO_SCREENSHOT_PREVIEWS") == "0":
         QTimer.singleShot(200, lambda: window.show_previews(False))
+    dock = window.docks.get(os.environ.get("STUDIO_SCREENSHOT_DOCK", ""))
+    if dock is not None:
+        QTimer.singleShot(400, dock.show)
+        QTimer.singleShot(450, dock.raise_)
     mode = MODES.get(os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower())
     if mode is not None and mode != window.modes.current:
         QTimer.singleShot(300, lambda: window.switch_mode(mode))

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+import pytest
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -69,3 +71,31 @@ def test_tallies_in_the_window_take_the_number_of_their_count() -> None:
     assert counts_text(DiagnosticCounts(errors=1, warnings=2, infos=1)) == "1 error, 2 warnings, 1 info"
     bars = over_time_bars(RunStats(over_time=[TimePoint("2026-05-01", "runs/a.json", "context", 1, 1)]))
     assert bars[0].note == "1 warning, 1 gap"
+
+
+def test_who_sees_it_fits_its_dock_and_counts_the_user_scope(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    shutil.copytree(examples_copy / "northwind-espresso", home / ".agents" / "knowledge" / "northwind-espresso")
+    monkeypatch.setenv("HOME", str(home))
+    window.resize(1280, 720)
+    open_and_wait(window, [examples_copy])
+    assert window.session.request.home == home, "the user scope is in the window's workspace, as in the CLI"
+    dock = window.docks["visibility"]
+    dock.show()
+    dock.raise_()
+    window.workspace_panel.select_pack(examples_copy / "northwind-espresso")
+    view = window.visibility
+    qtbot.waitUntil(lambda: view.report is not None and view.report.name == "northwind-espresso", timeout=5000)
+    assert {r.scope.value for r in view.report.roots if r.copies} == {"explicit", "user"}
+    qtbot.wait(50)
+    for tree in (view.roots, view.contexts):
+        shown = [c for c in range(tree.columnCount()) if not tree.isColumnHidden(c)]
+        assert sum(tree.columnWidth(c) for c in shown) <= tree.viewport().width(), "no column runs off the dock"
+        rows, item = 0, tree.topLevelItem(0)
+        while item is not None:
+            rows += 1
+            item = tree.itemBelow(item)
+        assert rows >= 2 and tree.height() >= tree.header().height() + rows * tree.fontMetrics().height(), \
+            "every row is in view, not one row and a scroll bar"
