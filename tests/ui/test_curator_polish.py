@@ -99,3 +99,16 @@ def test_who_sees_it_fits_its_dock_and_counts_the_user_scope(
             item = tree.itemBelow(item)
         assert rows >= 2 and tree.height() >= tree.header().height() + rows * tree.fontMetrics().height(), \
             "every row is in view, not one row and a scroll bar"
+
+
+def test_find_groups_of_same_name_packs_read_differently() -> None:
+    from studio.core.search.query import SearchHit
+    from studio.ui.models.search_results import SearchResultsModel
+
+    def hit(root: str, pack: str = "acme") -> SearchHit:
+        return SearchHit(pack, root, "KNOWLEDGE.md", 3, None, "guide", 1.0, "warranty")
+
+    model = SearchResultsModel()
+    model.set_hits([hit("/ws/v0.4.0/acme"), hit("/ws/v0.7.2/acme"), hit("/ws/other", "other")])
+    groups = [model.index(row, 0).data() for row in range(model.rowCount())]
+    assert groups == ["acme — v0.4.0/acme  (1)", "acme — v0.7.2/acme  (1)", "other  (1)"]
