@@ -50,6 +50,14 @@ if [ "$uninstall" = 1 ]; then
         [ -e "$icon" ] && rm -f "$icon"
     done
     refresh
+    # The cache update-desktop-database wrote is ours when no other entry is left beside it.
+    if [ -f "$share/applications/mimeinfo.cache" ] && ! ls "$share/applications"/*.desktop >/dev/null 2>&1; then
+        rm -f "$share/applications/mimeinfo.cache"
+    fi
+    # The folders the install made, when nothing else lives in them (rmdir never removes a folder in use).
+    for dir in "$icons"/*/apps "$icons"/* "$icons" "$share/icons" "$share/applications" "$share/metainfo"; do
+        [ -d "$dir" ] && rmdir "$dir" 2>/dev/null || true
+    done
     echo "removed Knowledge Pack Studio's desktop entry, icons and metainfo from $share"
     exit 0
 fi

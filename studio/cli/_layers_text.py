@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from studio.core.diagnostics import counted
 from studio.core.search.layers import LayersResult
 
 MAX_L0_LINES = 12
@@ -11,8 +12,8 @@ def render_layers(result: LayersResult) -> str:
     """A readable L0 -> L1 -> L2 trace with tokens per layer, then the resolver's picks for comparison."""
     lines = [f"layers: {result.task}", f"  words: {', '.join(result.terms) or '(none)'}"]
     index = result.index
-    lines.append(f"L0  index {index.bytes / 1024:.1f} KB, {result.l0_tokens} tok, {len(index.entries)} lines; "
-                 f"{len(result.matches)} match")
+    lines.append(f"L0  index {index.bytes / 1024:.1f} KB, {result.l0_tokens} tok, "
+                 f"{counted(len(index.entries), 'line')}; {counted(len(result.matches), 'match', 'matches')}")
     for m in result.matches[:MAX_L0_LINES]:
         found = ", ".join(m.matched) + (f" (partly: {', '.join(m.fuzzy)})" if m.fuzzy else "")
         lines.append(f"    {'=' if m.exact else '~'} {m.entry.pack}/{m.entry.path}  {m.entry.title}  [{found}]")
@@ -37,7 +38,7 @@ def render_layers(result: LayersResult) -> str:
         lines.append(f"gaps (no file mentions them): {', '.join(result.gaps)}")
     if result.unindexed:
         lines.append(f"not in the index, only in the text: {', '.join(result.unindexed)}")
-    lines.append(f"resolver  {result.resolver_tokens} / {result.budget} tok, {len(result.resolver)} items")
+    lines.append(f"resolver  {result.resolver_tokens} / {result.budget} tok, {counted(len(result.resolver), 'item')}")
     for pick in result.resolver:
         section = f" § {pick.section}" if pick.section else ""
         lines.append(f"    + {pick.pack}/{pick.path}{section}  {pick.tokens if pick.tokens is not None else '?'} tok")

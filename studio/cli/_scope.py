@@ -13,13 +13,14 @@ Pins (``studio.core.pins``) choose the winner among same-name copies in one scop
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from studio.cli._errors import UsageError
 from studio.core.model import Pack
 from studio.core.pack import load_pack
-from studio.core.pins import PinsError, parse_pin_option, project_pins_file, read_pins_file
+from studio.core.paths import user_home
+from studio.core.pins import PinsError, parse_pin_option, read_pins_file, workspace_pins_file
 from studio.core.result_cache import CacheSpec, spec_for
 from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions, open_workspace
 
@@ -107,7 +108,7 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
     builtin: bool | None = getattr(args, "builtin", None)
     if not paths:
         project = project or Path.cwd()
-        home = home or _home()
+        home = home or user_home()
         builtin = True if builtin is None else builtin
     defaults = ScanLimits()
     return WorkspaceOptions(
@@ -122,18 +123,19 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
             honor_gitignore=not getattr(args, "no_gitignore", False),
         ),
         trusted_project=not getattr(args, "untrusted_project", False),
-        pins=pins_from_args(args, project),
+        pins=pins_from_args(args, project, paths),
         cache=cache_from_args(args),
     )
 
 
-def pins_from_args(args: argparse.Namespace, project: Path | None) -> dict[str, Path]:
-    """The pins file's pins (``--pins FILE``, else the project's), then each ``--pin``. Raises UsageError."""
+def pins_from_args(args: argparse.Namespace, project: Path | None, paths: Sequence[Path] = ()) -> dict[str, Path]:
+    """The pins file's pins (``--pins FILE``, else the workspace's: the project's, else the first PATH's, as the
+    app stores them), then each ``--pin``. Raises UsageError."""
     file: Path | None = getattr(args, "pins", None)
     try:
         if file is not None and not file.is_file():
             raise UsageError(f"--pins: {file} is not a file")
-        source = file if file is not None else project_pins_file(project) if project is not None else None
+        source = file if file is not None else workspace_pins_file(project, [p for p in paths if p.is_dir()][:1])
         pins = read_pins_file(source) if source is not None else {}
         for text in getattr(args, "pin", None) or []:
             name, root = parse_pin_option(text)
@@ -186,8 +188,3 @@ def _unknown_name(name: str, workspace: Workspace) -> str:
             f"Packs available: {listed or 'none'}")
 
 
-def _home() -> Path | None:
-    try:
-        return Path.home()
-    except RuntimeError:  # no HOME and no passwd entry (some containers): skip the user scope
-        return None

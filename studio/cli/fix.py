@@ -2,8 +2,10 @@
 
 By default a dry run: the unified diff of every meaning-preserving fix is printed and nothing is written.
 With ``--write`` each pack's ``KNOWLEDGE.md`` is replaced atomically, and refused when it changed on disk
-since it was read. Fixes that need a choice (a placeholder for a missing required field, creating a file,
-renaming the folder, several equally close values) are listed but left to the app (Ctrl+.). Exit status:
+since it was read. A fix never removes a line the author wrote (a context-map line naming a missing file is
+kept: ``--create`` makes the file instead). Fixes that need a choice (a placeholder for a missing required
+field, removing a line, renaming the folder, several equally close values) are listed but left to the app
+(Ctrl+.). Line numbers are those of the file as it was read. Exit status:
 0 no errors remain, 1 errors remain (after the fixes), 2 usage error, not a pack, or a refused write.
 """
 
@@ -16,8 +18,9 @@ from typing import Any
 
 from studio.cli._output import write_json
 from studio.cli._readonly import refuse_builtin
-from studio.core.authoring.fixes import FixRun, fixable_codes, plan_fixes, write_fixes
-from studio.core.diagnostics import Severity
+from studio.core.authoring.files import FileOpError
+from studio.core.authoring.fixes import FixRun, create_files, fixable_codes, plan_fixes, write_fixes
+from studio.core.diagnostics import Severity, counted
 from studio.core.frontmatter_edit import EditError
 from studio.core.scan import find_pack_dirs
 from studio.core.terminal import printable, printable_block
@@ -26,14 +29,17 @@ from studio.core.terminal import printable, printable_block
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("fix", help="repair KNOWLEDGE.md findings (dry run unless --write)",
                        description="Apply the quick fixes that only repair (a misspelled value or key, the name "
-                       "of the folder, tab indentation, the implied profile, a context-map line naming a missing "
-                       "file). Prints a unified diff; --write applies it atomically. Exit status: 0 no errors "
-                       "left, 1 errors left, 2 usage error or refused write.")
+                       "of the folder, tab indentation, the implied profile); never removes a line the author wrote. "
+                       "--create also creates the missing files a context map names. Prints a unified diff; "
+                       "--write applies it atomically. Exit status: 0 no errors left, 1 errors left, 2 usage "
+                       "error or refused write.")
     # nargs="*" so that --list-codes needs no PATH; run() asks for one otherwise.
     p.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="a pack, or a folder of packs")
     p.add_argument("--code", action="append", default=[], metavar="CODE",
                    help="fix only findings with this code (repeatable, or comma-separated); see --list-codes")
     p.add_argument("--write", action="store_true", help="write the fixes (default: print the diff only)")
+    p.add_argument("--create", action="store_true",
+                   help="also create the missing files a context map names, from a skeleton (with --write)")
     p.add_argument("--list-codes", action="store_true", help="list the codes that have fixes and exit")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=run)
@@ -50,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
     codes = frozenset(c.strip() for item in args.code for c in item.split(",") if c.strip()) or None
     unknown = sorted(codes - set(known)) if codes else []
     if unknown:
-        print(f"pack-studio fix: no fix for code(s) {printable(', '.join(unknown))}; see --list-codes", file=sys.stderr)
+        what = "code" if len(unknown) == 1 else "codes"
+        print(f"pack-studio fix: no fix for {what} {printable(', '.join(unknown))}; see --list-codes", file=sys.stderr)
         return 2
     roots = _packs(args.paths)
     if roots is None:
@@ -62,11 +69,13 @@ def run(args: argparse.Namespace) -> int:
     results: list[dict[str, Any]] = []
     for root in roots:
         try:
-            result = plan_fixes(root, codes=codes)
+            result = plan_fixes(root, codes=codes, create=args.create)
             written = args.write and result.changed
             if written:
                 write_fixes(result)
-        except EditError as exc:
+            if args.write:
+                create_files(result)
+        except (EditError, FileOpError) as exc:
             print(f"pack-studio fix: {printable(str(root))}: {printable(str(exc))}; nothing written", file=sys.stderr)
             status = 2
             continue
@@ -106,20 +115,28 @@ def _text(result: FixRun, written: bool, write: bool) -> None:
     if result.changed:
         out.write(printable_block(result.diff_named(f"{where}/KNOWLEDGE.md")))
         for fix in result.applied:
-            out.write(printable_block(f"{where}/KNOWLEDGE.md:{fix.line}: fixed {fix.code}: {fix.title}") + "\n")
+            out.write(printable(f"{where}/KNOWLEDGE.md:{fix.line}: fixed {fix.code}: {fix.title}") + "\n")
     for diagnostic, why in result.left:
-        out.write(printable_block(f"{where}/KNOWLEDGE.md:{diagnostic.line}:{diagnostic.column}: not fixed "
-                          f"{diagnostic.code}: {why}") + "\n")
+        out.write(printable(f"{where}/KNOWLEDGE.md:{diagnostic.line}:{diagnostic.column}: not fixed "
+                            f"{diagnostic.code}: {why}") + "\n")
+    for fix in result.creations:
+        if not write:
+            out.write(printable_block(fix.diff))
+        verb = "created" if write else "would create"
+        out.write(printable(f"{where}/KNOWLEDGE.md:{fix.line}: {verb} {where}/{fix.path} for {fix.code}") + "\n")
+    fixes = counted(len(result.applied), "fix", "fixes")
     if written:
-        out.write(printable(f"Wrote {where}/KNOWLEDGE.md ({len(result.applied)} fixes)") + "\n")
-    elif result.changed and not write:
-        out.write(printable(f"Dry run: {len(result.applied)} fixes for {where}; run with --write to apply") + "\n")
-    elif not result.changed:
-        out.write(printable_block(f"Nothing to fix in {where}") + "\n")
+        out.write(printable(f"Wrote {where}/KNOWLEDGE.md ({fixes})") + "\n")
+    elif (result.changed or result.creations) and not write:
+        files = f", {counted(len(result.creations), 'new file')}" if result.creations else ""
+        out.write(printable(f"Dry run: {fixes}{files} for {where}; run with --write to apply") + "\n")
+    elif not result.changed and not result.creations:
+        out.write(printable(f"Nothing to fix in {where}") + "\n")
 
 
 def _json(result: FixRun, written: bool) -> dict[str, Any]:
     return {"pack": str(result.root), "diff": result.diff, "written": written,
             "applied": [{"code": f.code, "line": f.line, "title": f.title} for f in result.applied],
+            "created": [{"code": f.code, "line": f.line, "path": f.path} for f in result.creations],
             "not_fixed": [{**d.to_dict(), "why": why} for d, why in result.left],
             "remaining": [d.to_dict() for d in result.remaining]}

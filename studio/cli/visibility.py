@@ -14,6 +14,7 @@ import sys
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
+from studio.core.diagnostics import counted
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, open_visibility
 
 
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
 
 def render_text(report: VisibilityReport) -> str:
     other = Policy.USER_FIRST if report.policy is Policy.STANDARD else Policy.STANDARD
-    lines = [f"{_safe(report.name)}: {len(report.copies)} copy(ies); policy {report.policy.value} "
+    lines = [f"{_safe(report.name)}: {counted(len(report.copies), 'copy', 'copies')}; policy {report.policy.value} "
              f"({report.policy.describe})", "", "Scope roots:"]
     for root in report.roots:
         state = "" if root.exists else "  (does not exist)"

@@ -213,8 +213,12 @@ def _end_of_entry(fm: FrontmatterLines, index: int) -> int:
     return end
 
 
-def rename_key(text: str, old: str, new: str) -> str:
-    """``text`` with the top-level key ``old`` spelled ``new`` (its value and the rest of the line kept)."""
+def rename_key(text: str, old: str, new: str, *, as_list: bool = False) -> str:
+    """``text`` with the top-level key ``old`` spelled ``new`` (its value and the rest of the line kept).
+
+    With ``as_list`` a one-line value becomes the only item of a block list (``maintainer: Ana`` ->
+    ``maintainers:`` / ``  - Ana``), for keys the standard defines as lists.
+    """
     fm = FrontmatterLines.of(text)
     index = fm.key_line(old)
     if index is None:
@@ -222,7 +226,15 @@ def rename_key(text: str, old: str, new: str) -> str:
     if fm.key_line(new) is not None or any(re.match(rf"^{re.escape(new)}[ \t]*:", fm.lines[i])
                                              for i in range(1, fm.close)):
         raise EditError(f"'{new}' is already in the frontmatter")
-    fm.lines[index] = new + fm.lines[index][len(old):]
+    rest = fm.lines[index][len(old):]
+    if as_list:
+        value = rest.split(":", 1)[1].strip(" \t\r\n")
+        if not value:
+            raise EditError(f"'{old}' has no one-line value to make a list of")
+        end = fm.ending(index) or fm.newline
+        fm.lines[index] = f"{new}:{end}  - {value}{end}"
+    else:
+        fm.lines[index] = new + rest
     return fm.text()
 
 

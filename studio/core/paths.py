@@ -20,6 +20,15 @@ UNREADABLE_FILE = Code("unreadable-file", Severity.ERROR, "a file could not be r
 CODES = (SYMLINK_ESCAPE, NOT_A_REGULAR_FILE, UNREADABLE_FILE)
 
 
+def user_home() -> Path | None:
+    """The user's home, whose packs form the user scope; None when there is none (no HOME and no passwd entry,
+    as in some containers): the user scope is then skipped, never an error."""
+    try:
+        return Path.home()
+    except RuntimeError:
+        return None
+
+
 def is_unsafe_pointer(value: str) -> bool:
     """True when a pack-relative pointer is absolute, has a drive, or walks up with ``..``."""
     if not value or value.startswith(("/", "\\")) or (len(value) > 1 and value[1] == ":") or "\x00" in value:

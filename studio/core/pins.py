@@ -4,8 +4,11 @@ When two loadable packs of one name sit in the same scope, the standard gives no
 on path order (``shadowing.settle``), which can let an old checkout shadow the current one. A pin names the copy
 that should win instead. Pins never reorder scopes: a project copy still outranks a user copy (digest 4.3).
 
-The CLI reads them from ``<project>/.pack-studio/workspace.json`` (or ``--pins FILE``) and ``--pin NAME=PATH``;
-the app keeps them per workspace in its settings. The file is strict JSON, at most 64 KiB::
+One store for the app and the CLI: ``<project>/.pack-studio/workspace.json``, where the project is the
+``--project`` folder, else the first folder opened (``workspace_pins_file``), so ``pack-studio validate .`` and
+a window opened on ``.`` agree on which copy wins. The CLI also takes ``--pins FILE`` and ``--pin NAME=PATH``;
+the app keeps pins in its settings only for a workspace with no folder (the bundled examples alone). The file is
+strict JSON, at most 64 KiB::
 
     {
       "pins": {
@@ -22,11 +25,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from studio.core.atomic import write_atomic
+from studio.core.atomic import make_folders, write_atomic
 from studio.core.paths import read_bounded
 
 PINS_FILE = Path(".pack-studio") / "workspace.json"
@@ -41,6 +44,27 @@ class PinsError(ValueError):
 
 def project_pins_file(project: Path) -> Path:
     return Path(project) / PINS_FILE
+
+
+def workspace_pins_file(project: Path | None, explicit: Sequence[Path] = ()) -> Path | None:
+    """The pins file of a workspace: its project's, else its first opened folder's; None when it has neither."""
+    folder = project if project is not None else next(iter(explicit), None)
+    return project_pins_file(Path(os.path.abspath(folder))) if folder is not None else None
+
+
+def set_pin_in_file(file: Path, name: str, root: Path | None) -> dict[str, Path]:
+    """Pin ``root`` for ``name`` in ``file`` (None removes it), written atomically; returns the pins now stored.
+
+    Raises PinsError when the file cannot be read, and OSError when it cannot be written.
+    """
+    pins = read_pins_file(file)
+    if root is None:
+        pins.pop(name, None)
+    else:
+        pins[name] = Path(os.path.abspath(root))
+    make_folders(Path(file).parent.parent, Path(file).parent.name)
+    write_pins_file(file, pins)
+    return pins
 
 
 def pins_base(file: Path) -> Path:
@@ -141,4 +165,4 @@ def _no_constant(name: str) -> Any:
 
 
 __all__ = ["MAX_PINS_BYTES", "PINS_FILE", "PinsError", "parse_pin_option", "parse_pins", "pins_base",
-           "project_pins_file", "read_pins_file", "write_pins_file"]
+           "project_pins_file", "read_pins_file", "set_pin_in_file", "workspace_pins_file", "write_pins_file"]

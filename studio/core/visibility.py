@@ -27,6 +27,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from studio.core.diagnostics import counted
 from studio.core.model import TRUST_RANK, Pack, Scope
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
 
@@ -181,7 +182,8 @@ def settle(copies: list[PackCopy], policy: Policy) -> Outcome:
     competing = [c for c in copies if c.competes]
     if not competing:
         if copies:
-            return Outcome(None, f"{len(copies)} copy(ies) here, but none can load ({copies[0].why_not})")
+            here = counted(len(copies), "copy", "copies")
+            return Outcome(None, f"{here} here, but none can load ({copies[0].why_not})")
         return Outcome(None, "no copy is visible here")
     ranked = sorted(competing, key=lambda c: (policy.order.index(c.scope), c.root.parts))
     winner, others = ranked[0], ranked[1:]

@@ -9,6 +9,7 @@ is shown, so a mode switch could resize it. The remedies, used across the window
 - ``scroll_page``: a page whose controls no longer fit scrolls inside its place instead of pushing the window.
 - ``FlowLayout``: a row of controls (filters, overrides, radio buttons) that wraps onto more lines when narrow.
 - ``wrap_label``: a label that wraps to the width it is given and never asks for more.
+- ``first_size``: the window's size at its first start, within the screen it opens on.
 """
 
 from __future__ import annotations
@@ -208,3 +209,14 @@ def splitter(orientation: Qt.Orientation, *parts: tuple[QWidget, int]) -> QSplit
         split.addWidget(widget)
         split.setStretchFactor(index, stretch)
     return split
+PREFERRED_FIRST_SIZE = QSize(1400, 900)
+
+
+def first_size(available: QSize, preferred: QSize = PREFERRED_FIRST_SIZE) -> QSize:
+    """The first window size: ``preferred``, shrunk to the screen's available area (without panels) when smaller.
+
+    A window larger than the screen opens with its title bar or its status bar off-screen on a 1280x720 laptop.
+    """
+    if available.isEmpty():
+        return preferred
+    return preferred.boundedTo(available)

@@ -16,8 +16,8 @@ from __future__ import annotations
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QCloseEvent, QResizeEvent, QShowEvent
+from PySide6.QtCore import QRect, QSettings, Qt, QTimer
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDockWidget,
@@ -30,15 +30,16 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
+from studio.core.paths import user_home
 from studio.core.recovery import RecoveryStore
 from studio.ui import child_pool, scan_process
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
-from studio.ui.fit import PageStack
+from studio.ui.fit import PageStack, first_size, scroll_page
 from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.mode_layouts import ModeLayouts
 from studio.ui.models.diagnostics_table import DiagnosticsTableModel
-from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.modes import AUTHOR, JobModes
 from studio.ui.pack_copies import PackCopies
 from studio.ui.pack_diffs import PackDiffs
@@ -80,13 +81,16 @@ class MainWindow(QMainWindow):
         self.settings = StudioSettings(settings if settings is not None else default_settings())
         self.setWindowTitle(APP_TITLE)
         self.setWindowIcon(icon("app"))
-        self.resize(1400, 900)
+        self._fit_first_size()  # a remembered geometry replaces it below
         self.session = WorkspaceSession(self)
         self.watch = LiveWatch(self)
         self.tree_model = PackTreeModel(self)
         self.diag_model = DiagnosticsTableModel(self)
         self.current_pack: Pack | None = None
         self._pack_views_pending = False
+        self._editor_follows = False
+        """The current pack was picked in the tree: the editor in front follows it (``_front_pack_in_editor``)."""
+        self._followed_tab: EditorTab | None = None
 
         self.workspace_panel = WorkspacePanel(self.tree_model)
         self.problems = ProblemsPanel(self.diag_model)
@@ -115,7 +119,8 @@ class MainWindow(QMainWindow):
         self.docks = {
             "workspace": self._dock("Workspace", self.workspace_panel, Qt.DockWidgetArea.LeftDockWidgetArea),
             "inspector": self._dock("Inspector", self.inspector, Qt.DockWidgetArea.RightDockWidgetArea),
-            "visibility": self._dock("Who sees it", self.visibility, Qt.DockWidgetArea.RightDockWidgetArea),
+            "visibility": self._dock("Who sees it", scroll_page(self.visibility),
+                                     Qt.DockWidgetArea.RightDockWidgetArea),
             "problems": self._dock("Problems", self.problems, Qt.DockWidgetArea.BottomDockWidgetArea),
             "find": self._dock("Find in Workspace", self.find_panel, Qt.DockWidgetArea.BottomDockWidgetArea),
         }
@@ -158,6 +163,14 @@ class MainWindow(QMainWindow):
         self.splitter.splitterMoved.connect(
             lambda *_: self.window_actions.toggle_previews.setChecked(self.previews_shown()))
         self.apply_preferences()  # stored preferences hold from the start, not only after the dialog
+
+    def _fit_first_size(self) -> None:
+        """No size remembered yet: open within the screen's available area, at its top left corner."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        area = screen.availableGeometry() if screen is not None else QRect()
+        self.resize(first_size(area.size()))
+        if not area.isEmpty():
+            self.move(area.topLeft())
 
     # -- layout ---------------------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -205,7 +218,8 @@ class MainWindow(QMainWindow):
             find_in_workspace=self.find_in_workspace, preferences=self.open_preferences,
             rerun_resolver=self.rerun_resolver, editor_call=self.editor_call,
             tab_call=lambda name: self.editor_call(name, on_tab=True), step_problem=self.problems.step,
-            show_previews=self.show_previews, previews_shown=self.previews_shown, switch_mode=self.switch_mode,
+            show_previews=self.show_previews, previews_shown=self.previews_shown,
+            set_soft_wrap=self.editors.set_soft_wrap, switch_mode=self.switch_mode,
             set_theme=self.set_theme)
 
     def _fill_recent_menu(self) -> None:
@@ -291,8 +305,11 @@ class MainWindow(QMainWindow):
         # (which same-scope copy wins) are remembered per workspace.
         self.settings.preferences().apply_discovery(request)
         request.cache_dir = self.cache_dir
+        if request.home is None:  # the user scope is part of what every client here sees (pack-studio visibility)
+            request.home = user_home()
+        request.make_absolute()
         entry = request.to_settings()  # once: 700 roots make it a few milliseconds
-        request.pins = self.settings.pins(entry)
+        request.pins = self.copies.stored_pins(request, entry)
         self.session.open(request)
         # On a turn of its own: writing the settings file (QSettings syncs it to disk) and re-reading the list
         # took 10-30 ms with 700 roots an entry, on the turn a re-opening already clears every view.
@@ -398,7 +415,28 @@ class MainWindow(QMainWindow):
     def _pack_selected(self, pack: Pack | None) -> None:
         """The user picked a row of the tree (a pack, or a file or folder inside one)."""
         if pack is not None:
+            # A pack row: the editor follows. A file row opens its own file when activated.
+            self._editor_follows = self.workspace_panel.tree.currentIndex().data(Role.KIND) == "pack"
             self._show_pack(self.session.packs.get(pack.root, pack))
+
+    def _front_pack_in_editor(self, pack: Pack) -> None:
+        """The editor in front follows a pack picked in the tree: its open tab, else its guide.
+
+        A guide opened only by following is replaced by the next one picked while it is clean and still in front,
+        so running through the tree leaves one such tab, not one per pack. Nothing opens when no tab is shown.
+        """
+        front = self.editors.current_tab()
+        if front is None or front.document_state.pack_root == pack.root:
+            return
+        followed = self._followed_tab
+        own = next((t for t in self.editors.tabs() if t.document_state.pack_root == pack.root), None)
+        if own is not None:
+            self.editors.setCurrentWidget(own)
+            return
+        opened = self.open_file(pack.knowledge_path) if pack.knowledge_path.is_file() else None
+        if followed is not None and followed is front and not followed.dirty and followed in self.editors.tabs():
+            self.close_tab(followed)
+        self._followed_tab = opened
 
     def _follow_editor(self) -> None:
         """The active editor tab's pack becomes the current one (after a tab switch, or a file brought to the front
@@ -433,6 +471,9 @@ class MainWindow(QMainWindow):
     def _show_pack_jobs(self, pack: Pack) -> None:
         if self.current_pack is not pack or self._pack_views_pending:
             return  # the user moved on: the newer selection's own turns will show it
+        if self._editor_follows:
+            self._editor_follows = False
+            self._front_pack_in_editor(pack)
         self.previews.show_pack(pack)
         self.modes.pack_selected(pack)
         self.session.inspect_pack(pack.root)  # once per pack: its content findings join the Problems panel

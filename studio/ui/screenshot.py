@@ -21,6 +21,7 @@ all environment variables:
   to collapse the previews (View ▸ Previews beside the editor);
 - ``STUDIO_SCREENSHOT_DIFF``: a git ref: the Diff view of the shown pack against it, at the window's size, is
   grabbed instead of the window.
+- ``STUDIO_SCREENSHOT_DOCK``: a dock to show in front (``visibility`` for Who sees it, ``find``, ``problems``...).
 
     STUDIO_SCREENSHOT=docs/screenshots/mode-resolve.png STUDIO_SCREENSHOT_MODE=resolve \\
         xvfb-run -s "-screen 0 1280x720x24" pack-studio open resources/examples
@@ -91,6 +92,10 @@ def _pick_pack(window: MainWindow) -> None:
         window.previews.setCurrentIndex(int(tab))
     if os.environ.get("STUDIO_SCREENSHOT_PREVIEWS") == "0":
         QTimer.singleShot(200, lambda: window.show_previews(False))
+    dock = window.docks.get(os.environ.get("STUDIO_SCREENSHOT_DOCK", ""))
+    if dock is not None:
+        QTimer.singleShot(400, dock.show)
+        QTimer.singleShot(450, dock.raise_)
     wanted_mode = os.environ.get("STUDIO_SCREENSHOT_MODE", "author").lower()
     mode = MODES.get(wanted_mode)
     if mode is not None and mode != window.modes.current:

@@ -57,6 +57,7 @@ class WindowActions:
     next_pane: QAction
     prev_pane: QAction
     toggle_previews: QAction
+    soft_wrap: QAction
     recent_menu: QMenu
     toolbar: QToolBar
     modes: dict[str, QAction] = field(default_factory=dict)
@@ -95,6 +96,8 @@ class WindowCommands:
     """F8 / Shift+F8: the next (1) or previous (-1) problem."""
     show_previews: Callable[[bool], object]
     previews_shown: Callable[[], bool]
+    set_soft_wrap: Callable[[bool], object]
+    """View ▸ Soft wrap Markdown (Alt+Z): wrap Markdown tabs at the editor's width or not."""
     switch_mode: Callable[[str], object]
     set_theme: Callable[[str], object]
 
@@ -143,6 +146,7 @@ def install_actions(window: QMainWindow, commands: WindowCommands, *, modes: Job
         prev_pane=act("Previous pane", lambda: panes.cycle(-1), "Shift+F6"),
         toggle_previews=act("Previews beside the editor",
                             lambda: commands.show_previews(not commands.previews_shown())),
+        soft_wrap=QAction("Soft wrap Markdown", window, checkable=True, checked=True),
         recent_menu=QMenu("Recent workspaces", file_menu),
         toolbar=window.addToolBar("Main"),
     )
@@ -180,6 +184,9 @@ def install_actions(window: QMainWindow, commands: WindowCommands, *, modes: Job
         action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
     actions.toggle_previews.setCheckable(True)
     actions.toggle_previews.setChecked(True)
+    actions.soft_wrap.setShortcut(QKeySequence("Alt+Z"))
+    actions.soft_wrap.toggled.connect(commands.set_soft_wrap)
+    window.addAction(actions.soft_wrap)
     for pane in panes.panes:
         if pane.key:
             actions.panes[pane.name] = act(f"Go to {pane.name}", partial(panes.focus, pane), pane.key)
@@ -221,6 +228,7 @@ def install_actions(window: QMainWindow, commands: WindowCommands, *, modes: Job
     for dock in docks:
         view.addAction(dock.toggleViewAction())
     view.addAction(actions.toggle_previews)
+    view.addAction(actions.soft_wrap)
     theme_menu = view.addMenu("Theme")
     for a in actions.themes.values():
         theme_menu.addAction(a)

@@ -9,6 +9,7 @@ to the workspace, so reopening a recent workspace uses the preferences of today.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.pack import reload_pack
+from studio.core.pins import workspace_pins_file
 from studio.core.result_cache import spec_for
 from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions
 from studio.core.workspace import open_workspace as core_open_workspace
@@ -71,6 +73,18 @@ class WorkspaceRequest:
     def to_settings(self) -> list[str]:
         """Serialised for the recent list: paths, plus ``builtin:`` for the bundled examples."""
         return [str(p) for p in self.explicit] + (["builtin:"] if self.builtin else [])
+
+    def make_absolute(self) -> None:
+        """Hold the folders as absolute paths: ``.`` means the folder it was typed in, not the next start's."""
+        self.explicit = [Path(os.path.abspath(p)) for p in self.explicit]
+        if self.project is not None:
+            self.project = Path(os.path.abspath(self.project))
+        if self.home is not None:
+            self.home = Path(os.path.abspath(self.home))
+
+    def pins_file(self) -> Path | None:
+        """Where this workspace's pins live, shared with the CLI (``studio.core.pins.workspace_pins_file``)."""
+        return workspace_pins_file(self.project, self.explicit)
 
     @classmethod
     def from_settings(cls, entries: list[str]) -> WorkspaceRequest:

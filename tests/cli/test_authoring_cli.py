@@ -120,12 +120,41 @@ def test_fix_is_a_dry_run_by_default(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_fix_write_repairs_and_validates_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     roots = [_copy(case, tmp_path) for case in ("status-typo", "tabs", "type-typo", "missing-profile",
                                                  "context-map-missing", "status-case")]
-    assert main(["fix", *map(str, roots), "--write"]) == 0
+    assert main(["fix", *map(str, roots), "--write", "--create"]) == 0
+    assert (roots[4] / "compiled" / "facts.md").is_file(), "--create makes the file the context map names"
     for root in roots:
         assert load_pack(root, content=True).diagnostics == () or root.name in ("tabs", "status-case"), root
     assert (roots[-1] / "KNOWLEDGE.md").read_bytes().startswith(b"\xef\xbb\xbf---\r\n"), "BOM and CRLF kept"
     assert main(["fix", *map(str, roots)]) == 0
     assert capsys.readouterr().out.count("Nothing to fix") == len(roots)
+
+
+def test_fix_write_keeps_guide_lines_and_create_makes_the_missing_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("context-map-missing", tmp_path)
+    before = (root / "KNOWLEDGE.md").read_bytes()
+    assert main(["fix", str(root), "--write"]) == 0  # a warning: the pack still loads
+    out = capsys.readouterr().out
+    assert "KNOWLEDGE.md:22:" in out and "not fixed context-map-missing-file" in out and "--create" in out
+    assert (root / "KNOWLEDGE.md").read_bytes() == before, "a guide line is never removed automatically"
+    assert main(["fix", str(root), "--code", "context-map-missing-file", "--create"]) == 0
+    out = capsys.readouterr().out
+    assert "+++ b/compiled/facts.md" in out and "would create" in out and "Dry run: 0 fixes, 1 new file" in out
+    assert not (root / "compiled" / "facts.md").exists()
+    assert main(["fix", str(root), "--code", "context-map-missing-file", "--create", "--write"]) == 0
+    assert "created" in capsys.readouterr().out
+    assert (root / "compiled" / "facts.md").is_file() and (root / "KNOWLEDGE.md").read_bytes() == before
+    assert load_pack(root, content=True).diagnostics == ()
+
+
+def test_fix_counts_read_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _copy("status-typo", tmp_path)
+    main(["fix", str(root)])
+    assert "Dry run: 1 fix for" in capsys.readouterr().out
+    main(["fix", str(root), "--write"])
+    assert "(1 fix)" in capsys.readouterr().out
+    assert main(["fix", str(root), "--code", "no-such-code"]) == 2
+    assert "no fix for code no-such-code" in capsys.readouterr().err
 
 
 def test_fix_never_writes_placeholders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,6 +28,7 @@ from studio.core.quick_open import (
     scoring,
     search,
 )
+from studio.core.quick_open.listing import PackListing
 
 ROOT = Path("/ws/acme")
 
@@ -310,3 +311,16 @@ def test_results_are_real_subsequence_matches_ranked_like_a_full_sort(
     full = sorted((-s[0], qo.tie_order(e)) for e in entries if (s := qo.score(q, e)) is not None)
     assert [(-m.score, qo.tie_order(m.entry)) for m in results] == full[:limit]
     assert len(results) == min(limit, sum(qo.is_subsequence(q, e.key) for e in entries))
+
+
+def test_same_name_packs_are_told_apart_and_found_by_their_telling_folder() -> None:
+    listings = [PackListing(Path(f"/ws/{version}/acme"), "acme", ["KNOWLEDGE.md"])
+                for version in ("v0.4.0", "v0.6.1", "v0.7.2")]
+    listings.append(PackListing(Path("/ws/other"), "other", ["KNOWLEDGE.md"]))
+    index = Index(listings)
+    packs = sorted(e.text for e in index if e.kind is EntryKind.PACK)
+    assert packs == ["other", "v0.4.0/acme", "v0.6.1/acme", "v0.7.2/acme"], "six identical rows no more"
+    found = match("v072", index)
+    assert found and found[0].entry.root == Path("/ws/v0.7.2/acme"), "the telling folder finds the copy"
+    assert texts(match("v072know", index)) == ["v0.7.2/acme/KNOWLEDGE.md"]
+    assert set(texts(match("acme", index))[:3]) == {"v0.4.0/acme", "v0.6.1/acme", "v0.7.2/acme"}

@@ -163,6 +163,23 @@ def test_add_case_from_the_current_resolve_task(example) -> None:  # type: ignor
     assert run_suite(pack, suite).context[-1].context_recall == 1.0  # it expects what was picked
 
 
+def test_add_case_appends_and_keeps_the_authors_formatting(example) -> None:  # type: ignore[no-untyped-def]
+    pack = load_pack(example("orbit-launch-notes"))
+    suite = pack.root / "evals" / "answer-quality.json"
+    authored = ('{\n    "pack_name": "orbit-launch-notes",\n    "evals": [\n'
+                '        {"id": "dates", "prompt": "launch d\\u00e1tes",\n'
+                '         "required_context": ["compiled/briefing.md"]},\n'
+                '        {\n            "id": "crew",   "prompt": "who flies"\n        }\n    ]\n}\n')
+    suite.write_text(authored, encoding="utf-8")
+    _path, case_id = add_case(pack, {"prompt": "fuel load", "required_context": ["compiled/briefing.md"]})
+    written = suite.read_text(encoding="utf-8")
+    head = authored[:authored.rindex("}\n    ]")] + "},\n"
+    assert written.startswith(head), "every existing line is kept byte for byte (+N/-0, not a reformat)"
+    added = written[len(head):]
+    assert added.startswith("        {\n") and f'"id": "{case_id}"' in added and added.endswith("    ]\n}\n")
+    assert [c["id"] for c in json.loads(written)["evals"]] == ["dates", "crew", case_id]
+
+
 def test_add_case_never_replaces_a_broken_suite(example) -> None:  # type: ignore[no-untyped-def]
     pack = load_pack(example("orbit-launch-notes"))
     broken = pack.root / "evals" / "answer-quality.json"

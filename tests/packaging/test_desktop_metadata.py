@@ -82,6 +82,14 @@ def test_metainfo_names_the_app_and_its_version() -> None:
                                                       *pyproject()["project"]["gui-scripts"]}
 
 
+def test_metainfo_asks_for_the_screen_the_readme_promises() -> None:
+    # README: "Every mode works at 1280×720 and at 1024×700": the smallest screen the app is laid out for.
+    assert "1024×700" in (REPO / "README.md").read_text(encoding="utf-8")
+    lengths = {d.get("side", "shortest"): (d.get("compare"), d.text)
+               for d in ET.parse(METAINFO).getroot().iter("display_length")}
+    assert lengths == {"shortest": ("ge", "700"), "longest": ("ge", "1024")}
+
+
 def test_metainfo_screenshots_are_the_repository_images() -> None:
     images = list(ET.parse(METAINFO).getroot().iter("image"))
     assert len(images) >= 3
@@ -139,6 +147,21 @@ def test_install_script_puts_everything_where_desktops_look(tmp_path: Path) -> N
                              capture_output=True, text=True, env=env, timeout=60)
     assert removed.returncode == 0, removed.stderr
     assert not installed.exists() and not any(share.rglob(f"{APP_ID}*"))
+    assert [p.relative_to(prefix).as_posix() for p in prefix.rglob("*")] == ["share"], \
+        "--uninstall removes the folders and caches it added, not only the files"
+
+
+def test_uninstall_leaves_what_others_installed(tmp_path: Path) -> None:
+    share = tmp_path / "prefix" / "share"
+    other = share / "icons" / "hicolor" / "48x48" / "apps" / "other.png"
+    other.parent.mkdir(parents=True)
+    other.write_bytes(b"png")
+    (share / "applications").mkdir()
+    (share / "applications" / "other.desktop").write_text("[Desktop Entry]\n", encoding="utf-8")
+    assert run("sh", str(PACKAGING / "install-desktop.sh"), "--prefix", str(tmp_path / "prefix")).returncode == 0
+    assert run("sh", str(PACKAGING / "install-desktop.sh"), "--prefix", str(tmp_path / "prefix"),
+               "--uninstall").returncode == 0
+    assert other.is_file() and (share / "applications" / "other.desktop").is_file()
 
 
 @pytest.mark.parametrize("bad", ["--prefix", "--nonsense"])

@@ -211,3 +211,16 @@ def test_read_files_on_the_hostile_fixture_keeps_one_wrapper(hostile_pack: Path,
     out = capsys.readouterr().out
     assert len(wrapper_tags(out, "knowledge_pack")) == 2  # one opening, one closing
     assert out.count("[file: ") == len(form.files)
+
+
+def test_a_pack_that_lists_no_file_gets_no_tool(write_pack: Callable[..., Path]) -> None:
+    form = build_tool_form(load_pack(write_pack("empty", {})))
+    assert form.files == [] and form.tool is None and form.to_dict()["tool"] is None
+    text = render_tool_form(form)
+    assert "# Tool:" not in text and "there is no read_files tool to offer" in text
+
+
+def test_the_tool_of_an_ordinary_pack_reads_as_plain_text(write_pack: Callable[..., Path]) -> None:
+    text = render_tool_form(build_tool_form(load_pack(write_pack("tea", {"compiled/briefing.md": "Tea.\n"}))))
+    assert "\\u00" not in text, "no escapes where nothing needs one"
+    assert "knowledge_pack wrapper" in text

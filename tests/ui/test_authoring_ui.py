@@ -326,3 +326,54 @@ def test_a_save_changes_only_the_typed_bytes(qtbot, tmp_path: Path) -> None:  # 
     saved = suite.read_bytes()
     assert saved == original + b" "
     assert json.loads(saved.decode("utf-8-sig"))["evals"][0]["id"] == "line\u2028sep"
+def test_the_bulb_shows_only_where_a_fix_applies(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = _case("status-typo", tmp_path)
+    text = (root / "KNOWLEDGE.md").read_text(encoding="utf-8")
+    # 'colour' is an unknown key like 'versoin', but nothing near it is a key: no fix applies there.
+    (root / "KNOWLEDGE.md").write_text(text.replace("status: redy\n", "status: redy\ncolour: red\n"),
+                                       encoding="utf-8")
+    _area, tab = _tab(qtbot, root)
+    assert {d.code for d in tab.editor.diagnostics if d.line == 7} == {"unknown-key"}
+    qtbot.waitUntil(lambda: 7 not in tab.editor.fix_lines, timeout=5000)
+    assert 6 in tab.editor.fix_lines, "the misspelled status keeps its bulb"
+    tab.editor.go_to(7, 1)
+    tab.validate_now()  # a new verdict for the same text: the bulb does not come back meanwhile
+    qtbot.wait(10)
+    assert 7 not in tab.editor.fix_lines
+
+
+def test_the_first_fix_is_preselected_and_return_applies_it(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = _case("status-typo", tmp_path)
+    _area, tab = _tab(qtbot, root)
+    original = tab.text()
+    tab.editor.go_to(6, 9)
+    menu = tab.show_quick_fixes()
+    assert menu is not None and menu.activeAction() is menu.actions()[0]
+    menu.activeAction().trigger()
+    dialog = tab.quick_fix.dialog  # type: ignore[union-attr]
+    assert isinstance(dialog, FixPreviewDialog)
+    qtbot.waitUntil(dialog.isVisible, timeout=3000)
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: dialog.focusWidget() is dialog.apply_button, timeout=3000)
+    qtbot.keyClick(dialog.focusWidget(), Qt.Key.Key_Return)
+    assert tab.text() == original.replace("status: redy", "status: ready")
+
+
+def test_return_after_a_nested_key_keeps_its_indentation(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = _case("clean", tmp_path)
+    _area, tab = _tab(qtbot, root)
+    lines = tab.text().split("\n")
+    mode = lines.index("  mode: data") + 1
+    tab.editor.go_to(mode, len("  mode: data") + 1)
+    qtbot.keyClick(tab.editor, Qt.Key.Key_Return)
+    assert tab.text().split("\n")[mode] == "  ", "the new line stays inside runtime:"
+    runtime = lines.index("runtime:") + 1
+    tab.editor.undo()
+    assert tab.text().split("\n") == lines, "Return and its indentation are one undo step"
+    tab.editor.go_to(runtime, len("runtime:") + 1)
+    qtbot.keyClick(tab.editor, Qt.Key.Key_Return)
+    assert tab.text().split("\n")[runtime] == "  ", "a key opening a block indents the next line"
+    body = len(lines) - 1
+    tab.editor.go_to(body, 1)
+    qtbot.keyClick(tab.editor, Qt.Key.Key_Return)
+    assert "\n  \n" not in tab.text().split("---", 2)[2], "the Markdown body is left alone"

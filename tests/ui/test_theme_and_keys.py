@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QColor, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
 
 from studio.ui.main_window import MainWindow
@@ -53,6 +53,27 @@ def test_the_theme_applies_at_once_everywhere_and_is_remembered(
         assert again.window_actions.themes["dark"].isChecked() and is_dark()
     finally:
         again.close()
+
+
+def test_the_current_line_band_takes_the_new_theme_colour(qtbot, light_afterwards: None) -> None:  # type: ignore[no-untyped-def]
+    from studio.ui.widgets.code_editor import CodeEditor
+
+    apply_choice("light")
+    editor = CodeEditor()
+    qtbot.addWidget(editor)
+    editor.setPlainText("one\ntwo\n")
+    editor.show()
+
+    def band() -> QColor:
+        selection = editor.extraSelections()[0]  # kept: its format lives only as long as the selection
+        return QColor(selection.format.background().color())
+
+    assert band() == editor.palette().color(QPalette.ColorRole.AlternateBase)
+    light = band()
+    apply_choice("dark")
+    qtbot.waitUntil(lambda: band() != light, timeout=2000)
+    assert band() == editor.palette().color(QPalette.ColorRole.AlternateBase)
+    assert band().lightness() < 128, "a dark band in the dark theme, without moving the cursor"
 
 
 def _focus_pane(window: MainWindow) -> str:

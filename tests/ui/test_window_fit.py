@@ -157,3 +157,23 @@ def test_the_previews_collapse_come_back_and_are_remembered(qtbot, open_and_wait
         assert not again.previews_shown()
     finally:
         again.close()
+
+
+def test_the_first_window_fits_the_screen_it_opens_on(qtbot, settings: QSettings) -> None:  # type: ignore[no-untyped-def]
+    window = MainWindow(settings)  # nothing remembered yet: a first start
+    try:
+        area = window.screen().availableGeometry()
+        assert area.width() < 1400, "the offscreen test screen is smaller than the preferred first size"
+        assert window.width() <= area.width() and window.height() <= area.height()
+        assert window.size() == QSize(1400, 900).boundedTo(area.size())
+    finally:
+        window.close()
+
+
+def test_first_size_is_the_preferred_size_bounded_by_the_available_area() -> None:
+    from studio.ui.fit import first_size
+
+    assert first_size(QSize(1280, 690)) == QSize(1280, 690)
+    assert first_size(QSize(1920, 1050)) == QSize(1400, 900)
+    assert first_size(QSize(1024, 1200)) == QSize(1024, 900)
+    assert first_size(QSize()) == QSize(1400, 900)

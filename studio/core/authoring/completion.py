@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from studio.core.authoring.vocabulary import COMMON_LANGUAGES, KEYS, children, key_doc, value_doc
+from studio.core.authoring.vocabulary import COMMON_LANGUAGES, KEYS, LIST_KEYS, children, key_doc, value_doc
 from studio.core.frontmatter_fences import find_fences
 from studio.core.pack_fs import PackFS
 
@@ -23,7 +23,6 @@ from studio.core.pack_fs import PackFS
 _KEY_LINE = re.compile(r"(?<! )( *+)([A-Za-z0-9_][A-Za-z0-9_.-]*+)[ \t]*+:(?=[ \t]|$)[ \t]*+(.*)")
 _KEY_PREFIX = re.compile(r"[A-Za-z0-9_.-]*")
 MAPPING_KEYS = frozenset({("runtime",), ("metadata",), ("metadata", "producedBy")})
-LIST_KEYS = frozenset({("maintainers",)})
 PATH_KEYS = {
     ("metadata", "primaryDocument"): ("documents", (".md", ".markdown")),
     ("metadata", "primaryOntology"): ("ontology", (".json",)),
@@ -87,6 +86,23 @@ def _frontmatter_line(text: str, line: int) -> tuple[list[str], int, int, str] |
         return None
     lines = text.split("\n")
     return lines, span[1], index, lines[index].rstrip("\r")
+
+
+def new_line_indent(text: str, line: int) -> str:
+    """The indentation a new line typed after 1-based ``line`` starts with, inside the frontmatter ("" elsewhere).
+
+    The line's own indentation, two spaces more after a key that opens a block (``runtime:``), so Return after
+    a nested key stays in its mapping instead of falling back to column 0.
+    """
+    found = _frontmatter_line(text, line)
+    if found is None:
+        return ""
+    previous = found[3]
+    lead = previous[: len(previous) - len(previous.lstrip(" "))]
+    match = _KEY_LINE.fullmatch(previous)
+    if match is not None and not match.group(3).split(" #", 1)[0].strip():
+        lead += "  "
+    return lead
 
 
 def key_path(lines: Sequence[str], index: int, indent: int) -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from studio.core.authoring.fix_types import Fix, FixContext, Fixer, FixKind
 from studio.core.authoring.formatting import tabs_to_spaces
 from studio.core.authoring.names import collision, fold, name_rule_problem, suggest_name
 from studio.core.authoring.skeletons import skeleton_for_path
-from studio.core.authoring.vocabulary import ENUM_CODES, KEYS, TOP_LEVEL_KEYS
+from studio.core.authoring.vocabulary import ENUM_CODES, KEYS, LIST_KEYS, TOP_LEVEL_KEYS
 from studio.core.checks.context_map import map_references, missing_reference
 from studio.core.checks.status_gate import GATES
 from studio.core.diagnostics import Diagnostic
@@ -161,10 +161,15 @@ def _unknown_key(ctx: FixContext, d: Diagnostic) -> list[Fix]:
     ranked = [(c, dist) for c, dist in closest(key, TOP_LEVEL_KEYS) if c not in present]
     out = []
     for index, (choice, _distance) in enumerate(ranked):
-        def expect(data: dict[str, Any], old: str = key, new: str = choice) -> dict[str, Any]:
-            data[new] = data.pop(old)
+        # A one-line value under a key the standard defines as a list becomes that list's only item.
+        as_list = (choice,) in LIST_KEYS and isinstance(fm.data.get(key), str)
+
+        def expect(data: dict[str, Any], old: str = key, new: str = choice, wrap: bool = as_list) -> dict[str, Any]:
+            value = data.pop(old)
+            data[new] = [value] if wrap else value
             return data
-        out.append(_edit(ctx, d, f"Rename '{key}' to '{choice}'", rename_key(ctx.text, key, choice), expect,
+        title = f"Rename '{key}' to '{choice}'" + (" as a list" if as_list else "")
+        out.append(_edit(ctx, d, title, rename_key(ctx.text, key, choice, as_list=as_list), expect,
                          cli=_unambiguous(ranked, index), note=_tie(ranked)))
     return out
 
@@ -205,8 +210,12 @@ def _context_map(ctx: FixContext, d: Diagnostic) -> list[Fix]:
     if 0 < d.line <= len(lines):
         others = [r for r in refs if r is not ref and not missing_reference(str(ctx.root), r.path)]
         new = remove_line(ctx.text, d.line - 1)
-        out.append(_edit(ctx, d, f"Remove the line naming {ref.path}", new, lambda data: data, cli=not others,
-                         body=True, note="the line names other files too; edit it in the app (Ctrl+.)"))
+        # Never automatic (fix --write): the line is the author's guidance, and removing it is a choice.
+        create = "create it with fix --create, or " if out else ""
+        why = ("the line names other files too; edit it in the app (Ctrl+.)" if others else
+               f"removing a guide line is a choice: {create}edit the line in the app (Ctrl+.)")
+        out.append(_edit(ctx, d, f"Remove the line naming {ref.path}", new, lambda data: data, cli=False,
+                         body=True, note=why))
     return out
 
 

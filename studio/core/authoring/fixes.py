@@ -18,9 +18,10 @@ import difflib
 import os
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from studio.core.authoring.files import create_file, create_folder
 from studio.core.authoring.fix_rules import FIXERS
 from studio.core.authoring.fix_types import Fix, FixContext, FixKind
 from studio.core.diagnostics import Diagnostic
@@ -67,6 +68,18 @@ def fixes_at_line(root: Path, text: str, line: int) -> list[Fix]:
     return out
 
 
+def lines_with_fixes(root: Path, text: str) -> frozenset[int]:
+    """The lines of ``text`` where a verified fix applies: where the editor shows its light bulb.
+
+    A code with a fixer is not enough (an unknown key with no near-miss has none); each finding's fixes are
+    worked out and proved, so this runs off the GUI thread.
+    """
+    root = Path(os.path.abspath(root))
+    pack = validate_text(root, text)
+    return frozenset(d.line for d in pack.diagnostics
+                     if has_fix(d.code) and d.file == "KNOWLEDGE.md" and fixes_for(root, text, d, pack))
+
+
 def verify(root: Path, fix: Fix, *, before: Pack | None = None) -> str | None:
     """None when ``fix`` removes its finding and adds none; else why it is refused."""
     if fix.kind in (FixKind.CREATE_FILE, FixKind.RENAME_FOLDER):
@@ -107,6 +120,8 @@ class FixRun:
     """Fixable findings not fixed, with why (the fix needs the app, or no safe fix is certain)."""
     remaining: tuple[Diagnostic, ...]
     """Every finding of the text after the fixes."""
+    creations: tuple[Fix, ...] = ()
+    """With ``create``: the create-file fixes for the findings left (``create_files`` makes them)."""
 
     @property
     def diff(self) -> str:
@@ -125,9 +140,15 @@ class FixRun:
 MAX_STEPS = 100
 
 
-def plan_fixes(root: Path, text: str | None = None, *, codes: frozenset[str] | None = None) -> FixRun:
+def plan_fixes(root: Path, text: str | None = None, *, codes: frozenset[str] | None = None,
+               create: bool = False) -> FixRun:
     """Apply every meaning-preserving fix to ``text`` (``KNOWLEDGE.md`` by default), one at a time, each
-    verified on the result of the one before. Writes nothing; ``write_fixes`` does."""
+    verified on the result of the one before. Writes nothing; ``write_fixes`` does.
+
+    Line numbers (of the fixes applied and the findings left) are those of the original text, where the
+    author looks for them. With ``create``, a finding left that a new file or folder repairs (a context-map
+    line naming a missing file) is planned as a creation instead (``creations``; ``create_files`` makes them).
+    """
     root = Path(os.path.abspath(root))
     original = read_knowledge_text(root) if text is None else text
     current = original
@@ -137,18 +158,48 @@ def plan_fixes(root: Path, text: str | None = None, *, codes: frozenset[str] | N
         step = _first_cli_fix(root, current, pack, codes)
         if step is None:
             break
-        applied.append(step)
+        steps = [fix.old_text for fix in applied] + [current]  # the texts line numbers go back through
+        applied.append(replace(step, line=original_line(steps, step.line)))
         current = step.new_text
+    texts = [fix.old_text for fix in applied] + [current]
     pack = validate_text(root, current)
     left = []
+    creations = []
     for diagnostic in pack.diagnostics:
         if diagnostic.file != "KNOWLEDGE.md" or not has_fix(diagnostic.code):
             continue
         if codes is not None and diagnostic.code not in codes:
             continue
         fixes = fixes_for(root, current, diagnostic, pack)
-        left.append((diagnostic, _why_left(fixes)))
-    return FixRun(root, original, current, tuple(applied), tuple(left), tuple(pack.diagnostics))
+        made = next((f for f in fixes if f.kind is FixKind.CREATE_FILE), None) if create else None
+        if made is not None:
+            creations.append(replace(made, line=original_line(texts, made.line)))
+        else:
+            left.append((replace(diagnostic, line=original_line(texts, diagnostic.line)), _why_left(fixes)))
+    return FixRun(root, original, current, tuple(applied), tuple(left), tuple(pack.diagnostics),
+                  tuple(creations))
+
+
+def original_line(texts: Sequence[str], line: int) -> int:
+    """Where 1-based ``line`` of ``texts[-1]`` was in ``texts[0]``, going back one edit at a time.
+
+    A line an edit inserted maps to the line before the insertion (the place the author would look).
+    """
+    for new, old in zip(reversed(texts[1:]), reversed(texts[:-1]), strict=True):
+        if new != old:
+            line = _line_before(old, new, line)
+    return line
+
+
+def _line_before(old: str, new: str, line: int) -> int:
+    matcher = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines(), autojunk=False)
+    for tag, old_start, old_end, new_start, new_end in matcher.get_opcodes():
+        if new_start < line <= new_end:
+            inside = line - 1 - new_start
+            if tag == "equal" or (tag == "replace" and inside < old_end - old_start):
+                return old_start + inside + 1
+            return max(old_start, 1)  # inserted: the line just before, in the original
+    return line
 
 
 def _first_cli_fix(root: Path, text: str, pack: Pack, codes: frozenset[str] | None) -> Fix | None:
@@ -170,6 +221,20 @@ def _why_left(fixes: list[Fix]) -> str:
     if notes:
         return notes[0]
     return "the fix needs a choice in the app (Ctrl+.): " + "; ".join(f.title for f in fixes)
+
+
+def create_for_fix(root: Path, fix: Fix) -> Path:
+    """Make the file or folder a create-file ``fix`` names, never over anything (FileOpError says why not)."""
+    if fix.kind is not FixKind.CREATE_FILE or fix.path is None:
+        raise ValueError(f"{fix.title} creates nothing")
+    if fix.file_text is None:
+        return create_folder(root, fix.path)
+    return create_file(root, fix.path, fix.file_text)
+
+
+def create_files(run: FixRun) -> list[Path]:
+    """Make every file ``run`` planned (``plan_fixes(create=True)``); stops at the first FileOpError."""
+    return [create_for_fix(run.root, fix) for fix in run.creations]
 
 
 def write_fixes(run: FixRun) -> Path:

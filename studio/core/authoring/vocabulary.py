@@ -29,6 +29,9 @@ class KeyDoc:
         return ".".join(self.path)
 
 
+LIST_KEYS = frozenset({("maintainers",)})
+"""Keys whose value the standard defines as a list (completion opens one; a fix writes one)."""
+
 _KEYS: tuple[KeyDoc, ...] = (
     KeyDoc(("name",), "The pack's selection key: 1-64 characters of a-z, 0-9 and '-', matching the pack's "
            "folder name.", required=True),

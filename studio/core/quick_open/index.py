@@ -6,6 +6,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import overload
 
+from studio.core.labels import telling_suffixes
 from studio.core.model import Pack
 from studio.core.quick_open.entries import Entry, EntryKind, fold
 from studio.core.quick_open.listing import PackListing, list_packs
@@ -41,10 +42,12 @@ class Index(Sequence[Entry]):
         splits: list[int] = []
         owners: list[int] = []
         roots: list[Path] = []
+        listings = list(listings)
+        shown = telling_names(listings)
         for listing in listings:
             owner = len(roots)
             roots.append(listing.root)
-            name = listing.name
+            name = shown.get(listing.root, listing.name)
             texts.append(name)
             splits.append(0)
             owners.append(owner)
@@ -123,6 +126,24 @@ def _tie_sorted(texts: list[str], keys: list[str], splits: list[int]) -> list[in
         # Same length means same key length, so "kind, key, NUL, text" compares as (kind, key, text).
         order.extend(sorted(by_length[length], key=lambda i: f"{1 if splits[i] else 0}{keys[i]}\0{texts[i]}"))
     return order
+
+
+def telling_names(listings: Sequence[PackListing]) -> dict[Path, str]:
+    """For packs whose name another listed pack carries: the pack folder as far as it tells them apart
+    (``v0.4.0/acme`` beside ``v0.7.2/acme``, as the tree's labels do), so their rows differ and typing the
+    telling folder finds them. A unique name is not in the result."""
+    by_name: dict[str, list[Path]] = {}
+    for listing in listings:
+        by_name.setdefault(listing.name, []).append(listing.root)
+    out: dict[Path, str] = {}
+    for name, same in by_name.items():
+        if len(same) < 2:
+            continue
+        for root, folder in telling_suffixes(same).items():
+            head, sep, last = folder.rpartition("/")
+            # The folder's own name says the pack's name when they agree: keep the name, put the telling head first.
+            out[root] = f"{head}{sep}{name}" if sep and last == name else folder if folder != name else str(root)
+    return out
 
 
 def build_index(packs: Iterable[Pack]) -> Index:

@@ -195,7 +195,7 @@ def build_compressed_index(packs: Sequence[Pack], *, kinds: Sequence[str] = RUNT
         tokens = count_texts(tok, [text for *_, text, _size in raw], counts, count_budget)
     entries = []
     for (pack, path, kind, title, _text, size), bag, (n, estimated) in zip(raw, bags, tokens, strict=True):
-        keywords = scorer.keywords(bag, f"{title} {path}")
+        keywords = tuple(map(folds.shown, scorer.keywords(bag, f"{title} {path}")))
         entries.append(IndexEntry(pack.name, str(pack.root), path, kind, title, keywords, n, size, estimated))
     text = render(entries, len(packs))
     size = len(text.encode("utf-8"))

@@ -19,6 +19,13 @@ from collections.abc import Iterable
 from studio.core.resolver.rank import STOPWORDS, fold, raw_bag
 
 KEYWORDS = 5
+NOT_KEYWORDS = frozenset({
+    "one", "two", "three", "use", "used", "using", "via", "per", "etc", "hoc", "read", "see", "new", "well",
+    "yes", "non", "able", "based", "include", "including", "example", "first", "next",
+    "last", "always", "never", "usually", "often", "instead", "rather", "without", "keep", "kept",
+})
+"""Words the query stop list keeps (they can matter in a question) that still name no topic of a file, and
+fragments of Latin phrases (``ad hoc``): never a keyword."""
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 """The resolver's CJK ranges (``resolver.rank``): kana, ideographs (and extension A, compatibility), Hangul."""
@@ -44,6 +51,9 @@ class Folds:
         self._seen: dict[str, str | None] = {}
         self.runs: dict[bytes, str | None] = {}
         """A byte run of ``file_terms`` -> its candidate term, None, or ``MIXED`` (a run to search as text)."""
+        self._words: dict[str, str] = {}
+        """Folded term -> a word it was folded from, for terms not seen as words themselves (``shown``)."""
+        self._whole: set[str] = set()
 
     def __call__(self, word: str) -> str | None:
         term = self._seen.get(word, "")
@@ -53,7 +63,16 @@ class Folds:
             else:
                 term = word if len(word) == 2 and not word.isascii() and word.isalpha() else None
             self._seen[word] = term
+            if term == word:
+                self._whole.add(term)
+            elif term is not None:
+                self._words.setdefault(term, word)
         return term
+
+    def shown(self, term: str) -> str:
+        """The keyword as a reader sees it: the term when the text has it as a word, else a word it was folded
+        from (``indexes`` for the term ``indexe``, which is no word)."""
+        return term if term in self._whole else self._words.get(term, term)
 
     def run(self, run: bytes) -> str | None:
         """The class of a byte run not seen before (and remember it)."""
@@ -121,7 +140,8 @@ class Scorer:
         """The file's most distinctive terms (tf-idf), leaving out what ``known`` (its title and path) says.
 
         A term in more than half the files says nothing about any of them; a CJK pair must occur twice in the
-        file and in two files, since most pairs straddle two words.
+        file and in two files, since most pairs straddle two words. Words that name no topic (``NOT_KEYWORDS``)
+        are never keywords.
         """
         weights = self._weights
         if weights is None:
@@ -137,7 +157,7 @@ class Scorer:
         files = self.files
         out: dict[str, float] = {}
         for word, n in self.df.items():
-            if files > 3 and n * 2 > files or (n < 2 and not word.isascii()):
+            if files > 3 and n * 2 > files or (n < 2 and not word.isascii()) or word in NOT_KEYWORDS:
                 out[word] = 0.0
             else:
                 out[word] = math.log(1 + files / n)

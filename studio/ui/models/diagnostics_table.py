@@ -451,7 +451,4 @@ class DiagnosticsFilterProxy(QIdentityProxyModel):
 
 def counts_text(counts: DiagnosticCounts) -> str:
     """``3 errors, 5 warnings, 2 info`` (singular when one)."""
-    def plural(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
-    return f"{plural(counts.errors, 'error')}, {plural(counts.warnings, 'warning')}, {counts.infos} info"
+    return counts.phrase()

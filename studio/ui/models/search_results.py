@@ -7,10 +7,12 @@ the core returned.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
+from studio.core.labels import SEPARATOR, telling_suffixes
 from studio.core.search import SearchHit
 
 ModelIndex = QModelIndex | QPersistentModelIndex
@@ -32,7 +34,7 @@ class SearchResultsModel(QAbstractItemModel):
         for hit in hits:
             groups.setdefault(hit.root, (hit.pack, hit.root, []))[2].append(hit)
         self.beginResetModel()
-        self._groups = list(groups.values())
+        self._groups = told_apart(list(groups.values()))
         self.endResetModel()
 
     def hit_count(self) -> int:
@@ -116,3 +118,17 @@ class SearchResultsModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == 2:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
+
+
+def told_apart(groups: list[tuple[str, str, list[SearchHit]]]) -> list[tuple[str, str, list[SearchHit]]]:
+    """Groups of packs sharing a name labelled with what tells them apart (``acme — v0.4.0/acme``), as the tree
+    does: two groups reading ``acme`` told the reader nothing."""
+    roots_by_name: dict[str, list[PurePath]] = {}
+    for name, root, _hits in groups:
+        roots_by_name.setdefault(name, []).append(PurePath(root))
+    told: dict[PurePath, str] = {}
+    for same in roots_by_name.values():
+        if len(same) > 1:
+            told.update(telling_suffixes(same))
+    return [(f"{name}{SEPARATOR}{told[PurePath(root)]}" if PurePath(root) in told else name, root, hits)
+            for name, root, hits in groups]

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.diagnostics import counted
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
@@ -319,8 +320,8 @@ class ResolverPanel(ModePanel):
         selected = sum(len(p.selected) for p in result.packs)
         skipped = sum(len(p.skipped) for p in result.packs)
         pending = f"; counting {result.uncounted} more in the background" if result.uncounted else ""
-        self.status.setText(f"{selected} selected, {skipped} skipped, {len(result.warnings)} warnings, "
-                            f"{len(result.citation_gaps)} citation gaps{pending}")
+        self.status.setText(f"{selected} selected, {skipped} skipped, {counted(len(result.warnings), 'warning')}, "
+                            f"{counted(len(result.citation_gaps), 'citation gap')}{pending}")
         self._refresh_comparison()
         self._update_buttons()
         self.result_shown.emit(result)

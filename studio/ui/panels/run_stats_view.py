@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.diagnostics import counted
 from studio.core.runs.stats import RunStats
 from studio.ui.panels.bar_chart import Bar, BarChart, simple_bar
 
@@ -34,7 +35,7 @@ def selection_bars(stats: RunStats) -> list[Bar]:
 def over_time_bars(stats: RunStats) -> list[Bar]:
     """One stacked bar per record: warnings (amber) then citation gaps (red)."""
     return [Bar(f"{p.time} {p.kind}", ((p.warnings, WARNING_COLOR), (p.citation_gaps, GAP_COLOR)),
-                f"{p.warnings} warnings, {p.citation_gaps} gaps") for p in stats.over_time]
+                f"{counted(p.warnings, 'warning')}, {counted(p.citation_gaps, 'gap')}") for p in stats.over_time]
 
 
 PASS_COLOR = QColor("#2e7d32")

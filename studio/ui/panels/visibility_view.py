@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QButtonGroup,
+    QHeaderView,
     QLabel,
     QRadioButton,
     QSplitter,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from studio.core.diagnostics import counted
 from studio.core.terminal import printable
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
 from studio.core.workspace import Workspace
@@ -96,10 +98,12 @@ class VisibilityView(QWidget):
 
         self.roots = QTreeWidget()
         self.roots.setHeaderLabels(["Scope root / copy", "Scope", "Status", "Trust", "Version"])
-        self.roots.setColumnWidth(0, 420)
         self.roots.itemDoubleClicked.connect(self._open_copy)
         self.contexts = QTreeWidget()
         self.contexts.setRootIsDecorated(False)
+        for tree in (self.roots, self.contexts):
+            _fit_columns(tree)
+            tree.installEventFilter(self)
         self.contexts.itemSelectionChanged.connect(self._explain_selected)
         self.why = PackTextView()
         self.why.setMaximumHeight(110)
@@ -113,6 +117,14 @@ class VisibilityView(QWidget):
         layout.addLayout(policy_row)
         layout.addWidget(self.order)
         layout.addWidget(split, 1)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        # A table's own resize (after the layout gave it its width): share the columns and wrap the rows.
+        if event.type() == QEvent.Type.Resize:
+            for tree in (self.roots, self.contexts):
+                if watched is tree:
+                    _share_columns(tree, tree.width())
+        return super().eventFilter(watched, event)
 
     # -- input --------------------------------------------------------------------------------------------
     def show_workspace(self, workspace: Workspace, name: str) -> VisibilityReport:
@@ -147,26 +159,27 @@ class VisibilityView(QWidget):
         other = Policy.USER_FIRST if self.policy is Policy.STANDARD else Policy.STANDARD
         winner = report.winner(self.policy)
         self.paths = telling_paths(report.copies)
-        self.title.setText(f"{_text(report.name)}: {len(report.copies)} copies in "
-                           f"{sum(1 for r in report.roots if r.copies)} scope roots; this context loads "
+        self.title.setText(f"{_text(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
+                           f"{counted(sum(1 for r in report.roots if r.copies), 'scope root')}; this context loads "
                            f"{copy_text(winner, self.paths)}")
         self._fill_roots(report, winner)
         self.contexts.setHeaderLabels(["Client context", f"Loads ({POLICY_LABELS[self.policy]})",
                                        f"{POLICY_LABELS[other]} would load", ""])
-        for column, width in enumerate((260, 300, 300)):
-            self.contexts.setColumnWidth(column, width)
         for ctx in report.contexts:
             self._add_context(ctx, other)
         first = self.contexts.topLevelItem(0)
         if first is not None:
             self.contexts.setCurrentItem(first)
+        for tree in (self.roots, self.contexts):
+            _share_columns(tree, tree.width())
+            _show_every_row(tree)
 
     def _fill_roots(self, report: VisibilityReport, loaded: PackCopy | None) -> None:
         for root in report.roots:
             if not root.exists and not root.copies:
                 continue  # a location that was looked at but is not there: only noise here
             item = QTreeWidgetItem([_text(str(root.path)), root.scope.value, "", "", ""])
-            item.setToolTip(0, f"{len(root.copies)} copy(ies) here" if root.copies else "no copy here")
+            item.setToolTip(0, f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies else "no copy here")
             if not root.copies:
                 item.setForeground(0, QBrush(MUTED_COLOR))
             for copy in root.copies:
@@ -177,8 +190,9 @@ class VisibilityView(QWidget):
                 child = QTreeWidgetItem([label, copy.scope.value, copy.status or "-", copy.trust or "-",
                                          copy.version or "-"])
                 child.setData(0, COPY_ROLE, copy)
-                child.setToolTip(0, _text(str(copy.root)) + ("" if copy.competes else
-                                                              f"\nDoes not load: {_text(copy.why_not)}"))
+                facts = f"\nstatus {copy.status or '-'}, trust {copy.trust or '-'}, version {copy.version or '-'}"
+                child.setToolTip(0, _text(str(copy.root)) + facts + ("" if copy.competes else
+                                                                      f"\nDoes not load: {_text(copy.why_not)}"))
                 if wins:
                     font = child.font(0)
                     font.setBold(True)
@@ -197,6 +211,7 @@ class VisibilityView(QWidget):
             mark = (mark + ", " if mark else "") + "lower trust wins"
         item = QTreeWidgetItem([ctx.label, copy_text(main.winner, self.paths), copy_text(alt.winner, self.paths),
                                 mark])
+        item.setToolTip(0, f"{ctx.label}: {mark}" if mark else ctx.label)
         item.setToolTip(1, _text(str(main.winner.root)) if main.winner else "")
         item.setToolTip(2, _text(str(alt.winner.root)) if alt.winner else "")
         item.setData(0, CONTEXT_ROLE, ctx)
@@ -219,6 +234,57 @@ class VisibilityView(QWidget):
         copy = item.data(0, COPY_ROLE)
         if isinstance(copy, PackCopy):
             self.open_pack_requested.emit(copy.root / "KNOWLEDGE.md")
+
+
+MAX_TABLE_ROWS = 8
+"""Rows a table asks room for before it scrolls (a name has a handful of scope roots and contexts)."""
+
+
+NARROW = 560
+"""Below this width (a dock beside the editor) each table keeps its two telling columns, shared by proportion."""
+NARROW_SHARES = {0: 0.62, 1: 0.38}
+"""Roots: the path, its scope. Contexts: the context, what it loads (the copy's facts are in the tooltips)."""
+
+
+def _fit_columns(tree: QTreeWidget) -> None:
+    """Rows that wrap and columns that share the width: no horizontal scroll bar, no cell cut to three letters."""
+    header = tree.header()
+    header.setStretchLastSection(False)
+    header.setMinimumSectionSize(24)
+    tree.setWordWrap(True)
+    tree.setUniformRowHeights(False)
+    tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a path has no space to wrap at
+    tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+
+def _share_columns(tree: QTreeWidget, width: int) -> None:
+    """Narrow: the first two columns share ``width`` by ``NARROW_SHARES``, the rest hidden. Wide: every column,
+    the first stretching."""
+    header = tree.header()
+    narrow = width < NARROW
+    for column in range(tree.columnCount()):
+        tree.setColumnHidden(column, narrow and column not in NARROW_SHARES)
+    if narrow:
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        usable = max(tree.viewport().width() - 2, 80)
+        for column, share in NARROW_SHARES.items():
+            tree.setColumnWidth(column, int(usable * share))
+        tree.doItemsLayout()  # rows wrap to the new widths: their heights are asked again
+    else:
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+
+
+def _show_every_row(tree: QTreeWidget) -> None:
+    """Ask for the height of the table's rows (up to ``MAX_TABLE_ROWS``): two tables of one visible row each
+    told nothing; the view scrolls in its dock instead (``fit.scroll_page``)."""
+    rows, item = 0, tree.topLevelItem(0)
+    height = 0
+    while item is not None and rows < MAX_TABLE_ROWS:
+        height += max(tree.visualItemRect(item).height(), tree.fontMetrics().height() + 6)
+        rows += 1
+        item = tree.itemBelow(item)
+    tree.setMinimumHeight(tree.header().sizeHint().height() + height + 2 * tree.frameWidth() + 4)
 
 
 def explain(ctx: ContextView, policy: Policy, paths: dict[Path, str] | None = None) -> str:

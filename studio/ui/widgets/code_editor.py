@@ -91,6 +91,7 @@ class CodeEditor(QPlainTextEdit):
         self.fixable: Callable[[Diagnostic], bool] | None = None
         """Whether a finding has a quick fix (set by the owner; None: no light bulbs)."""
         self.fix_lines: set[int] = set()
+        self._confirmed_fix_lines: set[int] | None = None
         self.hover_provider: Callable[[int, int], tuple[str, str] | None] | None = None
         """(1-based line, 0-based column) -> (title, text) to lead the tooltip with, or None."""
         self._bulb_line = 0
@@ -169,8 +170,17 @@ class CodeEditor(QPlainTextEdit):
         for d in self.diagnostics:
             self._by_line.setdefault(d.line, []).append(d)
         fixable = self.fixable
-        self.fix_lines = {d.line for d in self.diagnostics if fixable(d)} if fixable is not None else set()
+        lines = {d.line for d in self.diagnostics if fixable(d)} if fixable is not None else set()
+        # Once the owner has said where fixes really apply (set_fix_lines), a bulb never comes back on a line
+        # merely because its code has a fixer: until the next answer, only lines already known keep theirs.
+        self.fix_lines = lines & self._confirmed_fix_lines if self._confirmed_fix_lines is not None else lines
         self._refresh_selections()
+        self.gutter.update()
+
+    def set_fix_lines(self, lines: frozenset[int]) -> None:
+        """The lines where a fix is known to apply (worked out off the GUI thread): the only ones with a bulb."""
+        self._confirmed_fix_lines = set(lines)
+        self.fix_lines = set(lines)
         self.gutter.update()
 
     def _move_bulb(self) -> None:
@@ -224,6 +234,14 @@ class CodeEditor(QPlainTextEdit):
         cursor.setPosition(block.position() + start)
         cursor.setPosition(block.position() + min(end, len(text)), QTextCursor.MoveMode.KeepAnchor)
         return cursor
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # The current line's band is a colour of the palette, copied into an extra selection: paint it again
+            # in the new theme's colour (it kept the old theme's until the cursor moved).
+            self._refresh_selections()
+            self.gutter.update()
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:

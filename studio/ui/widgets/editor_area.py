@@ -53,6 +53,8 @@ class EditorArea(QTabWidget):
         self.hint.setWordWrap(True)
         self.hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self._titles: dict[int, str] = {}
+        self.soft_wrap = True
+        """Markdown tabs wrap at the editor's width (View ▸ Soft wrap Markdown, Alt+Z)."""
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
@@ -79,6 +81,7 @@ class EditorArea(QTabWidget):
 
     def add(self, document: Document, pack: Pack | None) -> EditorTab:
         tab = EditorTab(document, pack)
+        tab.set_soft_wrap(self.soft_wrap)
         index = self.addTab(tab, document.path.name)
         self.setTabToolTip(index, str(document.path))
         tab.dirty_changed.connect(lambda _dirty, t=tab: self._show_title(t))
@@ -91,6 +94,12 @@ class EditorArea(QTabWidget):
         self.relabel()
         self.setCurrentWidget(tab)
         return tab
+
+    def set_soft_wrap(self, on: bool) -> None:
+        """Wrap every Markdown tab, open now or later, at its width (``on``) or not."""
+        self.soft_wrap = on
+        for tab in self.tabs():
+            tab.set_soft_wrap(on)
 
     def title_of(self, tab: EditorTab) -> str:
         """The tab's title without the dirty dot."""

@@ -21,9 +21,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QMenu, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QPlainTextEdit, QVBoxLayout, QWidget
 
-from studio.core.authoring.fixes import has_fix
+from studio.core.authoring.fixes import has_fix, lines_with_fixes
 from studio.core.authoring.formatting import format_knowledge
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack, Scope
@@ -32,6 +32,7 @@ from studio.core.text.line_breaks import shown
 from studio.ui import workers
 from studio.ui.document import Document, SaveOutcome, save_document
 from studio.ui.highlighter import PygmentsHighlighter, language_for
+from studio.ui.pack_text_view import has_long_blank_run
 from studio.ui.text_edits import replace_minimal
 from studio.ui.theme import is_dark
 from studio.ui.widgets.code_editor import CodeEditor
@@ -40,6 +41,7 @@ from studio.ui.widgets.frontmatter_assist import FrontmatterAssist
 from studio.ui.widgets.quick_fix import QuickFixController
 
 LIVE_DELAY_MS = 300
+PROSE_SUFFIXES = frozenset({".md", ".markdown"})
 
 
 class EditorTab(QWidget):
@@ -66,6 +68,7 @@ class EditorTab(QWidget):
         self._layout = layout
         self.editor.document().modificationChanged.connect(self.dirty_changed)
         self._latest_validation = 0
+        self._latest_fix_lines = 0
         self._live = QTimer(self)
         self._live.setSingleShot(True)
         self._live.setInterval(LIVE_DELAY_MS)
@@ -76,6 +79,19 @@ class EditorTab(QWidget):
             # contentsChange, not textChanged: highlighting also "changes" the document (formats only).
             self.editor.document().contentsChange.connect(self._edited)
             self._install_authoring()
+
+    @property
+    def is_prose(self) -> bool:
+        """Markdown: prose whose paragraphs are single long lines, read best wrapped to the editor's width."""
+        return self.document_state.path.suffix.lower() in PROSE_SUFFIXES
+
+    def set_soft_wrap(self, on: bool) -> None:
+        """Wrap Markdown at the editor's width (``on``) or not; other files (JSON, YAML) are never wrapped, nor a
+        file holding a run of blanks Qt's wrapped layout never finishes (``pack_text_view``; an editor must keep
+        every byte, so it cannot shorten the run as the read-only views do)."""
+        wrap = on and self.is_prose and not has_long_blank_run(self.document_state.text)
+        self.editor.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth if wrap
+                                    else QPlainTextEdit.LineWrapMode.NoWrap)
 
     def _install_authoring(self) -> None:
         """Quick fixes, completion, hover and formatting for a KNOWLEDGE.md buffer."""
@@ -182,6 +198,18 @@ class EditorTab(QWidget):
         """Show the pack's findings that point at this file."""
         self.pack = pack
         self.editor.set_diagnostics(self._mine(pack.findings))
+        self._find_fix_lines()
+
+    def _find_fix_lines(self) -> None:
+        """Work out, off the GUI thread, on which lines a quick fix really applies (the light bulbs)."""
+        if self.quick_fix is None:
+            return
+        self._latest_fix_lines = workers.submit(lines_with_fixes, self.document_state.pack_root, self.text(),
+                                                on_done=self._fix_lines_found)
+
+    def _fix_lines_found(self, request_id: int, lines: frozenset[int]) -> None:
+        if request_id == self._latest_fix_lines:
+            self.editor.set_fix_lines(lines)
 
     def _mine(self, diagnostics: Sequence[Diagnostic]) -> list[Diagnostic]:
         return [d for d in diagnostics if d.file == self.relpath]
@@ -202,6 +230,7 @@ class EditorTab(QWidget):
         if self.pack is not None:  # the workspace settles it again; until then the last verdict holds
             pack = pack.with_verdict(self.pack.verdict)
         self.editor.set_diagnostics(self._mine(pack.findings))
+        self._find_fix_lines()
         self.live_validated.emit(pack)
 
     # -- saving -----------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
 
 from studio.core.authoring.fix_types import Fix, FixKind
@@ -41,6 +42,10 @@ class FixPreviewDialog(QDialog):
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.apply_button = buttons.addButton("Apply", QDialogButtonBox.ButtonRole.AcceptRole)
         self.apply_button.setDefault(True)
+        # Return applies, as the default button promises: a focused Cancel would otherwise take it.
+        self.cancel_button = buttons.button(QDialogButtonBox.StandardButton.Cancel)
+        self.cancel_button.setAutoDefault(False)
+        self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -49,4 +54,5 @@ class FixPreviewDialog(QDialog):
         layout.addWidget(self.note)
         layout.addWidget(buttons)
         self.resize(720, 360)
+        self.apply_button.setFocus()
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QCompleter
 
-from studio.core.authoring.completion import Completion, complete, hover
+from studio.core.authoring.completion import Completion, complete, hover, new_line_indent
 from studio.ui.text_edits import qt_position
 from studio.ui.widgets.code_editor import CodeEditor
 
@@ -99,6 +99,9 @@ class FrontmatterAssist(QObject):
     def _after_key(self, event: QKeyEvent) -> None:
         text = event.text()
         popup = self._popup()
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not popup.isVisible():
+            self._indent_new_line()
+            return
         if event.key() == Qt.Key.Key_Backspace and popup.isVisible():
             self.trigger(explicit=False)
             return
@@ -108,6 +111,18 @@ class FrontmatterAssist(QObject):
             self.trigger(explicit=False)
         elif popup.isVisible():
             popup.hide()
+
+    def _indent_new_line(self) -> None:
+        """After Return in the frontmatter: start the new line at the indentation YAML expects there."""
+        cursor = self.editor.textCursor()
+        if cursor.hasSelection() or cursor.positionInBlock() != 0:
+            return
+        indent = new_line_indent(self.editor.toPlainText(), cursor.block().blockNumber())
+        if indent:
+            cursor.joinPreviousEditBlock()  # one undo step with the Return itself
+            cursor.insertText(indent)
+            cursor.endEditBlock()
+            self.editor.setTextCursor(cursor)
 
     def _insert(self, index: QModelIndex) -> None:
         found = self.current

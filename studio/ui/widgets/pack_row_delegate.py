@@ -34,6 +34,9 @@ NAME_MIN = 150
 how a curator finds a pack; both tags are in the tooltip and the Inspector."""
 DOT = 10
 """Width of the status chip when it shrinks to a dot."""
+CHIP_ROW_MIN = 380
+"""Rows narrower than this draw the status as a dot, wider ones as a chip with the word: one style for every row
+at a width (choosing per row by the name's length mixed chips and dots in one tree)."""
 PROFILE_SHORT = {"document-first": "doc-first", "wiki-first": "wiki-first", "hybrid": "hybrid"}
 
 
@@ -182,14 +185,17 @@ class PackRowDelegate(QStyledItemDelegate):
         del tags[tags_that_fit(right - x, wanted, chip_width, [w for _s, w in tags]):]
         room = right - x - 10 - chip_width - 8 - sum(w + 10 for _s, w in tags)
         # In a narrow dock the status chip shrinks to a coloured dot (the word is in the tooltip and the
-        # Inspector) before the name gives up its first characters.
-        compact = room < wanted
+        # Inspector), on every row alike: the row's width decides, not its name's length.
+        compact = rect.width() < CHIP_ROW_MIN
         if compact:
             room += chip_width - DOT
             chip_width = DOT
         # Copies share the name: the suffix is what tells them apart, so it may take most of a narrow row.
         where_room = min(where_width, max(room - name_width, room * 3 // 5)) if where else 0
-        name, width = self._text(self._elide(look.name, max(room - where_room, NAME_MIN // 2), fm), fm)
+        # Elided in the middle: names often share a start (acme-content-ontology, acme-content-ops) and differ
+        # at the end, so cutting the end made two packs read the same.
+        name, width = self._text(self._elide(look.name, max(room - where_room, NAME_MIN // 2), fm,
+                                             Qt.TextElideMode.ElideMiddle), fm)
         painter.drawStaticText(QPoint(x, top), name)
         x += width
         if where and where_room > 16:

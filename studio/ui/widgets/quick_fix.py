@@ -21,9 +21,9 @@ from PySide6.QtCore import QObject, QPoint, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu
 
-from studio.core.authoring.files import FileOpError, create_file, create_folder, plan_rename, rename
+from studio.core.authoring.files import FileOpError, plan_rename, rename
 from studio.core.authoring.fix_types import Fix, FixKind
-from studio.core.authoring.fixes import fixes_at_line
+from studio.core.authoring.fixes import create_for_fix, fixes_at_line
 from studio.ui.text_edits import replace_minimal, select_range
 from studio.ui.widgets.code_editor import CodeEditor
 from studio.ui.widgets.fix_preview import FixPreviewDialog
@@ -62,6 +62,7 @@ class QuickFixController(QObject):
             menu.addAction(action)
         rect = self.editor.cursorRect()
         menu.popup(self.editor.viewport().mapToGlobal(QPoint(rect.left(), rect.bottom())))
+        menu.setActiveAction(menu.actions()[0])  # preselected: Return takes the first fix at once
         self.menu = menu
         return menu
 
@@ -89,9 +90,7 @@ class QuickFixController(QObject):
         root = self.pack_root()
         try:
             if fix.kind is FixKind.CREATE_FILE and fix.path is not None:
-                path = (create_folder(root, fix.path) if fix.file_text is None
-                        else create_file(root, fix.path, fix.file_text))
-                self.file_created.emit(path)
+                self.file_created.emit(create_for_fix(root, fix))
             elif fix.kind is FixKind.RENAME_FOLDER and fix.path is not None:
                 new_root = rename(plan_rename(root, root, fix.path))
                 self.pack_folder_renamed.emit(root, new_root)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from studio.core.authoring.files import create_file, create_folder, plan_rename, rename
 from studio.core.authoring.fix_types import Fix, FixKind
-from studio.core.authoring.fixes import fixes_for, has_fix, plan_fixes, write_fixes
+from studio.core.authoring.fixes import create_files, fixes_for, has_fix, plan_fixes, write_fixes
 from studio.core.diagnostics import Diagnostic
 from studio.core.frontmatter_edit import EditError
 from studio.core.model import GROUNDING_POLICIES, PROFILES, STATUSES, TRUST_LEVELS
@@ -120,7 +120,8 @@ def test_context_map_fixes_create_the_file_or_remove_the_line() -> None:
     fixes = [f for _, f in _all_fixes(BROKEN / "context-map-missing")]
     assert [f.kind for f in fixes] == [FixKind.CREATE_FILE, FixKind.EDIT]
     assert fixes[0].path == "compiled/facts.md" and fixes[0].file_text and not fixes[0].cli
-    assert "compiled/facts.md" not in fixes[1].new_text and fixes[1].cli
+    assert "compiled/facts.md" not in fixes[1].new_text
+    assert not fixes[1].cli, "removing a guide line the author wrote is a choice, never automatic"
     folder = [f for _, f in _all_fixes(BROKEN / "context-map-folder")][0]
     assert folder.path == "sources/" and folder.file_text is None
     shared = [f for _, f in _all_fixes(BROKEN / "context-map-shared-line")]
@@ -147,12 +148,45 @@ def test_plan_fixes_repairs_a_pack_with_many_problems(tmp_path: Path, make_pack)
     root = make_pack("acme", "---\nname: acme-old\ndescripton: Facts about Acme widgets and when to use them.\n"
                      "type: brand_product\nstatus: Ready\ntrust: offical\n---\n\n# Acme\n\n## Context map\n\n"
                      "- `wiki/index.md`: start\n\n## Runtime boundaries\n\n- Data only.\n", {"wiki/a.md": "# A\n"})
-    run = plan_fixes(root)
+    run = plan_fixes(root, create=True)
     assert {f.code for f in run.applied} == {"missing-profile", "name-directory-mismatch", "unknown-key",
-                                             "unknown-type", "invalid-status", "invalid-trust",
-                                             "context-map-missing-file"}
+                                             "unknown-type", "invalid-status", "invalid-trust"}
+    assert [f.path for f in run.creations] == ["wiki/index.md"]
     write_fixes(run)
+    create_files(run)
+    assert "- `wiki/index.md`: start" in (root / "KNOWLEDGE.md").read_text(), "the guide line is kept"
     assert load_pack(root, content=True).diagnostics == ()
+
+
+def test_plan_fixes_never_removes_a_guide_line(tmp_path: Path) -> None:
+    root = copy_case("context-map-missing", tmp_path)
+    run = plan_fixes(root)
+    assert not run.changed and not run.creations
+    assert [(d.code, d.line) for d, _why in run.left] == [("context-map-missing-file", 22)]
+    assert "fix --create" in run.left[0][1]
+
+
+def test_fix_line_numbers_are_those_of_the_original_file(make_pack) -> None:  # type: ignore[no-untyped-def]
+    # The implied profile is inserted above the status line: later findings move down one line in the
+    # fixed text, but the author reads the file as it was.
+    root = make_pack("acme", "---\nname: acme\ndescription: Facts about Acme widgets and when to use them.\n"
+                     "type: brand-product\nstatus: redy\ntrust: offical\n---\n\n# Acme\n\n## Context map\n\n"
+                     "- `wiki/a.md`: start\n- `wiki/gone.md`: gone\n\n## Runtime boundaries\n\n- Data only.\n",
+                     {"wiki/a.md": "# A\n"})
+    run = plan_fixes(root)
+    assert {f.code: f.line for f in run.applied} == {"missing-profile": 1, "invalid-status": 5,
+                                                      "invalid-trust": 6}
+    assert [(d.code, d.line) for d, _why in run.left] == [("context-map-missing-file", 14)]
+
+
+def test_a_scalar_maintainer_becomes_a_maintainers_list(make_pack) -> None:  # type: ignore[no-untyped-def]
+    root = make_pack("acme", "---\nname: acme\ndescription: Facts about Acme widgets and when to use them.\n"
+                     "type: brand-product\nprofile: wiki-first\nstatus: ready\nmaintainer: Ana Lima  # lead\n"
+                     "---\n\n# Acme\n\n## Runtime boundaries\n\n- Data only.\n")
+    run = plan_fixes(root)
+    assert [f.title for f in run.applied] == ["Rename 'maintainer' to 'maintainers' as a list"]
+    assert "\nmaintainers:\n  - Ana Lima  # lead\n---\n" in run.new_text
+    assert validate_text(root, run.new_text).frontmatter.data["maintainers"] == ["Ana Lima"]  # type: ignore[union-attr]
 
 
 def test_a_fix_is_refused_when_the_file_changed_on_disk(tmp_path: Path) -> None:
