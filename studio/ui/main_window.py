@@ -32,6 +32,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.core.paths import user_home
 from studio.core.recovery import RecoveryStore
+from studio.core.terminal import printable
 from studio.ui import child_pool, scan_process
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
 from studio.ui.fit import PageStack, first_size, scroll_page
@@ -50,7 +51,7 @@ from studio.ui.panes import Pane, PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.search_service import SearchService
 from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
-from studio.ui.status_line import StatusLine
+from studio.ui.status_line import PrintableStatusBar, StatusLine
 from studio.ui.theme import apply_choice, theme_choice
 from studio.ui.turns import next_turn
 from studio.ui.warm_up import warm_up_editor
@@ -132,6 +133,7 @@ class MainWindow(QMainWindow):
         self.docks["inspector"].raise_()
         self._warmed = False
         self._fit_pending = False
+        self.setStatusBar(PrintableStatusBar(self))
         self.status = StatusLine(self.statusBar())
         self.status.cancel_requested.connect(self.session.cancel)
         # Copies of unsaved buffers live outside every pack: the app's data folder, or beside a
@@ -314,7 +316,7 @@ class MainWindow(QMainWindow):
         # On a turn of its own: writing the settings file (QSettings syncs it to disk) and re-reading the list
         # took 10-30 ms with 700 roots an entry, on the turn a re-opening already clears every view.
         next_turn(self, lambda: self._remember_recent(entry))
-        self.setWindowTitle(f"{APP_TITLE} — {request.label()}")
+        self.setWindowTitle(f"{APP_TITLE} — {printable(request.label())}")  # folder names are pack text too
         self.switch_mode(AUTHOR)
         self.window_actions.workspace_opened()
 
@@ -368,7 +370,7 @@ class MainWindow(QMainWindow):
             for name, root in self.settings.pins(before).items():  # pins are kept per workspace: carry them over
                 self.settings.set_pin(after, name, root)
             self.settings.add_recent(after)
-            self.setWindowTitle(f"{APP_TITLE} — {self.session.request.label()}")
+            self.setWindowTitle(f"{APP_TITLE} — {printable(self.session.request.label())}")
 
     def _scan_started(self) -> None:
         self.inspector.show_pack(None)

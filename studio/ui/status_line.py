@@ -10,7 +10,16 @@ from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWi
 
 from studio.core.diagnostics import DiagnosticCounts
 from studio.core.model import Pack
+from studio.core.terminal import printable
 from studio.ui.models.diagnostics_table import counts_text
+
+
+class PrintableStatusBar(QStatusBar):
+    """The window's status bar: every message goes through the one escaping layer, since many quote pack names
+    and paths (a bidi override in one would reverse the sentence around it)."""
+
+    def showMessage(self, text: str, timeout: int | None = 0) -> None:  # noqa: N802 (Qt's name)
+        super().showMessage(printable(text), timeout or 0)
 
 
 class StatusLine(QObject):
@@ -43,7 +52,7 @@ class StatusLine(QObject):
             part.hide()
 
     def set_workspace(self, label: str) -> None:
-        self.workspace_label.setText(label)
+        self.workspace_label.setText(printable(label))
         self.progress_label.setText("scanning…")
         for part in self._scanning:
             part.show()

@@ -25,7 +25,7 @@ BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 def shown_texts(window: MainWindow) -> list[str]:
     """Every sentence the window shows that could hold pack text: labels, titles, tabs, tree rows."""
-    texts = ["window title: " + window.windowTitle()]
+    texts = ["window title: " + window.windowTitle(), "status: " + window.statusBar().currentMessage()]
     texts += [f"label {label.objectName() or type(label.parent()).__name__}: {label.text()}"
               for label in window.findChildren(QLabel)]
     texts += ["dock: " + dock.windowTitle() for dock in window.findChildren(QDockWidget)]
@@ -47,7 +47,7 @@ def shown_texts(window: MainWindow) -> list[str]:
                     index = model.index(row, column, parent)
                     value = index.data()
                     if isinstance(value, str):
-                        texts.append(f"{type(model).__name__}: {value}")
+                        texts.append(f"{type(model).__name__} in {type(view.parent()).__name__}: {value}")
                     if column == 0 and model.rowCount(index):
                         stack.append(index)
     return texts

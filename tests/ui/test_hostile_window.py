@@ -25,7 +25,7 @@ def _knowledge(name: str, description: str, body: str) -> str:
 
 @pytest.fixture
 def hostile_workspace(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
-    parent = tmp_path / "ws"
+    parent = tmp_path / "ws\u202eevil"  # the folder names the workspace: the window title and status line
     make_pack("blanks", _knowledge("blanks", f"Long blank runs.{BLANKS}end",
                                    f"# Guide\n\nRead compiled/long.md.\n\nA line{WIDE_BLANKS}of wide blanks.\n"),
               {"compiled/long.md": f"# Long\n\nWords{BLANKS}more words\n",

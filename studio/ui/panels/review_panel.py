@@ -49,6 +49,7 @@ from studio.core.review_reasons import (
     review_queue,
 )
 from studio.core.runs import read_runs
+from studio.core.terminal import printable
 from studio.ui.fit import wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
@@ -401,7 +402,7 @@ class ReviewPanel(ModePanel):
             return
         self.reasons = reasons
         for reason in reasons:
-            item = QListWidgetItem(f"{reason.kind}: {reason.summary}")
+            item = QListWidgetItem(printable(f"{reason.kind}: {reason.summary}"))
             item.setToolTip(f"{reason.file}:{reason.line}" if reason.file else reason.summary)
             item.setData(Qt.ItemDataRole.UserRole, reason)
             self.reason_list.addItem(item)

@@ -110,7 +110,7 @@ class CollisionView(QWidget):
             state = self._state(pack)
             updated = pack.field("updated")
             cells = (state, pack.scope.value, pack.version or "", updated if isinstance(updated, str) else "",
-                     str(pack.root))
+                     printable(str(pack.root)))
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ROOT_ROLE, pack.root)

@@ -131,7 +131,7 @@ class Inspector(QWidget):
         if pack.shadowed_by is not None:
             loads += f" (shadowed by {pack.shadowed_by})"
         self.fields["Loads"].setText(f"{loads}; behaviour: {pack.behavior.value}")
-        self.fields["Root"].setText(str(pack.root))
+        self.fields["Root"].setText(printable(str(pack.root)))
         if not same:
             self.fields["Catalog"].setText("counting…")
             self.fields["Guide"].setText("counting…")
@@ -140,8 +140,8 @@ class Inspector(QWidget):
                                       if produced else "(not declared)")
         self.findings.clear()
         for d in pack.findings:
-            item = QListWidgetItem(severity_icon(d.severity.value), f"{d.file}:{d.line}  {d.message}")
-            item.setToolTip(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else ""))
+            item = QListWidgetItem(severity_icon(d.severity.value), printable(f"{d.file}:{d.line}  {d.message}"))
+            item.setToolTip(f"{d.code}: {printable(d.message)}" + (f"\nHint: {printable(d.hint)}" if d.hint else ""))
             item.setData(Qt.ItemDataRole.UserRole, d)
             self.findings.addItem(item)
 

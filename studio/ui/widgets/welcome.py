@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
+from studio.core.terminal import printable
 from studio.ui.icons import icon
 
 
@@ -51,7 +52,7 @@ class WelcomePage(QWidget):
         self.recent.clear()
         for entry in entries:
             label = " + ".join("bundled examples" if e == "builtin:" else e for e in entry)
-            item = QListWidgetItem(icon("folder"), label)
+            item = QListWidgetItem(icon("folder"), printable(label))
             item.setData(Qt.ItemDataRole.UserRole, entry)
             self.recent.addItem(item)
         if not entries:
