@@ -34,7 +34,7 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from studio.core.text.stopwords import ENGLISH_STOPWORDS, FUNCTION_WORDS, is_stop_bigram
@@ -210,49 +210,72 @@ class BM25Index:
         self._plain_k = ([K1 * (1 - B + B * (d.length + t) / avg_all) for d, t in zip(self.docs, title_lengths,
                                                                                        strict=True)]
                          if avg_all else [K1] * n)
+        self._body_postings: dict[bytes, dict[int, int]] | None = None
 
     def scores(self, query_terms: Iterable[str], ranking: str = DEFAULT_RANKING) -> list[float]:
         """One score per item, in item order; 0.0 for items sharing no term with the query.
 
         ``ranking`` is one of ``RANKINGS``; anything else scores as the default.
         """
+        out = [0.0] * self.n
+        bags = self._bags
+
+        def body_tfs(key: bytes) -> dict[int, int]:
+            # One flat pass over the bodies: cheaper than building postings for a pack scored only a few times.
+            return {i: tf for i, bag in enumerate(bags) if (tf := bag.get(key, 0))}
+
+        for i, score in self._scored(query_terms, ranking, body_tfs).items():
+            out[i] = score
+        return out
+
+    def sparse_scores(self, query_terms: Iterable[str], ranking: str = DEFAULT_RANKING) -> dict[int, float]:
+        """Item index -> score for the items sharing a term with the query (the same numbers as ``scores``).
+
+        Uses body postings, built on the first call and kept with the index: touching only the items that hold a
+        query word pays off for a caller scoring many tasks against one pack state (coverage).
+        """
+        if self._body_postings is None:
+            self._body_postings = {t: dict(p) for t, p in _postings(self._bags).items()}
+        postings = self._body_postings
+        return self._scored(query_terms, ranking, lambda key: postings.get(key, {}))
+
+    def _scored(self, query_terms: Iterable[str], ranking: str,
+                body_tfs: Callable[[bytes], dict[int, int]]) -> dict[int, float]:
+        """The scores of the items sharing a term with the query; ``body_tfs`` gives a term's body counts."""
         n = self.n
-        out = [0.0] * n
+        out: dict[int, float] = {}
         if not n or (self.avgdl == 0 and not self._titles):
             return out
         plain = ranking == "bm25"
-        bags = self._bags
         for term in dict.fromkeys(query_terms):
-            # One flat pass per surface form over the bodies: this runs on every re-run, for every item.
-            tfs = [0] * n
+            tfs: dict[int, int] = {}
             titles: dict[int, int] = {}
             heads: dict[int, int] = {}
             for form in surface_forms(term):
                 key = form.encode("utf-8", "surrogatepass")
-                tfs = [tf + bag.get(key, 0) for tf, bag in zip(tfs, bags, strict=True)]
+                for i, c in body_tfs(key).items():
+                    tfs[i] = tfs.get(i, 0) + c
                 for i, c in self._titles.get(key, ()):
                     titles[i] = titles.get(i, 0) + c
                 for i, c in self._heads.get(key, ()):
                     heads[i] = heads.get(i, 0) + c
-            df = n - tfs.count(0) + sum(1 for i in titles if not tfs[i])
+            df = len(tfs) + sum(1 for i in titles if i not in tfs)
             if not df:
                 continue
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
             if plain:
                 k = self._plain_k
-                for i in range(n):
-                    tf = tfs[i] + titles.get(i, 0)
-                    if tf:
-                        out[i] += idf * tf * (K1 + 1) / (tf + k[i])
+                for i in tfs.keys() | titles.keys():
+                    tf = tfs.get(i, 0) + titles.get(i, 0)
+                    out[i] = out.get(i, 0.0) + idf * tf * (K1 + 1) / (tf + k[i])
                 continue
             body_norm, head_norm = self._body_norm, self._head_norm
-            for i, tf in enumerate(tfs):
-                if tf:
-                    weighted = tf / body_norm[i]
-                    if heads and i in heads:
-                        weighted += HEADING_WEIGHT * heads[i] / head_norm[i]
-                    out[i] += idf * weighted * (K1 + 1) / (weighted + K1)
+            for i, tf in tfs.items():
+                weighted = tf / body_norm[i]
+                if i in heads:
+                    weighted += HEADING_WEIGHT * heads[i] / head_norm[i]
+                out[i] = out.get(i, 0.0) + idf * weighted * (K1 + 1) / (weighted + K1)
             title_k = self._title_k
             for i, tf in titles.items():
-                out[i] += TITLE_WEIGHT * idf * tf * (K1 + 1) / (tf + title_k[i])
+                out[i] = out.get(i, 0.0) + TITLE_WEIGHT * idf * tf * (K1 + 1) / (tf + title_k[i])
         return out
