@@ -21,12 +21,12 @@ from studio.core.resolver.selection import select
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 BUDGETS = (0, 250, 900, 4000, 30000)
-VARIANTS = (
-    {},
-    {"grounding_override": "required"},
-    {"profile_override": "document-first"},
-    {"profile_override": "wiki-first", "ranking": "bm25"},
-    {"profile_override": "hybrid", "mode_override": "persona"},
+VARIANTS: tuple[tuple[str | None, str | None, str | None, str], ...] = (
+    (None, None, None, "bm25f"),  # (profile, mode, grounding overrides, ranking)
+    (None, None, "required", "bm25f"),
+    ("document-first", None, None, "bm25f"),
+    ("wiki-first", None, None, "bm25"),
+    ("hybrid", "persona", None, "bm25f"),
 )
 
 
@@ -64,14 +64,17 @@ def _lean(session: ResolverSession, request: ResolveRequest) -> tuple[list[objec
     return list(chosen.selected), chosen.tokens_used, chosen.missing
 
 
+def _request(task: str, packs: list[Pack], rng: random.Random) -> ResolveRequest:
+    profile, mode, grounding, ranking = rng.choice(VARIANTS)
+    return ResolveRequest(task, packs, profile_override=profile, mode_override=mode, grounding_override=grounding,
+                          budget=rng.choice(BUDGETS), ranking=ranking)
+
+
 def _requests(packs: list[Pack], seed: int) -> list[ResolveRequest]:
     rng = random.Random(seed)
-    out = []
-    for pack in packs:
-        for task in _prompts(pack) + _generated(pack, rng, 12):
-            out.append(ResolveRequest(task, [pack], budget=rng.choice(BUDGETS), **rng.choice(VARIANTS)))
-    for task in _generated(packs[0], rng, 4) + _generated(packs[-1], rng, 4):  # several packs in one fence
-        out.append(ResolveRequest(task, packs, budget=rng.choice(BUDGETS), **rng.choice(VARIANTS)))
+    out = [_request(task, [pack], rng) for pack in packs for task in _prompts(pack) + _generated(pack, rng, 12)]
+    # several packs in one fence
+    out += [_request(task, packs, rng) for task in _generated(packs[0], rng, 4) + _generated(packs[-1], rng, 4)]
     return out
 
 
@@ -118,6 +121,7 @@ def test_select_sees_a_changed_pack_once_the_session_is_thawed(tmp_path: Path) -
     (pack_root / "wiki" / "zeppelin.md").write_text("# Zeppelin mooring\n\nThe zeppelin mooring procedure: tie "
                                                     "the zeppelin to the mast.\n", encoding="utf-8")
     after = session.select(ResolveRequest(request.task, [load_pack(pack_root)], budget=4000))
+    assert "wiki/zeppelin.md" in [d.path for d in after.selected]
     assert after == select(ResolveRequest(request.task, [load_pack(pack_root)], budget=4000))
     assert after.selected == _full(ResolverSession(), ResolveRequest(request.task, [load_pack(pack_root)],
                                                                      budget=4000))[0]
