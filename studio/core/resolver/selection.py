@@ -66,8 +66,12 @@ class RequestShape:
     packs: list[object]
     """The requested packs, held so that the ids in the cache key stay theirs."""
     plans: list[PackPlan]
+    names: list[str]
+    """Each plan's pack name (looked up in the frontmatter on every access otherwise)."""
     prepared: list[PreparedPack | None]
     """None for a pack that is not loadable (it is never walked)."""
+    required: bool
+    """Some walked pack says ``grounding: required``: missing terms are listed."""
     wrapper_costs: list[int]
     measure: Measure
     """Renders and counts a fence; remembers the count per chosen set (the same set is chosen again and again)."""
@@ -102,10 +106,8 @@ def _select(request: ResolveRequest, session: ResolverSession, tokenizer: Tokeni
     _, used = fit_exactly(chosen, request.budget, shape.measure)
     by_pack = sorted(chosen, key=lambda e: e.plan_index)  # stable: fill order within each pack
     selected = [Decision(e.candidate.path, e.candidate.section, e.candidate.lines, e.cost, e.placement.reason,
-                         e.score, plans[e.plan_index].name, e.placement.detail) for e in by_pack]
-    required = any(prep is not None and plan.pack.grounding == "required"
-                   for plan, prep in zip(plans, shape.prepared, strict=True))
-    missing = missing_terms(request.task, [e.candidate.text for e in by_pack]) if required else []
+                         e.score, shape.names[e.plan_index], e.placement.detail) for e in by_pack]
+    missing = missing_terms(request.task, [e.candidate.text for e in by_pack]) if shape.required else []
     return Selection(request.task, selected, used, missing)
 
 
@@ -123,7 +125,9 @@ def _shape(request: ResolveRequest, session: ResolverSession, tokenizer: Tokeniz
             counted[key] = render(chosen)
         return counted[key]
 
-    return RequestShape(list(request.packs), plans, prepared,
+    required = any(prep is not None and plan.pack.grounding == "required"
+                   for plan, prep in zip(plans, prepared, strict=True))
+    return RequestShape(list(request.packs), plans, [p.name for p in plans], prepared, required,
                         wrapper_costs(plans, [p.warnings for p in plans], tokenizer, variant), measure)
 
 
