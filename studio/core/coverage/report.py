@@ -9,7 +9,8 @@ Answered means, per source:
   ontology row whose own status says it is missing material stays a gap whatever the files say.
 
 One ``ResolverSession`` serves every resolve, frozen for the report (``ResolverSession.frozen``), so the pack is
-walked, read and indexed once, not once per task.
+walked, read and indexed once, not once per task. Free-text tasks need only what is selected, so they use
+``ResolverSession.select`` (the same choices as ``resolve``, without explaining every item left out).
 """
 
 from __future__ import annotations
