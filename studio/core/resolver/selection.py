@@ -74,7 +74,8 @@ class RequestShape:
     """Some walked pack says ``grounding: required``: missing terms are listed."""
     wrapper_costs: list[int]
     measure: Measure
-    """Renders and counts a fence; remembers the count per chosen set (the same set is chosen again and again)."""
+    """Renders and counts a fence; remembers the count per chosen set (the same set is chosen again and again).
+    Gives no text: ``select`` reports none."""
 
 
 def select(request: ResolveRequest, session: ResolverSession | None = None) -> Selection:
@@ -117,13 +118,15 @@ def _shape(request: ResolveRequest, session: ResolverSession, tokenizer: Tokeniz
                 else session.prepare(plan, tokenizer) for plan in plans]
     variant = FenceVariant(request.variant) if request.variant in set(FenceVariant) else FenceVariant.SUPERSET
     render = fence_measure(plans, tokenizer.count, lambda i: fence_warnings(plans[i].warnings), variant)
-    counted: dict[tuple[tuple[int, int], ...], tuple[str, int]] = {}
+    counted: dict[tuple[tuple[int, int], ...], int] = {}
 
     def measure(chosen: Sequence[Entry]) -> tuple[str, int]:
+        # Only the count decides what fits; the text is not kept (a thousand fences of a frozen session add up).
         key = tuple((e.plan_index, e.index) for e in chosen)
-        if key not in counted:
-            counted[key] = render(chosen)
-        return counted[key]
+        tokens = counted.get(key)
+        if tokens is None:
+            tokens = counted[key] = render(chosen)[1]
+        return "", tokens
 
     required = any(prep is not None and plan.pack.grounding == "required"
                    for plan, prep in zip(plans, prepared, strict=True))

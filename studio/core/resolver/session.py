@@ -5,7 +5,8 @@ statistics, the source map and, per encoding, the token cost of every candidate 
 counts only the candidates its fill can reach (``meter``); ``count_pending`` counts the rest when there is
 time. A re-run that changes only the task, budget, profile, mode or grounding re-walks the directory (stat
 calls only), re-scores with BM25, counts any newly reachable candidate and renders the fence once more;
-nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a fresh one.
+nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a fresh one. ``select`` makes the
+same choices as ``resolve`` without explaining them (``selection``), for callers that resolve many tasks.
 """
 
 from __future__ import annotations
