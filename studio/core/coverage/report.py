@@ -9,7 +9,8 @@ Answered means, per source:
   ontology row whose own status says it is missing material stays a gap whatever the files say.
 
 One ``ResolverSession`` serves every resolve, frozen for the report (``ResolverSession.frozen``), so the pack is
-walked, read and indexed once, not once per task.
+walked, read and indexed once, not once per task. Free-text tasks need only what is selected, so they use
+``ResolverSession.select`` (the same choices as ``resolve``, without explaining every item left out).
 """
 
 from __future__ import annotations
@@ -117,27 +118,32 @@ class _QueryResolver:
         self.universe, self.used = universe, used
 
     def resolve(self, text: str) -> ResolveResult:
-        # grounding "required" makes the resolver list the content terms no loaded item mentions (result.missing)
-        request = ResolveRequest(text, [self.pack], budget=self.budget, grounding_override="required")
-        result = self.session.resolve(request)
+        result = self.session.resolve(self._request(text))
         if not self.universe:
             self.universe.update(r.path for r in result.ranking)
         return result
 
     def task(self, task_id: str, source: TaskSource, text: str, origin: str, count: int = 1) -> CoverageTask:
-        result = self.resolve(text)
-        by = tuple(dict.fromkeys(d.path for res in result.packs for d in res.selected
-                                 if d.reason in RELEVANCE_REASONS))
-        self.universe.update(d.path for res in result.packs for d in res.selected)
+        if not self.universe:
+            self.resolve(text)  # one full resolve: its ranking names every file a task could select
+        # Only the selection is needed per task: ``select`` chooses exactly what ``resolve`` does, without
+        # explaining the two hundred items it leaves out (issue 33's benchmark: a thousand tasks in a second).
+        chosen = self.session.select(self._request(text))
+        by = tuple(dict.fromkeys(d.path for d in chosen.selected if d.reason in RELEVANCE_REASONS))
+        self.universe.update(d.path for d in chosen.selected)
         self.used.update(by)
         if not by:
             why = "no file ranks as relevant to it"
-        elif result.missing:
-            why = "; ".join(result.missing[:3]) + (f" (+{len(result.missing) - 3} more)" if len(result.missing) > 3
+        elif chosen.missing:
+            why = "; ".join(chosen.missing[:3]) + (f" (+{len(chosen.missing) - 3} more)" if len(chosen.missing) > 3
                                                     else "")
         else:
             why = f"{len(by)} file(s) picked that mention every content term"
-        return CoverageTask(task_id, source, text, bool(by) and not result.missing, by, why, origin, count)
+        return CoverageTask(task_id, source, text, bool(by) and not chosen.missing, by, why, origin, count)
+
+    def _request(self, text: str) -> ResolveRequest:
+        # grounding "required" makes the resolver list the content terms no loaded item mentions (``missing``)
+        return ResolveRequest(text, [self.pack], budget=self.budget, grounding_override="required")
 
 
 def _query_id(text: str) -> str:

@@ -2,7 +2,8 @@
 
 Pipeline, bottom to top: ``sections`` (Markdown heading sections) and ``candidates`` (walk a pack) ->
 ``rank`` (BM25) and ``source_map`` -> ``tiers`` (profile and mode rules) -> ``select`` (greedy fill, exact
-fit) -> ``report`` (warnings, citation gaps) -> ``session`` (caches and ``resolve``). ``reference``
+fit) -> ``report`` (warnings, citation gaps) -> ``session`` (caches and ``resolve``); ``selection`` makes the same
+choices without the explanation (``ResolverSession.select``, for callers resolving many tasks). ``reference``
 reproduces the reference CLI's dry run; ``records`` writes run and usage records.
 """
 

@@ -26,5 +26,7 @@ class PreparedPack:
     """Encoding name -> the candidates' fence costs, counted as they are needed."""
     placements: dict[tuple[object, ...], list[Placement]] = field(default_factory=dict)
     """(profile, mode, evidence, context map) -> each candidate's placement."""
+    unranked: dict[tuple[object, ...], list[int]] = field(default_factory=dict)
+    """The same key -> the candidates placed in a fixed tier (loaded whatever the task's words; ``selection``)."""
     compile_verdict: CompileVerdict | None = None
     """The latest compile run, when its status puts the views it wrote in doubt."""

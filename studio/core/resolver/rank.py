@@ -34,7 +34,7 @@ import math
 import operator
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from studio.core.text.stopwords import ENGLISH_STOPWORDS, FUNCTION_WORDS, is_stop_bigram
@@ -48,6 +48,8 @@ HEADING_WEIGHT = 2.0
 TITLE_WEIGHT = 2.0
 """The title field's score is added with this weight: a title match outweighs a body that repeats another query
 word (chosen on the field-guide case and checked on the bundled suites, where 1.0 to 3.0 rank alike)."""
+MAX_CACHED_PARTS = 200_000
+"""Per-term score parts an index remembers, counted in (item, part) pairs; past this the memory starts over."""
 RANKINGS = ("bm25f", "bm25")
 DEFAULT_RANKING = "bm25f"
 _HEADING_LINE = re.compile(r"^ {0,3}#{1,6}[ \t]+([^\n]*)$", re.MULTILINE)
@@ -210,49 +212,88 @@ class BM25Index:
         self._plain_k = ([K1 * (1 - B + B * (d.length + t) / avg_all) for d, t in zip(self.docs, title_lengths,
                                                                                        strict=True)]
                          if avg_all else [K1] * n)
+        self._body_postings: dict[bytes, dict[int, int]] | None = None
+        self._parts: dict[tuple[str, bool], list[tuple[int, float]]] = {}
+        """(query term, plain BM25?) -> what the term adds to each item: a task's words recur across tasks."""
+        self._parts_size = 0
 
     def scores(self, query_terms: Iterable[str], ranking: str = DEFAULT_RANKING) -> list[float]:
         """One score per item, in item order; 0.0 for items sharing no term with the query.
 
         ``ranking`` is one of ``RANKINGS``; anything else scores as the default.
         """
-        n = self.n
-        out = [0.0] * n
-        if not n or (self.avgdl == 0 and not self._titles):
+        out = [0.0] * self.n
+        bags = self._bags
+
+        def body_tfs(key: bytes) -> dict[int, int]:
+            # One flat pass over the bodies: cheaper than building postings for a pack scored only a few times.
+            return {i: tf for i, bag in enumerate(bags) if (tf := bag.get(key, 0))}
+
+        for i, score in self._scored(query_terms, ranking, body_tfs).items():
+            out[i] = score
+        return out
+
+    def sparse_scores(self, query_terms: Iterable[str], ranking: str = DEFAULT_RANKING) -> dict[int, float]:
+        """Item index -> score for the items sharing a term with the query (the same numbers as ``scores``).
+
+        Uses body postings, built on the first call and kept with the index: touching only the items that hold a
+        query word pays off for a caller scoring many tasks against one pack state (coverage).
+        """
+        if self._body_postings is None:
+            self._body_postings = {t: dict(p) for t, p in _postings(self._bags).items()}
+        postings = self._body_postings
+        return self._scored(query_terms, ranking, lambda key: postings.get(key, {}))
+
+    def _scored(self, query_terms: Iterable[str], ranking: str,
+                body_tfs: Callable[[bytes], dict[int, int]]) -> dict[int, float]:
+        """The scores of the items sharing a term with the query; ``body_tfs`` gives a term's body counts."""
+        out: dict[int, float] = {}
+        if not self.n or (self.avgdl == 0 and not self._titles):
             return out
         plain = ranking == "bm25"
-        bags = self._bags
         for term in dict.fromkeys(query_terms):
-            # One flat pass per surface form over the bodies: this runs on every re-run, for every item.
-            tfs = [0] * n
-            titles: dict[int, int] = {}
-            heads: dict[int, int] = {}
-            for form in surface_forms(term):
-                key = form.encode("utf-8", "surrogatepass")
-                tfs = [tf + bag.get(key, 0) for tf, bag in zip(tfs, bags, strict=True)]
-                for i, c in self._titles.get(key, ()):
-                    titles[i] = titles.get(i, 0) + c
-                for i, c in self._heads.get(key, ()):
-                    heads[i] = heads.get(i, 0) + c
-            df = n - tfs.count(0) + sum(1 for i in titles if not tfs[i])
-            if not df:
-                continue
-            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            if plain:
-                k = self._plain_k
-                for i in range(n):
-                    tf = tfs[i] + titles.get(i, 0)
-                    if tf:
-                        out[i] += idf * tf * (K1 + 1) / (tf + k[i])
-                continue
-            body_norm, head_norm = self._body_norm, self._head_norm
-            for i, tf in enumerate(tfs):
-                if tf:
-                    weighted = tf / body_norm[i]
-                    if heads and i in heads:
-                        weighted += HEADING_WEIGHT * heads[i] / head_norm[i]
-                    out[i] += idf * weighted * (K1 + 1) / (weighted + K1)
-            title_k = self._title_k
-            for i, tf in titles.items():
-                out[i] += TITLE_WEIGHT * idf * tf * (K1 + 1) / (tf + title_k[i])
+            key = (term, plain)
+            parts = self._parts.get(key)
+            if parts is None:
+                parts = self._term_parts(term, plain, body_tfs)
+                if self._parts_size > MAX_CACHED_PARTS:
+                    self._parts.clear()
+                    self._parts_size = 0
+                self._parts[key] = parts
+                self._parts_size += len(parts) + 1
+            for i, x in parts:
+                out[i] = out.get(i, 0.0) + x
         return out
+
+    def _term_parts(self, term: str, plain: bool, body_tfs: Callable[[bytes], dict[int, int]],
+                    ) -> list[tuple[int, float]]:
+        """What ``term`` adds to each item's score, in the order it is added (so sums come out bit for bit)."""
+        n = self.n
+        tfs: dict[int, int] = {}
+        titles: dict[int, int] = {}
+        heads: dict[int, int] = {}
+        for form in surface_forms(term):
+            key = form.encode("utf-8", "surrogatepass")
+            for i, c in body_tfs(key).items():
+                tfs[i] = tfs.get(i, 0) + c
+            for i, c in self._titles.get(key, ()):
+                titles[i] = titles.get(i, 0) + c
+            for i, c in self._heads.get(key, ()):
+                heads[i] = heads.get(i, 0) + c
+        df = len(tfs) + sum(1 for i in titles if i not in tfs)
+        if not df:
+            return []
+        idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+        if plain:
+            k = self._plain_k
+            return [(i, idf * tf * (K1 + 1) / (tf + k[i]))
+                    for i in tfs.keys() | titles.keys() if (tf := tfs.get(i, 0) + titles.get(i, 0))]
+        body_norm, head_norm, title_k = self._body_norm, self._head_norm, self._title_k
+        parts = []
+        for i, tf in tfs.items():
+            weighted = tf / body_norm[i]
+            if i in heads:
+                weighted += HEADING_WEIGHT * heads[i] / head_norm[i]
+            parts.append((i, idf * weighted * (K1 + 1) / (weighted + K1)))
+        parts.extend((i, TITLE_WEIGHT * idf * tf * (K1 + 1) / (tf + title_k[i])) for i, tf in titles.items())
+        return parts

@@ -74,7 +74,7 @@ def add_findings(result: ResolveResult, prepared: Sequence[PreparedPack | None],
         _evidence_warnings(res, prep, evidence, warn)
         _omission_warnings(res, warn)
     if any_required:
-        missing = _missing_terms(request.task, selected_texts)
+        missing = missing_terms(request.task, selected_texts)
         if missing:
             result.missing = missing
             result.citation_gaps.append({"missing": missing, "recommendation": GAP_RECOMMENDATION})
@@ -134,7 +134,8 @@ def _omission_warnings(res: PackResolution, warn: _Warn) -> None:
     warn(codes.OVER_BUDGET, f"Left out for the token budget: {names}{more}.")
 
 
-def _missing_terms(task: str, texts: Sequence[str]) -> list[str]:
+def missing_terms(task: str, texts: Sequence[str]) -> list[str]:
+    """Each content term of ``task`` that none of ``texts`` mentions, worded for the reader."""
     hay = "\n".join(texts).lower()
     missing: list[str] = []
     for term in dict.fromkeys(content_terms(task)):

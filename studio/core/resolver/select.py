@@ -167,12 +167,24 @@ def render_selection(plans: Sequence[PackPlan], chosen: Sequence[Entry], fence_w
     return render_fence(fps, variant) if fps else ""
 
 
-def fit_exactly(plans: Sequence[PackPlan], chosen: list[Entry], budget: int, count: Callable[[str], int],
-                fence_warnings: Callable[[int], list[str]], variant: FenceVariant) -> tuple[str, int]:
+Measure = Callable[[Sequence[Entry]], tuple[str, int]]
+"""Renders a selection's fence and counts it: (text, tokens)."""
+
+
+def fence_measure(plans: Sequence[PackPlan], count: Callable[[str], int], fence_warnings: Callable[[int], list[str]],
+                  variant: FenceVariant) -> Measure:
+    """The real fence of a selection and the tokenizer's count of it (0 for an empty fence)."""
+    def measure(chosen: Sequence[Entry]) -> tuple[str, int]:
+        text = render_selection(plans, chosen, fence_warnings, variant)
+        return text, (count(text) if text else 0)
+
+    return measure
+
+
+def fit_exactly(chosen: list[Entry], budget: int, measure: Measure) -> tuple[str, int]:
     """Render and count; drop the last-added entry until the real count fits. Returns (text, tokens)."""
     while True:
-        text = render_selection(plans, chosen, fence_warnings, variant)
-        tokens = count(text) if text else 0
+        text, tokens = measure(chosen)
         if tokens <= budget or not chosen:
             return text, tokens
         last = chosen.pop()

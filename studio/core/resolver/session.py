@@ -5,16 +5,18 @@ statistics, the source map and, per encoding, the token cost of every candidate 
 counts only the candidates its fill can reach (``meter``); ``count_pending`` counts the rest when there is
 time. A re-run that changes only the task, budget, profile, mode or grounding re-walks the directory (stat
 calls only), re-scores with BM25, counts any newly reachable candidate and renders the fence once more;
-nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a fresh one.
+nothing is re-read. The GUI keeps one session for its lifetime; the CLI uses a fresh one. ``select`` makes the
+same choices as ``resolve`` without explaining them (``selection``), for callers that resolve many tasks.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio.core.disputes.effect import with_disputes
 from studio.core.render.fence import FenceVariant
@@ -37,10 +39,13 @@ from studio.core.resolver.plan import PackPlan, plan_packs
 from studio.core.resolver.prepared import PreparedPack
 from studio.core.resolver.rank import BM25Index, DocTerms, terms
 from studio.core.resolver.report import add_findings
-from studio.core.resolver.select import Entry, ItemTerms, fill_order, fit_exactly, greedy_fill
-from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, place
+from studio.core.resolver.select import Entry, ItemTerms, fence_measure, fill_order, fit_exactly, greedy_fill
+from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, Placement, place
 from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map
 from studio.core.tokens import DEFAULT_ENCODING, CannotCount, Tokenizer, get_tokenizer
+
+if TYPE_CHECKING:  # selection builds on this module; the session only hands requests to it
+    from studio.core.resolver.selection import RequestShape, Selection
 
 
 @dataclass(slots=True)
@@ -48,6 +53,9 @@ class _PackCache:
     file_cache: FileCache = field(default_factory=dict)
     prepared: PreparedPack | None = None
     terms: dict[Candidate, DocTerms] = field(default_factory=dict)
+    item_terms: dict[Candidate, ItemTerms] = field(default_factory=dict)
+    """Each candidate's words and statements for the duplicate test, computed when a fill first reaches it:
+    splitting an item into statements costs more than the rest of its fill, and the item is the same next run."""
 
 
 class ResolverSession:
@@ -58,6 +66,8 @@ class ResolverSession:
         self._frozen = False
         self._last_order: list[tuple[Meter, int]] = []
         """The last fill's candidates in fill order: what a nearby request will reach first."""
+        self._shapes: dict[tuple[object, ...], RequestShape] = {}
+        """While frozen: ``selection.RequestShape`` per request shape (packs and options, not the task)."""
 
     def prepare(self, plan: PackPlan, tokenizer: Tokenizer | None = None) -> PreparedPack:
         """Walk the pack (cheaply when unchanged) and return its request-independent data.
@@ -88,6 +98,7 @@ class ResolverSession:
                 claims = source_map.claims_for(c.path, c.slug)
                 docs.append(dt.plus(" ".join(cl.text for cl in claims)) if claims else dt)
             cache.terms = fresh_terms
+            cache.item_terms = {c: t for c, t in cache.item_terms.items() if c in fresh_terms}
             prepared = PreparedPack(files, BM25Index(docs), source_map, Coverage(files, source_map, fresh_terms),
                                     fingerprint, compile_verdict=latest_flagged_compile(pack.root))
             cache.prepared = prepared
@@ -114,14 +125,46 @@ class ResolverSession:
             yield self
         finally:
             self._frozen = was
+            if not was:
+                self._shapes.clear()  # outside the block the packs may change: plans and counts go stale
+
+    def shape_of(self, request: ResolveRequest, tokenizer: Tokenizer,
+                 build: Callable[[], RequestShape]) -> RequestShape:
+        """``build()``, remembered while frozen for requests of the same packs and options (``selection``)."""
+        if not self._frozen:
+            return build()
+        key = (tuple(id(p) for p in request.packs), request.profile_override, request.mode_override,
+               request.grounding_override, tuple(sorted(request.activation.items())),
+               tuple(sorted(request.confirmed)), request.variant, tokenizer.name)
+        shape = self._shapes.get(key)
+        if shape is None:
+            shape = self._shapes[key] = build()
+        return shape
+
+    def select(self, request: ResolveRequest) -> Selection:
+        """What ``resolve(request)`` would select, in the same order and token count, without the explanation."""
+        from studio.core.resolver.selection import select
+
+        return select(request, self)
 
     def resolve(self, request: ResolveRequest) -> ResolveResult:
         return resolve(request, self)
 
-    def terms_of(self, plan: PackPlan) -> dict[Candidate, DocTerms]:
-        """The term statistics of a prepared pack's candidates (empty for a pack not prepared)."""
-        cache = self._packs.get(str(plan.pack.root))
-        return cache.terms if cache is not None else {}
+    def item_terms_of(self, plans: list[PackPlan]) -> Callable[[Entry], ItemTerms]:
+        """The duplicate test's view of an entry (``select.ItemTerms``), remembered per pack for later resolves."""
+        caches = [self._packs.get(str(p.pack.root)) for p in plans]
+
+        def terms_of(e: Entry) -> ItemTerms:
+            cache = caches[e.plan_index]
+            memo = cache.item_terms if cache is not None else {}
+            found = memo.get(e.candidate)
+            if found is None:
+                doc = cache.terms.get(e.candidate) if cache is not None else None
+                words = frozenset(doc.content_terms()) if doc is not None else frozenset()
+                found = memo[e.candidate] = ItemTerms(words, statement_terms(e.candidate.text), e.candidate.roles)
+            return found
+
+        return terms_of
 
     def count_pending(self, encoding: str = DEFAULT_ENCODING, limit: int | None = None) -> int:
         """Count up to ``limit`` candidates the last resolves left uncounted (all when None).
@@ -219,11 +262,10 @@ def _resolve(request: ResolveRequest, session: ResolverSession) -> ResolveResult
     if not tokenizer.available:
         return _unavailable(request, tokenizer, resolutions, entries)
     ordered = fill_order(entries)
-    pack_terms = [session.terms_of(p) for p in plans]
-    chosen = _fill(plans, ordered, request.budget, tokenizer, variant, resolutions, pack_terms)
+    chosen = _fill(plans, ordered, request.budget, tokenizer, variant, resolutions, session.item_terms_of(plans))
     session._last_order = [(e.meter, e.index) for e in ordered]
-    text, used = fit_exactly(plans, chosen, request.budget, tokenizer.count,
-                             lambda i: [w.message for w in resolutions[i].warnings if w.severity != "info"], variant)
+    text, used = fit_exactly(chosen, request.budget, fence_measure(
+        plans, tokenizer.count, lambda i: fence_warnings(resolutions[i].warnings), variant))
     _record(plans, ordered, resolutions)
     if fold is not None:
         fold.annotate(resolutions)
@@ -241,18 +283,11 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
                res: PackResolution, ranking: str, below: list[tuple[int, Candidate, float]],
                fold: FeedbackFold | None = None) -> list[Entry]:
     cands = prep.files.candidates
-    scores = _with_source_links(cands, prep.index.scores(query, ranking), prep.source_map)
-    if fold is not None:  # the optional feedback stage, after the base scores (resolver.feedback)
-        scores = fold.apply(plan.pack, cands, scores)
-    profile, mode, body, name = plan.profile, plan.mode, plan.pack.body, plan.name
-    key = (profile, mode, evidence, body)
-    placements = prep.placements.get(key)
-    if placements is None:
-        placements = [place(c, profile, mode, evidence=evidence, superseded_by=prep.coverage.by_map_or_name(c),
-                            context_map=body) for c in cands]
-        prep.placements[key] = placements
+    scores = scores_for(plan, prep, query, ranking, fold)
+    placements = placements_for(plan, prep, evidence)
     best = max((s for s, p in zip(scores, placements, strict=True) if p.ranked), default=0.0)
-    floor = max(best * LOW_RELEVANCE_FRACTION, 1e-9)
+    floor = relevance_floor(best)
+    name = plan.name
     meter = prep.meters.get(tokenizer.name)
     if meter is None:  # the tokenizer is unavailable: nothing will be counted
         meter = Meter(tokenizer, cands)
@@ -262,10 +297,7 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
         if plan.gate is not None:
             res.skipped.append(_decision(c, None, plan.gate[0], s, name, plan.gate[1]))
             continue
-        if p.ranked and s >= floor and c.layer == "document" and prep.coverage.has_splits(c):
-            covering = prep.coverage.by_terms(c)
-            if covering is not None:
-                p = place(c, profile, mode, evidence=evidence, superseded_by=covering, context_map=body)
+        p = settled(c, p, s, floor, plan, prep, evidence)
         if p.tier is None:
             res.skipped.append(_decision(c, cost, p.reason, s, name, p.detail))
         elif p.ranked and s < floor:
@@ -276,6 +308,57 @@ def _place_all(i: int, plan: PackPlan, prep: PreparedPack, query: list[str], evi
         else:
             out.append(Entry(i, c, p, s, meter, k))
     return out
+
+
+def scores_for(plan: PackPlan, prep: PreparedPack, query: list[str], ranking: str,
+               fold: FeedbackFold | None) -> list[float]:
+    """Every candidate's relevance: BM25, raised by source links, then the optional feedback stage."""
+    cands = prep.files.candidates
+    scores = _with_source_links(cands, prep.index.scores(query, ranking), prep.source_map)
+    if fold is not None:  # the optional feedback stage, after the base scores (resolver.feedback)
+        scores = fold.apply(plan.pack, cands, scores)
+    return scores
+
+
+def placements_for(plan: PackPlan, prep: PreparedPack, evidence: bool) -> list[Placement]:
+    """Each candidate's placement for this plan's profile and mode (remembered per pack state)."""
+    profile, mode, body = plan.profile, plan.mode, plan.pack.body
+    key = placement_key(plan, evidence)
+    placements = prep.placements.get(key)
+    if placements is None:
+        placements = [place(c, profile, mode, evidence=evidence, superseded_by=prep.coverage.by_map_or_name(c),
+                            context_map=body) for c in prep.files.candidates]
+        prep.placements[key] = placements
+    return placements
+
+
+def placement_key(plan: PackPlan, evidence: bool) -> tuple[object, ...]:
+    """What a candidate's placement depends on besides the candidate (``PreparedPack.placements``)."""
+    return (plan.profile, plan.mode, evidence, plan.pack.body)
+
+
+def relevance_floor(best: float) -> float:
+    """The score a ranked item needs: a fifth of the pack's best match, and above zero."""
+    return max(best * LOW_RELEVANCE_FRACTION, 1e-9)
+
+
+def settled(c: Candidate, p: Placement, score: float, floor: float, plan: PackPlan, prep: PreparedPack,
+            evidence: bool) -> Placement:
+    """``p``, unless ``c`` is a relevant document section whose words a split carries: then it is superseded.
+
+    Tested only for sections that made the floor, because the term test costs more than the rest of placing.
+    """
+    if p.ranked and score >= floor and c.layer == "document" and prep.coverage.has_splits(c):
+        covering = prep.coverage.by_terms(c)
+        if covering is not None:
+            return place(c, plan.profile, plan.mode, evidence=evidence, superseded_by=covering,
+                         context_map=plan.pack.body)
+    return p
+
+
+def fence_warnings(warnings: list[ResolveWarning]) -> list[str]:
+    """The pack warnings a fence shows (info notes are for the studio only)."""
+    return [w.message for w in warnings if w.severity != "info"]
 
 
 def _ranking(plans: list[PackPlan], ordered: list[Entry], below: list[tuple[int, Candidate, float]],
@@ -304,26 +387,21 @@ def _with_source_links(cands: list[Candidate], scores: list[float], source_map: 
 
 
 def _fill(plans: list[PackPlan], ordered: list[Entry], budget: int, tokenizer: Tokenizer, variant: FenceVariant,
-          resolutions: list[PackResolution], terms: list[dict[Candidate, DocTerms]]) -> list[Entry]:
+          resolutions: list[PackResolution], terms_of: Callable[[Entry], ItemTerms]) -> list[Entry]:
+    return greedy_fill(ordered, wrapper_costs(plans, [r.warnings for r in resolutions], tokenizer, variant), budget,
+                       join_cost=1, terms_of=terms_of)
+
+
+def wrapper_costs(plans: list[PackPlan], warnings: list[list[ResolveWarning]], tokenizer: Tokenizer,
+                  variant: FenceVariant) -> list[int]:
+    """What each pack's wrapper costs once its first item goes in (opening tag, preamble, warnings, closing tag)."""
     from studio.core.render.fence import FencePack, render_pack_fence
 
-    wrapper_costs = [
-        tokenizer.count(render_pack_fence(FencePack(p.pack, [], [w.message for w in r.warnings
-                                                                   if w.severity != "info"]), variant))
+    return [
+        tokenizer.count(render_pack_fence(FencePack(p.pack, [], fence_warnings(ws)), variant))
         + 8  # the <selected_files> open/close lines appear once a pack has items
-        for p, r in zip(plans, resolutions, strict=True)
+        for p, ws in zip(plans, warnings, strict=True)
     ]
-    memo: dict[int, ItemTerms] = {}
-
-    def terms_of(e: Entry) -> ItemTerms:
-        key = id(e.candidate)
-        if key not in memo:
-            found = terms[e.plan_index].get(e.candidate)
-            words = frozenset(found.content_terms()) if found is not None else frozenset()
-            memo[key] = ItemTerms(words, statement_terms(e.candidate.text), e.candidate.roles)
-        return memo[key]
-
-    return greedy_fill(ordered, wrapper_costs, budget, join_cost=1, terms_of=terms_of)
 
 
 MAX_STATEMENTS = 400
