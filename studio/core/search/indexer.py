@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from studio.core.pack_fs import PackFS
-from studio.core.search import pipeline
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
 from studio.core.search.cpu import spare_core
 from studio.core.search.folders import unchanged
@@ -83,6 +82,9 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
             report.seconds = time.perf_counter() - started
             return report
     known = known_files(store, wanted)
+    # Worker processes serve a build from nothing; multiprocessing is imported only when some pack is walked.
+    from studio.core.search import pipeline
+
     stop = cancelled or (lambda: False)
     if processes is None:
         processes = (fresh and threaded and len(wanted) >= PARALLEL_MIN_PACKS and spare_core()
