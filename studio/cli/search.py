@@ -33,7 +33,7 @@ from studio.core.search.files import KINDS
 from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
 from studio.core.search.textprep import parse_query
 from studio.core.terminal import printable
-from studio.core.workspace import open_workspace
+from studio.core.workspace import find_packs, open_workspace
 
 OPEN, CLOSE = "«", "»"
 
@@ -75,15 +75,7 @@ def run(args: argparse.Namespace) -> int:
         why = "the query is empty" if not args.query.strip() else "the query has no letters or digits"
         sys.stderr.write(f"search: nothing to search for: {why}; give a word or a \"phrase\"\n")
         return 2
-    options = options_from_args(args)
-    # Search needs the packs' roots, names and scopes, never what the content checks find: the index reads the
-    # files itself, and only those that changed since it last did.
-    options.content_checks = False
-    options.findings_only = True
-    ws = open_workspace(options)
-    roots = [str(p.root) for p in ws.packs]
-    chosen = [str(p.root) for p in ws.packs
-              if (not args.pack or p.name in args.pack) and (not args.scopes or p.scope.value in args.scopes)]
+    roots, chosen = _pack_roots(args)
     index = SearchIndex.open(args.cache_dir)
     try:
         try:
@@ -121,6 +113,25 @@ def run(args: argparse.Namespace) -> int:
     if results.problem:
         sys.stderr.write(f"search: {printable(results.problem)}\n")
     return 0 if results.hits else 1
+
+
+def _pack_roots(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+    """Every pack root of the workspace (the index is kept up to date for all), and those the filters keep.
+
+    Search needs where the packs are and their scopes, never what the checks find: the index reads the files
+    itself, and only those that changed since it last did. Only ``--pack`` needs the packs' names, and so their
+    ``KNOWLEDGE.md`` (from the result cache when unchanged); without it no pack is loaded at all.
+    """
+    options = options_from_args(args)
+    if not args.pack:
+        found = find_packs(options)
+        return ([str(p.root) for p in found],
+                [str(p.root) for p in found if not args.scopes or p.scope.value in args.scopes])
+    options.content_checks = False
+    options.findings_only = True
+    packs = open_workspace(options).packs
+    return ([str(p.root) for p in packs],
+            [str(p.root) for p in packs if p.name in args.pack and (not args.scopes or p.scope.value in args.scopes)])
 
 
 def render_text(results: SearchResults, packs: int) -> str:

@@ -386,7 +386,8 @@ def load_safely(found: FoundPack, content: bool = False, findings_only: bool = F
                                                 pack=str(found.root)),))
 
 
-def pack_order(pack: Pack) -> tuple[int, tuple[str, ...]]:
+def pack_order(pack: Pack | FoundPack) -> tuple[int, tuple[str, ...]]:
+    """The workspace's order: scope precedence, then the folder's path."""
     return (pack.scope.precedence, pack.root.parts)
 
 

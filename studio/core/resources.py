@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from studio.core.diagnostics import Code, Diagnostic, Severity
@@ -38,6 +37,10 @@ CODES = (BUILTIN_SCOPE_MISSING, RESOURCE_MISSING)
 @cache
 def data_root() -> Path:
     """The folder of ``studio.resources`` on disk, or where it should be when the installation lacks it."""
+    # Imported here: importlib.resources brings shutil and tempfile (~15 ms), and a command given its paths
+    # never asks for the bundled data.
+    from importlib import resources
+
     try:
         root = resources.files(DATA_PACKAGE)
     except ModuleNotFoundError:
@@ -78,6 +81,8 @@ def templates_dir() -> Path:
 
 def schemas_dir() -> Path:
     """The JSON schema files run records and indexes are checked against (``<name>.schema.json``)."""
+    from importlib import resources
+
     return Path(str(resources.files("studio"))) / "schemas"
 
 

@@ -12,11 +12,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import SYMLINK_ESCAPE
+
+if TYPE_CHECKING:  # imported where a .gitignore is read: most scans meet none, and pathspec costs ~10 ms to load
+    import pathspec
 
 SCAN_DIR_LIMIT = Code("scan-dir-limit", Severity.WARNING,
                       "the scan stopped at the folder limit: some folders were not scanned", Behavior.LOAD, "",
@@ -308,6 +310,8 @@ def _read_gitignore(
             text = fh.read(_GITIGNORE_LIMIT).decode("utf-8", errors="replace")
     except OSError:
         return None
+    import pathspec
+
     lines = text.splitlines()
     try:
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
@@ -319,6 +323,8 @@ def _read_gitignore(
 
 
 def _valid_lines(lines: list[str]) -> list[str]:
+    import pathspec
+
     good: list[str] = []
     for line in lines:
         try:

@@ -326,40 +326,69 @@ def open_workspace(
     (packs loaded, packs found). When ``cancelled()`` turns true the workspace holds what was
     loaded so far plus a ``scan-cancelled`` diagnostic. Never raises for bad input.
     """
-    diagnostics: list[Diagnostic] = []
-    locations: list[ScanLocation] = []
-    seen: set[object] = set()
     loader = StreamingLoader(options.processes, content=options.content_checks, findings_only=options.findings_only,
                              on_pack=on_pack, on_progress=on_progress, cancelled=cancelled,
                              worker_init=options.worker_init, cache=options.cache)
-    stopped = False
+    # Each pack goes to the loader as the walk finds it: with workers, loading starts while the walk goes on.
+    scan = _scan_all(options, cancelled, loader.add)
+    packs, load_stopped = loader.finish()
+    diagnostics = scan.diagnostics
+    if scan.stopped or load_stopped:
+        diagnostics.append(SCAN_CANCELLED(
+            f"Scan cancelled: {len(packs)} of {scan.found} packs found so far were loaded",
+            str(scan.locations[-1].path if scan.locations else Path.cwd())))
+    workspace = Workspace.settled(packs, diagnostics, scan.locations, options)
+    workspace.cache_stats = loader.cache_stats
+    return workspace
+
+
+def find_packs(options: WorkspaceOptions) -> list[FoundPack]:
+    """Every pack folder of the workspace, in ``open_workspace``'s order, none of them loaded or read.
+
+    For a command that needs only where the packs are and their scopes (``search`` reads the files itself):
+    the same scan as ``open_workspace``, without reading a ``KNOWLEDGE.md`` or asking the result cache, which
+    for 10,000 unchanged packs would still stat every pack to vouch for results nobody prints.
+    """
+    found: list[FoundPack] = []
+    _scan_all(options, None, found.append)
+    found.sort(key=pack_order)
+    return found
+
+
+@dataclass(slots=True)
+class _Scan:
+    locations: list[ScanLocation]
+    diagnostics: list[Diagnostic]
+    stopped: bool
+    found: int
+    """Distinct pack folders found."""
+
+
+def _scan_all(options: WorkspaceOptions, cancelled: Callable[[], bool] | None,
+              on_found: Callable[[FoundPack], None]) -> _Scan:
+    """Scan every location in precedence order, handing each distinct pack folder to ``on_found`` as it is found."""
+    scan = _Scan([], [], False, 0)
+    seen: set[object] = set()
 
     def found_in(scope: Scope) -> Callable[[Path, Path | None, frozenset[str] | None, object], None]:
         def found(pack_dir: Path, scope_root: Path | None, top_dirs: frozenset[str] | None, identity: object) -> None:
             key = _identity(pack_dir) if identity is None else identity
             if key not in seen:  # the same folder reached from two locations keeps the first scope
                 seen.add(key)
-                loader.add(FoundPack(pack_dir, scope, scope_root, top_dirs))
+                on_found(FoundPack(pack_dir, scope, scope_root, top_dirs))
         return found
 
     for scope, path in scan_locations(options):
         if cancelled is not None and cancelled():
-            stopped = True
+            scan.stopped = True
             break
-        # Each pack goes to the loader as the walk finds it: with workers, loading starts while the walk goes on.
-        location, diags, stopped = _scan_one(scope, path, options.limits, cancelled, found_in(scope))
-        locations.append(location)
-        diagnostics.extend(diags)
-        if stopped:
+        location, diags, scan.stopped = _scan_one(scope, path, options.limits, cancelled, found_in(scope))
+        scan.locations.append(location)
+        scan.diagnostics.extend(diags)
+        if scan.stopped:
             break
-    packs, load_stopped = loader.finish()
-    if stopped or load_stopped:
-        diagnostics.append(SCAN_CANCELLED(
-            f"Scan cancelled: {len(packs)} of {len(seen)} packs found so far were loaded",
-            str(locations[-1].path if locations else Path.cwd())))
-    workspace = Workspace.settled(packs, diagnostics, locations, options)
-    workspace.cache_stats = loader.cache_stats
-    return workspace
+    scan.found = len(seen)
+    return scan
 
 
 def _scan_one(
@@ -428,4 +457,5 @@ def _abs(path: Path) -> Path:
     return Path(os.path.abspath(os.path.expanduser(path)))
 
 
-__all__ = ["ScanLimits", "ScanLocation", "Workspace", "WorkspaceOptions", "open_workspace", "scan_locations"]
+__all__ = ["ScanLimits", "ScanLocation", "Workspace", "WorkspaceOptions", "find_packs", "open_workspace",
+           "scan_locations"]

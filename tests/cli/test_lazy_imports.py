@@ -7,27 +7,37 @@ search stack, the evals' ir-measures) would cost more than the work. Measured in
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from studio.cli import build_parser, command_names
 
 
-def _loaded_after(argv: list[str]) -> set[str]:
+def _loaded_after(argv: list[str], env: dict[str, str] | None = None) -> set[str]:
+    return _run_in_fresh_interpreter(argv, env)[1]
+
+
+def _run_in_fresh_interpreter(argv: list[str], env: dict[str, str] | None = None) -> tuple[object, set[str]]:
+    """The command's exit status and every module loaded once it is done."""
     code = (
         "import contextlib, io, json, sys\n"
         "from studio.launcher import main\n"
+        "status = None\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    try:\n"
-        f"        main({argv!r})\n"
-        "    except SystemExit:\n"
-        "        pass\n"
-        "sys.stderr.write(json.dumps(sorted(sys.modules)))\n"
+        f"        status = main({argv!r})\n"
+        "    except SystemExit as exc:\n"
+        "        status = exc.code\n"
+        "sys.stderr.write(json.dumps([status, sorted(sys.modules)]))\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    return set(json.loads(done.stderr))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True,
+                          env=env)
+    status, loaded = json.loads(done.stderr.splitlines()[-1])
+    return status, set(loaded)
 
 
 def test_version_imports_no_part_of_the_app() -> None:
@@ -46,6 +56,21 @@ def test_a_command_imports_only_its_own_modules(command: str, foreign: tuple[str
     assert f"studio.cli.{command}" in loaded
     assert not any(m.startswith(foreign) for m in loaded), sorted(m for m in loaded if m.startswith(foreign))
     assert "PySide6.QtCore" not in loaded
+
+
+def test_a_warm_search_imports_neither_the_resolver_nor_a_markdown_parser(tmp_path: Path) -> None:
+    # A warm search takes the packs from the result cache and the hits from the index: the resolver's session and
+    # ranking, markdown-it, the evals and the content checks' runs and feedback would be paid for and never used.
+    examples = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    argv = ["search", "espresso", str(examples)]
+    first, _ = _run_in_fresh_interpreter(argv, env)  # builds the index and fills the result cache
+    status, loaded = _run_in_fresh_interpreter(argv, env)
+    assert first == status == 0  # found something, both times
+    assert "studio.cli.search" in loaded and "studio.core.search.index" in loaded
+    foreign = ("studio.core.resolver", "markdown_it", "studio.core.evals", "studio.core.runs", "studio.core.feedback",
+               "PySide6")
+    assert not any(m.startswith(foreign) for m in loaded), sorted(m for m in loaded if m.startswith(foreign))
 
 
 def test_every_module_is_a_command_of_its_own_name() -> None:

@@ -16,6 +16,7 @@ from studio.core.workspace import (
     ScanLimits,
     Workspace,
     WorkspaceOptions,
+    find_packs,
     open_workspace,
     scan_locations,
 )
@@ -207,6 +208,27 @@ def test_explicit_path_forms(dirs: dict[str, Path]) -> None:
     ]
     assert [(d.code, d.file) for d in ws.diagnostics] == [("no-packs-found", str(empty))]
     assert [loc.packs_found for loc in ws.locations[:4]] == [1, 1, 1, 0]
+
+
+def test_find_packs_lists_the_packs_open_workspace_holds_without_loading_one(dirs: dict[str, Path],
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``search`` takes its pack list from here: the same folders, scopes and order as the loaded workspace,
+    # shadowed copies, a folder reached twice, an explicit KNOWLEDGE.md and a pack that fails to load included.
+    shared = put(dirs["explicit"] / "shared", knowledge("shared"))
+    put(dirs["project"] / ".agents" / "knowledge" / "shared", knowledge("shared"))
+    put(dirs["home"] / ".agents" / "knowledge" / "z" / "mine", knowledge("mine"))
+    put(dirs["home"] / ".agents" / "knowledge" / "a" / "broken", "---\nname: [unclosed\n")
+    put(dirs["org"] / "team" / "shared", knowledge("shared"))
+    via_file = put(dirs["explicit"] / "via-file", knowledge("via-file"))
+    opts = options(dirs, explicit=[shared, via_file / "KNOWLEDGE.md", dirs["home"]], builtin=True)
+    expected = [(p.root, p.scope, p.scope_root) for p in open_workspace(opts).packs]
+    assert len(expected) == 6 + len(list(examples_dir().iterdir()))  # the home packs once, as explicit
+
+    def no_loading(*args: object, **kw: object) -> None:
+        raise AssertionError("find_packs loaded a pack")
+
+    monkeypatch.setattr("studio.core.pack_loader.load_pack", no_loading)
+    assert [(f.root, f.scope, f.scope_root) for f in find_packs(opts)] == expected
 
 
 def test_explicit_folder_with_wrong_case_file_gets_the_loader_error(dirs: dict[str, Path]) -> None:

@@ -8,7 +8,8 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.core.resolver.rank import DocTerms, raw_bag
+from studio.core.resolver.rank import DocTerms
+from studio.core.text.terms import raw_bag
 
 # Underscores, CJK and its non-word punctuation, letters that lower-case to two characters or to ASCII
 # (Kelvin sign), a lone surrogate, Greek sigma (lower-cased by context), a dash glued between words.

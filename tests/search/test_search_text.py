@@ -9,7 +9,6 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from studio.core.resolver.rank import STOPWORDS, fold, raw_bag
 from studio.core.resolver.sections import heading_lines as resolver_heading_lines
 from studio.core.search.blocks import heading_lines, markdown_blocks, text_blocks
 from studio.core.search.keywords import Folds, file_terms
@@ -23,6 +22,7 @@ from studio.core.search.textprep import (
     index_text,
     parse_query,
 )
+from studio.core.text.terms import STOPWORDS, fold, raw_bag
 
 _FTS = sqlite3.connect(":memory:")
 _FTS.execute("CREATE VIRTUAL TABLE t USING fts5(body, content='', tokenize='unicode61 remove_diacritics 2')")

@@ -24,7 +24,7 @@ from studio.core.clients.run import (
 )
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status
-from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.runtime_files import MAX_FILE_BYTES
 
 NAME = "file-read"
 MAX_NAMED = 200

@@ -14,7 +14,7 @@ from typing import Any
 from studio.core.model import STANDARD_TYPES, Pack
 from studio.core.pack_fs import PackFS, Status
 from studio.core.resolver.budget import DEFAULT_BUDGET
-from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.runtime_files import MAX_FILE_BYTES
 from studio.core.tokens import get_tokenizer
 
 

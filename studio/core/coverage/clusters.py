@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from studio.core.coverage.model import CoverageTask
-from studio.core.resolver.rank import fold
 from studio.core.resolver.report import content_terms
+from studio.core.text.terms import fold
 
 DEFAULT_THRESHOLD = 0.5
 MAX_CANDIDATES = 200

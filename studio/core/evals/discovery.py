@@ -2,7 +2,7 @@
 
 A client sees a catalog entry per pack (name, description, type, status, trust ...) and activates the packs a
 request clearly matches (digest 4.4, implicit activation). The simulation scores the entry the way the
-resolver ranks items: the prompt's terms (``rank.terms``: stop words out, plural fold, CJK bigrams) against
+resolver ranks items: the prompt's terms (``text.terms.terms``: stop words out, plural fold, CJK bigrams) against
 the entry's fields, with the pack *name* as the title field.
 
 Each prompt term is weighed by how specific it is (``Specificity``): a common word (``text.common_words``,
@@ -44,8 +44,9 @@ from studio.core.model import Pack
 from studio.core.resolver import ResolveRequest, ResolverSession
 from studio.core.resolver.candidates import Candidate
 from studio.core.resolver.plan import plan_packs
-from studio.core.resolver.rank import BM25Index, DocTerms, fold, raw_bag, surface_forms, terms
+from studio.core.resolver.rank import BM25Index, DocTerms
 from studio.core.text.common_words import COMMON_CHINESE, COMMON_ENGLISH
+from studio.core.text.terms import fold, raw_bag, surface_forms, terms
 
 DEFAULT_THRESHOLD = 0.25
 """Calibrated with ``calibrate`` on the bundled examples' train suites (see ``bench/eval_ranking.py``): 0.194

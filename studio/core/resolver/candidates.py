@@ -32,14 +32,11 @@ from studio.core.pack_fs import LinkEntry, LinkState, PackFS
 from studio.core.paths import from_read_result
 from studio.core.resolver.answers import answer_items
 from studio.core.resolver.sections import split_sections
+from studio.core.runtime_files import MAX_FILE_BYTES, MAX_FILES, NEVER_CONTEXT, Skip, file_layer
 from studio.core.textfiles import is_binary
 
-MAX_FILE_BYTES = 1_048_576
-MAX_FILES = 5000
 MAX_WALK_ENTRIES = 20_000
 """Entries (files, folders, links) the walk looks at; past that it stops and says so."""
-TEXT_SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".csv", ".tsv", ".vtt", ".srt", ".json", ".yaml", ".yml")
-NEVER_CONTEXT = {"runs", "schemas", "evals"}
 
 # File stems and heading words that mark an item's role; English and Chinese, matched as substrings.
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
@@ -75,15 +72,6 @@ class Candidate:
     @property
     def key(self) -> str:
         return f"{self.path}#{self.slug}" if self.slug is not None else self.path
-
-
-@dataclass(frozen=True, slots=True)
-class Skip:
-    """A file the walk refused, with its reason code and a sentence for the curator."""
-
-    path: str
-    reason: str
-    detail: str
 
 
 @dataclass(slots=True)
@@ -199,35 +187,6 @@ def _add_answers(fs: PackFS, question_map: str, out: PackFiles) -> set[str]:
     return set(used)
 
 
-def file_layer(rel: str) -> str | Skip:
-    """The layer a pack-relative file would be a candidate of, or the walk's skip for it, without reading it.
-
-    Layers: ``guide`` (``KNOWLEDGE.md``), ``compiled``, ``split``, ``document``, ``wiki``, ``source``. The file
-    may still be skipped once read (too large, binary, a symlink leading out). Shared with the search index,
-    so that search covers exactly the files the resolver could use.
-    """
-    parts = rel.split("/")
-    top = parts[0]
-    if len(parts) == 1:
-        if rel == "KNOWLEDGE.md":
-            return "guide"
-        return Skip(rel, "not-a-runtime-surface", "Top-level files other than KNOWLEDGE.md are not model context.")
-    reason = _static_reason(top)
-    if reason is not None:
-        return Skip(rel, *reason)
-    suffix = os.path.splitext(parts[-1])[1].lower()
-    if top == "sources":
-        if suffix not in TEXT_SOURCE_SUFFIXES:
-            return Skip(rel, "binary-file", "Only text evidence can be quoted; cite this file by anchor.")
-        return "source"
-    if suffix not in (".md", ".markdown"):
-        code = "index-candidate-only" if suffix == ".json" and top == "compiled" else "not-markdown"
-        return Skip(rel, code, "Only Markdown views, documents and pages are loaded as context.")
-    if top == "compiled":
-        return "split" if len(parts) >= 4 and parts[1] == "splits" else "compiled"
-    return "wiki" if top == "wiki" else "document"
-
-
 def _classify(fs: PackFS, rel: str, primary: str | None, out: PackFiles, link: LinkEntry | None = None) -> None:
     """``link`` is the walk's view of the file when it is a symlink (None for a plain file)."""
     parts = rel.split("/")
@@ -264,20 +223,6 @@ def _classify(fs: PackFS, rel: str, primary: str | None, out: PackFiles, link: L
                 lines=(sec.start_line, sec.end_line), roles=roles_for(sec.title or ""), doc_stem=stem,
                 is_primary=rel == primary,
             ))
-
-
-def _static_reason(top: str) -> tuple[str, str] | None:
-    if top == "indexes":
-        return ("index-candidate-only", "Indexes only help find candidates; they are never fact authority.")
-    if top in NEVER_CONTEXT:
-        return ("not-a-runtime-surface", f"{top}/ holds audit, validation or CI material, never model context.")
-    if top in ("ontology", "answers"):
-        return ("not-simulated", f"{top}/ subgraph selection is not simulated by the studio yet.")
-    if top == "assets":
-        return ("assets-on-demand", "Assets are loaded on demand only and are never fact authority.")
-    if top not in ("compiled", "documents", "wiki", "sources"):
-        return ("not-a-runtime-surface", f"{top}/ is not a directory the standard loads at runtime.")
-    return None
 
 
 def _read_text(fs: PackFS, rel: str, out: PackFiles) -> str | None:

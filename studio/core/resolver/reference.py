@@ -15,8 +15,8 @@ from typing import Any
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status, held
 from studio.core.paths import is_unsafe_pointer
-from studio.core.resolver.candidates import MAX_FILE_BYTES
 from studio.core.resolver.intent import reference_asks_for_sources
+from studio.core.runtime_files import MAX_FILE_BYTES
 from studio.core.tokens import CharEstimator
 
 MAX_SPLITS = 5

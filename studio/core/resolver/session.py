@@ -37,11 +37,12 @@ from studio.core.resolver.intent import asks_for_evidence
 from studio.core.resolver.meter import Meter
 from studio.core.resolver.plan import PackPlan, plan_packs
 from studio.core.resolver.prepared import PreparedPack
-from studio.core.resolver.rank import BM25Index, DocTerms, terms
+from studio.core.resolver.rank import BM25Index, DocTerms
 from studio.core.resolver.report import add_findings
 from studio.core.resolver.select import Entry, ItemTerms, fence_measure, fill_order, fit_exactly, greedy_fill
 from studio.core.resolver.tiers import LOW_RELEVANCE_FRACTION, Placement, place
 from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map
+from studio.core.text.terms import terms
 from studio.core.tokens import DEFAULT_ENCODING, CannotCount, Tokenizer, get_tokenizer
 
 if TYPE_CHECKING:  # selection builds on this module; the session only hands requests to it

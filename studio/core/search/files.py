@@ -1,14 +1,14 @@
 """Which files of a pack the search index holds, and how one file is read and cut into rows.
 
-The set is the resolver's (``resolver.candidates.file_layer``): ``KNOWLEDGE.md`` (its frontmatter and its
-guide body), ``compiled/`` and ``compiled/splits/`` Markdown, ``documents/`` and ``wiki/`` Markdown, and text
-files under ``sources/``. Everything else is skipped and counted by reason, as are files the resolver would
-refuse once read: over ``MAX_FILE_BYTES``, binary (a NUL byte), not valid UTF-8, a symlink leading out of the
-pack, unreadable. Folders the resolver never loads (``runs/``, ``indexes/``, ``assets/`` ...) are not entered;
-each counts once. The walk never follows a symlinked folder and stops after ``MAX_FILES`` files per pack.
-Every listing, stat and read goes through the pack's ``PackFS`` (one per pack, held by the caller): by
-descriptor from the pack root, so a file or folder swapped for a symlink after the walk is refused, never read
-outside the pack. Nothing here writes.
+The set is the resolver's (``runtime_files.file_layer``, the rule its walk uses): ``KNOWLEDGE.md`` (its frontmatter
+and its guide body), ``compiled/`` and ``compiled/splits/`` Markdown, ``documents/`` and ``wiki/`` Markdown, and
+text files under ``sources/``. Everything else is skipped and counted by reason, as are files the resolver would
+refuse once read: over ``MAX_FILE_BYTES``, binary (a NUL byte), not valid UTF-8, a symlink leading out of the pack,
+unreadable. Folders the resolver never loads (``runs/``, ``indexes/``, ``assets/`` ...) are not entered; each
+counts once. The walk never follows a symlinked folder and stops after ``MAX_FILES`` files per pack. Every listing,
+stat and read goes through the pack's ``PackFS`` (one per pack, held by the caller): by descriptor from the pack
+root, so a file or folder swapped for a symlink after the walk is refused, never read outside the pack. Nothing
+here writes.
 """
 
 from __future__ import annotations
@@ -23,12 +23,11 @@ from typing import NamedTuple
 
 from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held
-from studio.core.resolver.candidates import MAX_FILE_BYTES, MAX_FILES, Skip, file_layer
+from studio.core.runtime_files import MAX_FILE_BYTES, MAX_FILES, RUNTIME_TOPS, Skip, file_layer
 from studio.core.search.blocks import Block, markdown_blocks, text_blocks
 from studio.core.search.folders import FolderStamp, stamp_folders
 from studio.core.textfiles import is_binary
 
-RUNTIME_TOPS = frozenset({"compiled", "documents", "wiki", "sources"})
 KINDS = ("frontmatter", "guide", "compiled", "split", "document", "wiki", "source")
 """Row kinds: the resolver's layers, with ``KNOWLEDGE.md`` cut into its frontmatter and its guide body."""
 

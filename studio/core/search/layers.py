@@ -25,7 +25,6 @@ from typing import Any, Literal
 from studio.core.model import Pack
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.budget import DEFAULT_BUDGET
-from studio.core.resolver.rank import terms as task_terms
 from studio.core.search.compressed import (
     RUNTIME_KINDS,
     CompressedIndex,
@@ -37,6 +36,7 @@ from studio.core.search.index import SearchIndex
 from studio.core.search.query import DEFAULT_LIMIT, SearchHit, SearchResults
 from studio.core.search.store import IndexLocationError
 from studio.core.search.token_counts import TokenCounts
+from studio.core.text.terms import terms as task_terms
 from studio.core.tokens import Tokenizer, get_tokenizer
 
 DIRECT_MAX = 2

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from studio.core.pack_fs import PackFS, Status
-from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.runtime_files import MAX_FILE_BYTES
 from studio.core.search.blocks import heading_lines
 from studio.core.search.textprep import Highlighter
 

@@ -33,7 +33,7 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from studio.core.cache_files import NotOurs, open_or_rebuild, prepare_database, remove_database
@@ -217,7 +217,8 @@ class Store:
         with self.lock, contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
-    def check_outside(self, roots: list[Path], stats: dict[str, os.stat_result | None] | None = None) -> None:
+    def check_outside(self, roots: Sequence[Path | str],
+                      stats: dict[str, os.stat_result | None] | None = None) -> None:
         """Raise ``IndexLocationError`` when the database file lies inside one of ``roots`` (``stats``: the caller's
         ``os.stat`` of each root, by its string, when it has them)."""
         if self.path is None:
@@ -315,7 +316,7 @@ def _create(conn: sqlite3.Connection) -> None:
             conn.execute(statement)
 
 
-def _inode(path: Path) -> tuple[int, int] | None:
+def _inode(path: Path | str) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:

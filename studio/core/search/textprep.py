@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from studio.core.resolver.rank import STOPWORDS, fold, surface_forms
+from studio.core.text.terms import STOPWORDS, fold, surface_forms
 
 BOUNDARY = "\ue000"
 """Token put where CJK punctuation was, so that a phrase of characters cannot match across it."""
