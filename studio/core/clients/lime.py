@@ -60,7 +60,7 @@ from typing import Any
 from studio.core.clients.run import ClientRequest, ClientRun, label
 from studio.core.model import Pack
 from studio.core.pack_fs import LinkState, PackFS, Status
-from studio.core.resolver.candidates import MAX_FILE_BYTES
+from studio.core.runtime_files import MAX_FILE_BYTES
 
 NAME = "lime-1.31"
 CHARACTER_BUDGET = 24_000

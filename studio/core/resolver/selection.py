@@ -27,7 +27,6 @@ from studio.core.resolver.feedback import FeedbackFold
 from studio.core.resolver.intent import asks_for_evidence
 from studio.core.resolver.plan import PackPlan, plan_packs
 from studio.core.resolver.prepared import PreparedPack
-from studio.core.resolver.rank import terms
 from studio.core.resolver.report import missing_terms
 from studio.core.resolver.select import Entry, Measure, fence_measure, fill_order, fit_exactly, greedy_fill
 from studio.core.resolver.session import (
@@ -40,6 +39,7 @@ from studio.core.resolver.session import (
     settled,
     wrapper_costs,
 )
+from studio.core.text.terms import terms
 from studio.core.tokens import CannotCount, Tokenizer, get_tokenizer
 
 
