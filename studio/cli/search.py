@@ -26,7 +26,7 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
-from studio.core.diagnostics import counted
+from studio.core.diagnostics import Diagnostic, Severity, counted
 from studio.core.model import Scope
 from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
 from studio.core.search.files import KINDS
@@ -123,15 +123,26 @@ def _pack_roots(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     ``KNOWLEDGE.md`` (from the result cache when unchanged); without it no pack is loaded at all.
     """
     options = options_from_args(args)
+    notes: list[Diagnostic] = []
     if not args.pack:
-        found = find_packs(options)
+        found = find_packs(options, notes)
+        _say_scan_notes(notes)
         return ([str(p.root) for p in found],
                 [str(p.root) for p in found if not args.scopes or p.scope.value in args.scopes])
     options.content_checks = False
     options.findings_only = True
-    packs = open_workspace(options).packs
+    workspace = open_workspace(options)
+    _say_scan_notes(workspace.diagnostics)
+    packs = workspace.packs
     return ([str(p.root) for p in packs],
             [str(p.root) for p in packs if p.name in args.pack and (not args.scopes or p.scope.value in args.scopes)])
+
+
+def _say_scan_notes(notes: list[Diagnostic]) -> None:
+    """A scan that stopped at a limit searched only part of the workspace: say so (``--max-dirs`` lifts it)."""
+    for note in notes:
+        if note.severity is not Severity.INFO:
+            sys.stderr.write(f"search: {note.severity.value}: {printable(note.message)}\n")
 
 
 def render_text(results: SearchResults, packs: int) -> str:

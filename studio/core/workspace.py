@@ -342,15 +342,19 @@ def open_workspace(
     return workspace
 
 
-def find_packs(options: WorkspaceOptions) -> list[FoundPack]:
+def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None) -> list[FoundPack]:
     """Every pack folder of the workspace, in ``open_workspace``'s order, none of them loaded or read.
 
     For a command that needs only where the packs are and their scopes (``search`` reads the files itself):
     the same scan as ``open_workspace``, without reading a ``KNOWLEDGE.md`` or asking the result cache, which
-    for 10,000 unchanged packs would still stat every pack to vouch for results nobody prints.
+    for 10,000 unchanged packs would still stat every pack to vouch for results nobody prints. ``notes`` receives
+    what the scan itself found (a scan limit reached, an unreadable folder), so the caller can say that some
+    packs were not looked at.
     """
     found: list[FoundPack] = []
-    _scan_all(options, None, found.append)
+    scan = _scan_all(options, None, found.append)
+    if notes is not None:
+        notes.extend(scan.diagnostics)
     found.sort(key=pack_order)
     return found
 

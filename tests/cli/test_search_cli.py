@@ -155,3 +155,17 @@ def test_search_while_another_process_holds_the_index(capsys: pytest.CaptureFixt
     captured = capsys.readouterr()
     assert code == 0 and "refund" in captured.out.lower()  # what the index held is still searched
     assert "could not be brought up to date" in captured.err and "Traceback" not in captured.err
+
+
+@pytest.mark.parametrize("by_name", [False, True])
+def test_a_scan_stopped_at_its_limit_says_so(by_name: bool, capsys: pytest.CaptureFixture[str],
+                                             make_pack: Callable[..., Path], tmp_path: Path,
+                                             private_cache: Path) -> None:
+    """A search over part of the workspace must not look like a search over all of it."""
+    for i in range(6):
+        make_pack(f"p{i}", f"---\nname: p{i}\ndescription: kettle pack {i}\ntype: domain-reference\n"
+                  "status: ready\n---\n# Guide\n\nKettle facts.\n", parent=tmp_path / "ws" / f"group{i}")
+    argv = ["search", "kettle", str(tmp_path / "ws"), "--max-dirs", "3"] + (["--pack", "p0"] if by_name else [])
+    main(argv)
+    err = capsys.readouterr().err
+    assert "search: warning:" in err and "not scanned" in err
