@@ -125,7 +125,8 @@ class Paced(QObject, Generic[T]):
         self._rest_ms = YIELD_MS
         """The rest after the last slice, before any ``gap_s``: what remains once the feeder is done."""
         self.last_ended = 0.0
-        """When the last slice ended (``time.perf_counter``): for work that should not share a turn with it."""
+        """When the last slice that took items ended (``time.perf_counter``): for work that should not share a turn
+        with it."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # 1 ms means 1 ms, as in ``next_turn``
@@ -237,9 +238,10 @@ class Paced(QObject, Generic[T]):
             return
         del self._queue[:taken]
         chunk.clear()  # freeing the items (``let_go``) is part of the slice's time
-        self.last_ended = time.perf_counter()
-        spent = self.last_ended - began
-        if taken:
+        ended = time.perf_counter()
+        spent = ended - began
+        if taken:  # a slice that took nothing did no work: another queue that waits for it need not wait again
+            self.last_ended = ended
             self._size = self.pace.next_size(taken, spent)
         self._rest_ms = max(YIELD_MS, round(spent * 1000))  # rest as long as the slice ran
         if self._queue:
