@@ -11,6 +11,10 @@ runs a slice per turn through a ``Paced`` queue:
 * it stops when its work is gone: ``cancel`` (the scan it fed was replaced), or its owner ``QObject`` is
   deleted (the queue is the owner's child, its timer goes with it).
 
+A queue fed from elsewhere as items come (a running scan's packs) is held open (``keep_open``) until its feeder is
+done (``close``): meanwhile running dry is a pause, not the end, a slice that takes nothing only waits for a later
+turn, and its ``Pace`` may ask for a longer gap between slices (an update that re-sorts a table, a few a second).
+
 Every budget is named below, with what was measured when it was chosen: to change how a view fills, change its
 ``Pace`` here.
 """
@@ -38,6 +42,8 @@ class Pace:
     first: int
     low: int
     high: int
+    gap_s: float = 0.0
+    """While the queue is held open, at least this long between two slices, unless twice the next slice waits."""
 
     @classmethod
     def fixed(cls, size: int) -> Pace:
@@ -55,11 +61,12 @@ class Pace:
 
 # -- the budgets ----------------------------------------------------------------------------------------------------
 ANNOUNCE = Pace(budget_s=0.015, first=40, low=40, high=1000)
-"""Packs of a running scan announced to the views per tick (``WorkspaceSession``): a fixed 40 a tick took 12 s just
+"""Packs of a running scan announced to the views per slice (``WorkspaceSession``): a fixed 40 a tick took 12 s just
 to announce 10,000 packs, while the views take each pack in well under a millisecond."""
-FINDINGS = Pace(budget_s=0.008, first=150, low=50, high=600)
+FINDINGS = Pace(budget_s=0.008, first=150, low=50, high=600, gap_s=0.3)
 """Packs whose findings one Problems update carries while a scan runs: the whole backlog of 300 ms at 10,000 packs
-(up to 6,000) took 50-75 ms in one update. Python time only: the table lays out and paints after it."""
+(up to 6,000) took 50-75 ms in one update. Python time only: the table lays out and paints after it. Each update
+re-sorts the table, so a few a second while the scan runs; once it has ended the rest follow at the budget."""
 NAMES = Pace(budget_s=0.004, first=200, low=100, high=5000)
 """Names of the settled workspace indexed per slice (``Workspace.index_names``): 10,000 take 30-40 ms, which in the
 scan's worker contended with the window for the interpreter lock (50-60 ms stalls when re-opening)."""
@@ -92,7 +99,8 @@ class Paced(QObject, Generic[T]):
     """A queue of items handled a slice per event-loop turn, each slice sized and followed by a rest (see the module).
 
     ``handle`` gets an iterator over the slice: items it does not take (the slice's time ran out before it asked
-    for them) stay queued for the next slice. A ``handle`` that takes nothing ends the work, as ``cancel`` would.
+    for them) stay queued for the next slice. A ``handle`` that takes nothing ends the work, as ``cancel`` would,
+    unless the queue is held open (``keep_open``): then it tries again on a later turn.
     Nothing runs in the turn that feeds the queue.
 
     Signals:
@@ -112,6 +120,13 @@ class Paced(QObject, Generic[T]):
         """Counts ``cancel`` calls: a slice whose work was cancelled while it ran leaves the queue alone."""
         self._once = False
         """Made by ``once``: deleted when its work is done or cancelled."""
+        self._open = False
+        """Held open by ``keep_open`` until ``close``: its feeder may still bring items."""
+        self._rest_ms = YIELD_MS
+        """The rest after the last slice, before any ``gap_s``: what remains once the feeder is done."""
+        self.last_ended = 0.0
+        """When the last slice that took items ended (``time.perf_counter``): for work that should not share a turn
+        with it."""
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setTimerType(Qt.TimerType.PreciseTimer)  # 1 ms means 1 ms, as in ``next_turn``
@@ -139,13 +154,43 @@ class Paced(QObject, Generic[T]):
         """How many items wait."""
         return len(self._queue)
 
+    @property
+    def open(self) -> bool:
+        """Whether the queue is held open (``keep_open``, not yet ``close``)."""
+        return self._open
+
     def feed(self, items: Iterable[T]) -> None:
-        """Queue ``items`` after those waiting; a queue at rest starts on a later turn with a slice of ``first``."""
+        """Queue ``items`` after those waiting; a queue at rest starts on a later turn with a slice of ``first``
+        (a held-open queue keeps its slice size, and its ``gap_s`` after the last slice)."""
         idle = not self._queue
         self._queue.extend(items)
-        if idle and self._queue:
-            self._size = self.pace.first
-            self._timer.start(YIELD_MS)
+        if idle and self._queue and not self._timer.isActive():
+            if not self._open:
+                self._size = self.pace.first
+            self._timer.start(self._rest_after(0.0))
+
+    def keep_open(self) -> None:
+        """Its feeder still runs: running dry waits for more items instead of ending the work (no ``finished``)."""
+        self._open = True
+        self._size = self.pace.first
+
+    def close(self) -> None:
+        """Its feeder is done: what waits follows at the budget alone (no ``gap_s``), then ``finished``; on a later
+        turn when nothing waits."""
+        if not self._open:
+            return
+        self._open = False
+        if not self._timer.isActive() or self._timer.remainingTime() > self._rest_ms:
+            self._timer.start(self._rest_ms)
+
+    def _rest_after(self, spent: float) -> int:
+        """How long to rest (ms) before the next slice: as long as the last one ran, and while held open at least
+        ``gap_s`` after it ended, unless twice the next slice already waits."""
+        rest = max(YIELD_MS, round(spent * 1000))
+        if self._open and self.pace.gap_s and len(self._queue) < 2 * self._size:
+            since = time.perf_counter() - self.last_ended
+            rest = max(rest, round((self.pace.gap_s - since) * 1000))
+        return rest
 
     def replace(self, items: Iterable[T]) -> None:
         """Drop what waits and queue ``items`` instead (the work was redone from scratch)."""
@@ -153,14 +198,20 @@ class Paced(QObject, Generic[T]):
         self.feed(items)
 
     def cancel(self) -> None:
-        """Drop what waits: nothing more is handled, not even the rest of a slice under way."""
+        """Drop what waits: nothing more is handled, not even the rest of a slice under way. The queue is no longer
+        held open."""
         self._work += 1
         self._queue = []
+        self._open = False
         self._timer.stop()
         if self._once:
             self.deleteLater()
 
     def _slice(self) -> None:
+        if not self._queue:  # closed while dry (``close``)
+            if not self._open:
+                self.finished.emit()
+            return
         work, chunk = self._work, self._queue[:self._size]
         began = time.perf_counter()
         deadline = began + self.pace.budget_s
@@ -182,14 +233,18 @@ class Paced(QObject, Generic[T]):
                 self._rest_or_finish(chunk, taken, began)
 
     def _rest_or_finish(self, chunk: list[T], taken: int, began: float) -> None:
-        if not taken:
+        if not taken and not self._open:
             self.cancel()
             return
         del self._queue[:taken]
         chunk.clear()  # freeing the items (``let_go``) is part of the slice's time
-        spent = time.perf_counter() - began
-        if self._queue:
+        ended = time.perf_counter()
+        spent = ended - began
+        if taken:  # a slice that took nothing did no work: another queue that waits for it need not wait again
+            self.last_ended = ended
             self._size = self.pace.next_size(taken, spent)
-            self._timer.start(max(YIELD_MS, round(spent * 1000)))  # rest as long as the slice ran
-        else:
+        self._rest_ms = max(YIELD_MS, round(spent * 1000))  # rest as long as the slice ran
+        if self._queue:
+            self._timer.start(self._rest_after(spent))
+        elif not self._open:
             self.finished.emit()

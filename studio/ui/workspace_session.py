@@ -1,8 +1,10 @@
 """The open workspace as the window sees it: packs arriving from a scan worker, replaced one at a time.
 
-Scanning runs in the thread pool. The worker hands each loaded pack to a thread-safe inbox; one GUI-side timer
-drains the inbox every 50 ms and announces the batch for the tree, and every 300 ms announces the findings
-gathered meanwhile (each Problems update re-sorts its table), so a 1,000-pack scan produces a few dozen model
+Scanning runs in the thread pool. The worker hands each loaded pack to a thread-safe inbox and, when the inbox was
+empty, wakes the window with a queued signal (the window used to look every 50 ms, and on a warm re-open, where
+the cache hands over every pack at once, spent most of its time waiting for that timer). Packs are announced
+for the tree through a ``pacing.Paced`` queue, and their findings through another, a few times a second while
+the scan runs (each Problems update re-sorts its table), so a 1,000-pack scan produces a few dozen model
 updates instead of a thousand, and the GUI thread never waits on the disk.
 
 A pack arrives as loaded (its own findings). When the scan ends, the core has settled the workspace: only
@@ -29,7 +31,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack
@@ -54,11 +56,9 @@ def reload_with_content(pack: Pack) -> Pack:
 def _content_reload(pack: Pack) -> Pack:
     return reload_pack(pack, content=True)
 
-DRAIN_MS = 50
-"""How often the inbox is looked at while a scan runs; each look announces a batch sized by ``pacing.ANNOUNCE``."""
-FINDINGS_EVERY = 6
-"""Drain ticks between two ``findings_added`` signals (300 ms), unless findings pile up; each signal carries a
-batch sized by ``pacing.FINDINGS``."""
+SHARED_TURN_S = 0.002
+"""A slice that ended less than this long ago ran in this turn of the event loop: the two announcing queues (packs
+for the tree, findings for the Problems table) never both run in one, as each costs tens of ms at 10,000 packs."""
 
 
 def _absolute(path: Path) -> Path:
@@ -78,6 +78,8 @@ class WorkspaceSession(QObject):
     pack_removed = Signal(object)
     finished = Signal(bool)
     failed = Signal(str)
+    _woken = Signal()
+    """Emitted by the scan's worker thread when packs (or progress) wait in the inbox: queued to the window's."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -90,19 +92,23 @@ class WorkspaceSession(QObject):
         self._cancel = threading.Event()
         self._lock = threading.Lock()
         self._inbox: list[Pack] = []
-        self._findings_backlog: list[Pack] = []
-        self._ticks = 0
-        self._batch = ANNOUNCE.first
-        self._findings_batch = FINDINGS.first
+        self._awake = False
+        """A ``_woken`` signal is on its way (under the lock): the worker sends one per batch, not one per pack."""
         self._progress = (0, 0)
+        self._received = 0
+        """Packs taken from the inbox during this scan."""
         self._reload_ids: dict[Path, int] = {}
         self.inspected: set[Path] = set()
         """Packs whose content checks have been asked for (kept across reloads, cleared by a new scan)."""
         self._core: Workspace | None = None
         self._result: WorkspaceResult | None = None
-        self._drain = QTimer(self)
-        self._drain.setInterval(DRAIN_MS)
-        self._drain.timeout.connect(self._drain_inbox)
+        self._woken.connect(self._take_inbox, Qt.ConnectionType.QueuedConnection)
+        self._arrivals: Paced[Pack] = Paced(self, ANNOUNCE, self._announce_packs)
+        """Packs of the running scan, announced for the tree a slice at a time."""
+        self._findings: Paced[Pack] = Paced(self, FINDINGS, self._announce_findings)
+        """Announced packs whose findings are not in the Problems table yet."""
+        self._arrivals.finished.connect(self._findings.close)
+        self._findings.finished.connect(self._settle_when_shown)
         self._naming: Paced[Pack] = Paced(self, NAMES, self._index_names)
         """Indexes the settled workspace's names (``Workspace.index_names``) on the window's thread, a slice per
         turn: in the scan's worker thread that contended with the window for the interpreter lock just as the
@@ -140,13 +146,14 @@ class WorkspaceSession(QObject):
         self.diagnostics = []
         self._core = None
         self._result = None
-        self._findings_backlog = []
-        self._ticks = 0
-        self._batch = ANNOUNCE.first
-        self._findings_batch = FINDINGS.first
+        self._arrivals.cancel()
+        self._findings.cancel()
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
+        self._received = 0
+        self._arrivals.keep_open()
+        self._findings.keep_open()
         self.scanning = True
         self.started.emit()
         self._scan_id = scan_id = workers.next_request_id()
@@ -157,69 +164,78 @@ class WorkspaceSession(QObject):
             cancel.is_set,
             on_done=self._on_scan_done, on_error=self._on_scan_failed, request_id=self._scan_id,
         )
-        self._drain.start()
 
     def cancel(self) -> None:
         """Ask a running scan to stop; packs already loaded stay."""
         self._cancel.set()
 
-    # called in the worker thread: only touch the locked inbox
+    # called in the worker thread: only touch the locked inbox, and wake the window once per batch
     def _on_pack(self, scan_id: int, pack: Pack) -> None:
         with self._lock:
-            if scan_id == self._scan_id:  # a cancelled scan may still be finishing its last pack
-                self._inbox.append(pack)
+            if scan_id != self._scan_id:  # a cancelled scan may still be finishing its last pack
+                return
+            self._inbox.append(pack)
+            wake, self._awake = not self._awake, True
+        if wake:
+            self._woken.emit()
 
     def _on_progress(self, scan_id: int, done: int, total: int) -> None:
         with self._lock:
-            if scan_id == self._scan_id:
-                self._progress = (done, total)
+            if scan_id != self._scan_id:
+                return
+            self._progress = (done, total)
+            wake, self._awake = not self._awake, True
+        if wake:
+            self._woken.emit()
 
-    def _drain_inbox(self) -> None:
-        """One tick of a running scan: announce a batch of packs, or (every ``FINDINGS_EVERY`` ticks) their findings.
-
-        Not a ``pacing.Paced`` queue, though its batches are sized by the same rule (``ANNOUNCE``, ``FINDINGS``): its
-        items arrive from the scan's thread, which cannot start a timer here, and the two kinds of update take turns
-        on one fixed cadence (never both in one tick, findings a few times a second, each re-sorting the table).
-        """
-        self._ticks += 1
-        finishing = self._result is not None and not self._inbox
-        backlog = self._findings_backlog
-        if backlog and (finishing or self._ticks % FINDINGS_EVERY == 0 or len(backlog) >= 2 * self._findings_batch):
-            # A tick that updates the Problems table announces no packs: each update costs tens of ms at 10,000
-            # packs, and the tree's share of a tick (``pacing.ANNOUNCE``) on top would make one long stall.
-            chunk, self._findings_backlog = backlog[:self._findings_batch], backlog[self._findings_batch:]
-            start = time.perf_counter()
-            self.findings_added.emit(chunk)
-            self._findings_batch = FINDINGS.next_size(len(chunk), time.perf_counter() - start)
-            return
+    def _take_inbox(self) -> None:
+        """The worker woke the window: queue what waits in the inbox for the tree (announced a slice per turn)."""
         with self._lock:
-            # A bounded batch per tick keeps each model update short; the rest waits for the next tick.
-            batch, self._inbox = self._inbox[:self._batch], self._inbox[self._batch:]
+            batch, self._inbox = self._inbox, []
             done, total = self._progress
-            empty = not self._inbox
-        fresh = [p for p in batch if p.root not in self.packs]
-        for p in fresh:
-            self.packs[p.root] = p
-        if self.scanning:  # first, so views know how large the workspace will be before packs arrive
-            self.progress.emit(done, total)
+            self._awake = False
+        self._received += len(batch)
+        if not self.scanning:
+            return  # the scan failed meanwhile
+        self.progress.emit(done, total)  # first, so views know how large the workspace will be before packs arrive
+        self._arrivals.feed(batch)
+
+    def _announce_packs(self, packs: Iterator[Pack]) -> None:
+        """Announce a slice of arrived packs for the tree; their findings follow (``_announce_findings``)."""
+        if self._arrivals.open and time.perf_counter() - self._findings.last_ended < SHARED_TURN_S:
+            # The Problems table was just updated in this turn: the packs wait for the next. Only while the scan
+            # runs: once it is done, a slice that takes nothing would end the queue, and the findings wait instead.
+            return
+        fresh = []
+        for pack in packs:
+            if pack.root not in self.packs:
+                self.packs[pack.root] = pack
+                fresh.append(pack)
         if fresh:
-            start = time.perf_counter()
             self.packs_added.emit(fresh)
-            self._findings_backlog.extend(fresh)
-            self._batch = ANNOUNCE.next_size(len(fresh), time.perf_counter() - start)
-        # Settled once every pack and every finding has been shown: a loaded copy's findings shown after its
-        # settled copy would overwrite the verdict's findings.
-        if empty and self._result is not None and not self._findings_backlog:
-            self._settle(self._result)
+            self._findings.feed(fresh)
+
+    def _announce_findings(self, packs: Iterator[Pack]) -> None:
+        """Put a slice of announced packs' findings in the Problems table."""
+        arriving = self._arrivals.open or self._arrivals.running  # this queue is held open until then
+        if arriving and time.perf_counter() - self._arrivals.last_ended < SHARED_TURN_S:
+            return  # the tree just took packs in this turn: the findings wait for the next
+        self.findings_added.emit(list(packs))
 
     def _on_scan_done(self, request_id: int, result: WorkspaceResult) -> None:
         if request_id != self._scan_id:
             return  # an older scan that was cancelled and replaced
-        with self._lock:
-            # Packs the callbacks never announced (there should be none) join the queue.
-            queued = {p.root for p in self._inbox}
-            self._inbox.extend(p for p in result.packs if p.root not in self.packs and p.root not in queued)
-        self._result = result  # settled once the queue is drained, batch by batch
+        self._take_inbox()  # packs whose wake-up is still on its way: the scan's result comes after them
+        if self._received < len(result.packs):  # packs the callbacks never handed over (there should be none)
+            self._arrivals.feed(result.packs)  # those already announced are skipped (``_announce_packs``)
+        # Settled once every pack and every finding has been shown: a loaded copy's findings shown after its
+        # settled copy would overwrite the verdict's findings.
+        self._result = result
+        self._arrivals.close()
+
+    def _settle_when_shown(self) -> None:
+        if self._result is not None:
+            self._settle(self._result)
 
     def _settle(self, result: WorkspaceResult) -> None:
         self._result = None
@@ -247,7 +263,8 @@ class WorkspaceSession(QObject):
     def _finish(self, cancelled: bool) -> None:
         self.scanning = False
         gc_policy.loading_ended()
-        self._drain.stop()
+        self._arrivals.cancel()  # after a failure, packs still queued are not shown (they were settled by nobody)
+        self._findings.cancel()
         self.finished.emit(cancelled)
 
     # -- one pack at a time -------------------------------------------------------------------

@@ -81,6 +81,37 @@ def test_a_scan_delivers_each_pack_once_and_then_only_the_verdicts(qtbot, open_a
     assert window.diag_model.counts().by_code.get("name-collision") == 2
 
 
+def test_packs_and_their_problems_arrive_a_slice_at_a_time_each_once_and_in_order(qtbot, open_and_wait,
+                                                                                   window: MainWindow, make_pack,
+                                                                                   tmp_path: Path,
+                                                                                   monkeypatch) -> None:
+    """The scan wakes the window as packs arrive; the tree takes them a few a turn, the Problems table follows, and
+    the workspace settles only once every pack and every finding is shown (however the slices fall)."""
+    text = "---\nname: {name}\ndescription: A pack for tests.\ntype: domain-reference\nstatus: ready\n---\n# G\n"
+    for i in range(9):
+        make_pack(f"p{i}", text.format(name="same" if i < 2 else f"p{i}"), parent=tmp_path / ("ws" if i else "ws2"))
+    monkeypatch.setattr(window.session._arrivals, "pace", Pace.fixed(2))
+    monkeypatch.setattr(window.session._findings, "pace", Pace(budget_s=1.0, first=3, low=3, high=3, gap_s=0.05))
+    events: list[tuple[str, list[Path]]] = []
+    window.session.packs_added.connect(lambda packs: events.append(("tree", [p.root for p in packs])))
+    window.session.findings_added.connect(lambda packs: events.append(("problems", [p.root for p in packs])))
+    window.session.settled.connect(lambda packs: events.append(("settled", [p.root for p in packs])))
+    open_and_wait(window, [tmp_path / "ws", tmp_path / "ws2"])
+
+    tree = [root for kind, roots in events if kind == "tree" for root in roots]
+    problems = [root for kind, roots in events if kind == "problems" for root in roots]
+    assert sorted(tree) == sorted(problems) == sorted(window.session.packs) and len(set(tree)) == 9
+    assert all(len(roots) <= 2 for kind, roots in events if kind == "tree")  # a slice at a time
+    assert max(len(roots) for kind, roots in events if kind == "problems") <= 3
+    for root in tree:  # a pack's problems are listed after the pack is in the tree
+        shown = next(i for i, (kind, roots) in enumerate(events) if kind == "tree" and root in roots)
+        listed = next(i for i, (kind, roots) in enumerate(events) if kind == "problems" and root in roots)
+        assert shown < listed
+    assert [kind for kind, _ in events].count("settled") == 1 and events[-1][0] == "settled"
+    assert sorted(root.name for root in events[-1][1]) == ["p0", "p1"]  # the namesakes got their verdict
+    assert window.diag_model.counts().by_code.get("name-collision") == 2
+
+
 def test_a_large_settle_spread_over_turns_lists_the_same_problems(qtbot, open_and_wait, window: MainWindow,
                                                                    make_pack, tmp_path: Path,
                                                                    monkeypatch) -> None:

@@ -174,3 +174,71 @@ def test_a_queue_of_its_own_is_deleted_when_its_work_is_cancelled(qtbot) -> None
     with qtbot.waitSignal(queue.destroyed, timeout=3000):
         pass
     assert not owner.findChildren(Paced)
+
+
+def test_a_queue_held_open_waits_for_its_feeder_and_finishes_once_closed_and_dry(qtbot) -> None:  # type: ignore[no-untyped-def]
+    owner = QObject()
+    log = _Log()
+    finished: list[bool] = []
+    queue: Paced[int] = Paced(owner, Pace.fixed(2), log.handle)
+    queue.finished.connect(lambda: finished.append(True))
+    queue.keep_open()  # a scan still runs: running dry is a pause
+    queue.feed(range(3))
+    qtbot.waitUntil(lambda: log.handled == [0, 1, 2], timeout=3000)
+    qtbot.wait(30)
+    assert finished == [] and queue.open
+    queue.feed([3])  # the feeder brings more later
+    qtbot.waitUntil(lambda: log.handled == [0, 1, 2, 3], timeout=3000)
+    assert finished == []
+    with qtbot.waitSignal(queue.finished, timeout=3000):
+        queue.close()  # dry already: finished on a later turn
+    assert finished == [True] and not queue.open
+
+    closing: Paced[int] = Paced(owner, Pace.fixed(2), log.handle)
+    closing.keep_open()
+    with qtbot.waitSignal(closing.finished, timeout=3000):
+        closing.feed(range(10, 15))
+        closing.close()  # items still wait: they are all handled first
+    assert log.handled[-5:] == [10, 11, 12, 13, 14]
+
+
+def test_a_slice_that_takes_nothing_waits_for_a_later_turn_while_held_open(qtbot) -> None:  # type: ignore[no-untyped-def]
+    owner = QObject()
+    calls: list[int] = []
+    taken: list[int] = []
+    busy = [True]  # e.g. another view was updated in this turn
+
+    def handle(items: Iterator[int]) -> None:
+        calls.append(1)
+        if not busy[0]:
+            taken.extend(items)
+
+    queue: Paced[int] = Paced(owner, Pace.fixed(5), handle)
+    queue.keep_open()
+    queue.feed(range(5))
+    qtbot.waitUntil(lambda: len(calls) >= 3, timeout=3000)  # tried again and again, the items still wait
+    assert queue.pending == 5 and taken == []
+    busy[0] = False
+    with qtbot.waitSignal(queue.finished, timeout=3000):
+        queue.close()
+    assert taken == [0, 1, 2, 3, 4]
+
+
+def test_slices_of_a_queue_held_open_keep_their_gap_unless_the_work_piles_up_and_not_once_closed(qtbot) -> None:  # type: ignore[no-untyped-def]
+    owner = QObject()
+    log = _Log()
+    queue: Paced[int] = Paced(owner, Pace(budget_s=1.0, first=2, low=2, high=2, gap_s=0.15), log.handle)
+    queue.keep_open()
+    queue.feed(range(3))  # less than twice a slice: the second slice keeps the gap
+    qtbot.waitUntil(lambda: len(log.slices) == 2, timeout=3000)
+    assert log.times[1][0] - log.times[0][1] >= 0.14
+
+    log.slices.clear()
+    log.times.clear()
+    queue.feed(range(10, 20))  # five slices' worth piles up: no gap until fewer than two slices wait
+    qtbot.waitUntil(lambda: len(log.slices) == 4, timeout=3000)
+    assert log.times[3][0] - log.times[0][1] < 0.14
+    with qtbot.waitSignal(queue.finished, timeout=3000):
+        queue.close()  # the feeder is done: what waits follows without the gap
+    assert log.times[-1][0] - log.times[-2][1] < 0.14
+    assert log.handled == [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
