@@ -1,7 +1,8 @@
 """Author suites: a case from the current Resolve task ("expect these files"), appended to a suite file.
 
-``add_case`` is the only write: it appends to ``evals/<suite>.json`` (creating it when absent) atomically,
-never replaces a file it cannot parse, and gives the case an id no other case has. ``check_suite_text``
+``prepare_case`` says what adding a case would change (the text before and after, as a diff a user can look at)
+without writing; ``write_case`` is the only write: it appends to ``evals/<suite>.json`` (creating it when absent)
+atomically, never replaces a file it cannot parse, and gives the case an id no other case has. ``check_suite_text``
 gives an editor the same positioned findings ``pack-studio eval`` would report.
 """
 
@@ -9,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from studio.core.atomic import FileIdentity, write_atomic
 from studio.core.diagnostics import Diagnostic
 from studio.core.evals.suites import MAX_SUITE_BYTES, parse_suite
+from studio.core.frontmatter_edit import unified_diff
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer
@@ -56,14 +59,40 @@ def context_case_from_result(result: ResolveResult, pack_name: str, *, include_g
     return {"id": "", "prompt": result.task, "required_context": files, "budget": result.budget}
 
 
+@dataclass(frozen=True)
+class CaseAddition:
+    """What appending one case to a suite file would write: shown as a diff first, written on request."""
+
+    pack_root: Path
+    suite: str  # pack-relative
+    case_id: str
+    old_text: str | None  # None: the suite file does not exist yet
+    new_text: str
+    expect: FileIdentity | None  # the file as read: a file changed meanwhile is not written over
+
+    @property
+    def path(self) -> Path:
+        return self.pack_root / self.suite
+
+    @property
+    def diff(self) -> str:
+        return unified_diff(self.old_text or "", self.new_text, self.suite)
+
+
 def add_case(pack: Pack, case: dict[str, Any], suite: str = ANSWER_QUALITY) -> tuple[Path, str]:
-    """Append ``case`` to the pack's suite file ``suite`` (pack-relative); returns (path, the case id used).
+    """Append ``case`` to the pack's suite file ``suite`` (pack-relative); returns (path, the case id used)."""
+    addition = prepare_case(pack, case, suite)
+    write_case(addition)
+    return addition.path, addition.case_id
+
+
+def prepare_case(pack: Pack, case: dict[str, Any], suite: str = ANSWER_QUALITY) -> CaseAddition:
+    """What appending ``case`` to the pack's suite file ``suite`` would write; nothing is written.
 
     Raises ValueError when the existing file is not a suite of the right shape (it is left untouched),
     PermissionError when the path leads outside the pack, and another OSError (``OutsidePack``, ``ChangedOnDisk``)
     when a folder on the way is a symlink or the file changed since it was read.
     """
-    path = pack.root / suite
     if is_unsafe_pointer(suite):
         raise PermissionError(f"{suite} is outside the pack; refusing to write")
     key = "evals" if "required_context" in case or "cases" not in case and "expected" not in case else "cases"
@@ -97,10 +126,16 @@ def add_case(pack: Pack, case: dict[str, Any], suite: str = ANSWER_QUALITY) -> t
     text = appended_text(old_text, key, new, data) if old_text is not None else None
     if text is None:
         text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    return CaseAddition(pack.root, suite, str(new["id"]), old_text, text, expect)
+
+
+def write_case(addition: CaseAddition) -> Path:
+    """Write what ``prepare_case`` showed; raises OSError (``OutsidePack``, ``ChangedOnDisk``) as ``add_case``."""
     # By descriptor (a symlinked folder raises OutsidePack), and a compare-and-swap against the file read: a
     # symlink or a file changed meanwhile is not written over (ChangedOnDisk); a new file must still be new.
-    write_atomic(path, text, root=pack.root, exclusive=expect is None, expect=expect)
-    return path, str(new["id"])
+    write_atomic(addition.path, addition.new_text, root=addition.pack_root, exclusive=addition.expect is None,
+                 expect=addition.expect)
+    return addition.path
 
 
 def appended_text(text: str, key: str, case: dict[str, Any], expected: Any) -> str | None:

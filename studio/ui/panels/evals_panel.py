@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from studio.core.evals.authoring import add_case, context_case_from_result
+from studio.core.evals.authoring import CaseAddition, context_case_from_result, prepare_case, write_case
 from studio.core.evals.compare import CaseDelta, compare_runs
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig
 from studio.core.evals.records import summary_of, write_eval_record
@@ -48,6 +48,7 @@ from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
+from studio.ui.widgets.diff_preview import DiffPreviewDialog
 from studio.ui.workers import submit
 
 RANKINGS = ("bm25f", "bm25", "reference")
@@ -102,7 +103,7 @@ class EvalsPanel(ModePanel):
     Signals:
         open_in_resolve(str, int, object): a case's prompt, budget and profile (or None) to open in Resolve mode.
         finished(): the table now shows the answer to the latest run.
-        case_added(str): the id of a case ``add_case_from_result`` appended.
+        case_added(str): the id of a case ``add_case_from_result`` appended (after its preview was applied).
     """
 
     mode_title = "Evals"
@@ -118,6 +119,7 @@ class EvalsPanel(ModePanel):
         super().__init__(parent)
         self.pack: Pack | None = None
         self.workspace: list[Pack] = []
+        self.case_preview: DiffPreviewDialog | None = None  # the open "Add eval case" preview, if any
         self.encoding = DEFAULT_ENCODING
         self.result: PairResult | None = None
         self.error = ""
@@ -465,21 +467,39 @@ class EvalsPanel(ModePanel):
         return path
 
     def add_case_from_result(self, result: ResolveResult, files: list[str] | None = None) -> str | None:
-        """Append a case expecting ``result``'s picks (or ``files``) to ``evals/answer-quality.json``; re-run.
+        """Preview appending a case expecting ``result``'s picks (or ``files``) to ``evals/answer-quality.json``:
+        the suite file's diff, written only on Apply (then the suite re-runs and ``case_added`` is emitted).
 
-        Returns the new case's id, or None (with the reason in the title) when the suite could not be written.
+        Returns the id the case will get, or None (with the reason in the title) when it cannot be added.
         """
         if self.pack is None:
             return None
         case = context_case_from_result(result, self.pack.name, files=files)
         try:
-            path, case_id = add_case(self.pack, case)
+            addition = prepare_case(self.pack, case)
         except (OSError, ValueError) as exc:
             self.title.setText(f"Could not add the case: {exc}")
             return None
-        self.set_pack(self.pack, self.workspace, path.relative_to(self.pack.root).as_posix())
-        self.case_added.emit(case_id)
-        return case_id
+        where = "a new file" if addition.old_text is None else "appended; the rest of the file is kept as it is"
+        dialog = DiffPreviewDialog(
+            "Add eval case", f"<b>Add case {html.escape(addition.case_id)}</b> to "
+            f"<code>{html.escape(addition.suite)}</code>", addition.diff,
+            f"Written to the pack when you apply ({where}).", self.window(), apply_text="Add case")
+        dialog.accepted.connect(lambda: self._write_case(addition))
+        dialog.finished.connect(dialog.deleteLater)
+        self.case_preview = dialog
+        dialog.open()
+        return addition.case_id
+
+    def _write_case(self, addition: CaseAddition) -> None:
+        try:
+            write_case(addition)
+        except OSError as exc:
+            self.title.setText(f"Could not add the case: {exc}")
+            return
+        if self.pack is not None and self.pack.root == addition.pack_root:
+            self.set_pack(self.pack, self.workspace, addition.suite)
+        self.case_added.emit(addition.case_id)
 
 
 def _summary_text(summary: dict[str, object]) -> str:

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from studio.core.authoring.fix_types import Fix, FixKind
-from studio.ui.diff_highlighter import DiffHighlighter
-from studio.ui.pack_text_view import PackTextView
-from studio.ui.theme import editor_font
+from studio.ui.widgets.diff_preview import DiffPreviewDialog
 
 NOTES = {
     FixKind.EDIT: "Checked before it is offered: it removes the finding and adds none. Undo with Ctrl+Z; "
@@ -24,35 +21,11 @@ NOTES = {
 }
 
 
-class FixPreviewDialog(QDialog):
+class FixPreviewDialog(DiffPreviewDialog):
     """Shows ``fix`` as a diff; Apply accepts the dialog."""
 
     def __init__(self, fix: Fix, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(f"Quick fix: {fix.title}",
+                         f"<b>{html.escape(fix.title)}</b> <span style='color:gray'>({html.escape(fix.code)})</span>",
+                         fix.diff, NOTES[fix.kind], parent)
         self.fix = fix
-        self.setWindowTitle(f"Quick fix: {fix.title}")
-        self.title = QLabel(f"<b>{html.escape(fix.title)}</b> "
-                            f"<span style='color:gray'>({html.escape(fix.code)})</span>")
-        self.note = QLabel(NOTES[fix.kind])
-        self.note.setWordWrap(True)
-        self.view = PackTextView(fix.diff)
-        self.view.setFont(editor_font())
-        self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.highlighter = DiffHighlighter(self.view.document())
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.apply_button = buttons.addButton("Apply", QDialogButtonBox.ButtonRole.AcceptRole)
-        self.apply_button.setDefault(True)
-        # Return applies, as the default button promises: a focused Cancel would otherwise take it.
-        self.cancel_button = buttons.button(QDialogButtonBox.StandardButton.Cancel)
-        self.cancel_button.setAutoDefault(False)
-        self.view.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title)
-        layout.addWidget(self.view, 1)
-        layout.addWidget(self.note)
-        layout.addWidget(buttons)
-        self.resize(720, 360)
-        self.apply_button.setFocus()
-

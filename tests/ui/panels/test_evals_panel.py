@@ -90,12 +90,32 @@ def test_add_a_case_from_the_current_resolve_task(qtbot, examples_copy: Path) ->
     root = examples_copy / "orbit-launch-notes"
     panel = _panel(qtbot, root)
     result = resolve(ResolveRequest("paid channels budget", [load_pack(root)], budget=3000))
+    case_id = panel.add_case_from_result(result)
+    assert case_id is not None and panel.case_preview is not None
     with qtbot.waitSignal(panel.finished, timeout=20000):
-        case_id = panel.add_case_from_result(result)
-    assert case_id is not None and panel.suite_combo.currentData() == "evals/answer-quality.json"
+        qtbot.keyClick(panel.case_preview, Qt.Key.Key_Return)  # Return applies the preview
+    assert panel.suite_combo.currentData() == "evals/answer-quality.json"
     assert panel.select_case(case_id)
     case = panel.selected_case()
     assert case is not None and case.a is not None and case.a.passed
+
+
+def test_adding_a_case_shows_the_suite_diff_first_and_escape_writes_nothing(qtbot, examples_copy: Path) -> None:
+    root = examples_copy / "orbit-launch-notes"
+    suite = root / "evals" / "answer-quality.json"
+    before = suite.read_bytes() if suite.exists() else None
+    panel = _panel(qtbot, root)
+    result = resolve(ResolveRequest("paid channels budget", [load_pack(root)], budget=3000))
+    case_id = panel.add_case_from_result(result)
+    dialog = panel.case_preview
+    assert case_id is not None and dialog is not None and dialog.isVisible()
+    diff = dialog.view.toPlainText()
+    added = [line for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+    assert "evals/answer-quality.json" in diff and any(f'"id": "{case_id}"' in line for line in added)
+    # Only added lines: the author's cases are not reformatted.
+    assert not [line for line in diff.splitlines() if line.startswith("-") and not line.startswith("---")]
+    qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+    assert (suite.read_bytes() if suite.exists() else None) == before
 
 
 def test_a_broken_suite_shows_its_findings(qtbot, examples_copy: Path) -> None:
