@@ -14,7 +14,7 @@ from pathlib import Path
 
 from studio.cli._output import write_json
 from studio.core.authoring.create import create_pack
-from studio.core.authoring.new_pack import DEFAULT_INTO, NewPackError, NewPackRequest, plan_new_pack
+from studio.core.authoring.new_pack import NewPackError, NewPackRequest, default_pack_folder, plan_new_pack
 from studio.core.authoring.templates import TemplateSet, load_templates, user_templates_dir
 from studio.core.model import PROFILES, RUNTIME_MODES
 from studio.core.terminal import printable, printable_block
@@ -32,7 +32,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--language", metavar="LANG", help="language tag such as en or zh-CN (default: en)")
     p.add_argument("--description", metavar="TEXT", help="what the pack holds and when to use it")
     p.add_argument("--into", type=Path, metavar="DIR", default=None,
-                   help=f"folder to create the pack in (default: ./{DEFAULT_INTO.as_posix()}, the project scope)")
+                   help="folder to create the pack in (default: the project's .agents/knowledge)")
+    p.add_argument("--project", type=Path, metavar="DIR",
+                   help="project whose .agents/knowledge gets the pack (default: the current folder)")
     p.add_argument("--template", metavar="ID", help="template id (default: the one made for --type)")
     p.add_argument("--templates-dir", type=Path, metavar="DIR",
                    help=f"your own templates (default: {user_templates_dir()})")
@@ -61,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage("give --type and --profile (or --template)")
     if template is None:
         return _usage("no templates found")
-    request = NewPackRequest(args.name, args.into if args.into is not None else DEFAULT_INTO, template,
+    into = args.into if args.into is not None else default_pack_folder(args.project or Path.cwd()).folder
+    request = NewPackRequest(args.name, into, template,
                              type=args.type, profile=args.profile, mode=args.mode, language=args.language,
                              description=args.description)
     try:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QMainWindow
 
+from studio.core.authoring.new_pack import DefaultFolder, default_pack_folder
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import Pack
 from studio.ui.recovery_keeper import RecoveryKeeper
@@ -40,19 +41,20 @@ class WindowAuthoring:
 
     def new_pack(self) -> None:
         """File ▸ New pack…: the wizard writes the pack; it then joins the workspace and its guide opens."""
-        dialog = NewPackDialog(self.new_pack_folder(), known=[(p.name, p.root) for p in self.session.packs.values()],
-                               parent=self.window)
+        default = self.new_pack_default()
+        dialog = NewPackDialog(default.folder, known=[(p.name, p.root) for p in self.session.packs.values()],
+                               parent=self.window, into_reason=default.reason)
         dialog.pack_created.connect(self.pack_created)
         dialog.open()
 
-    def new_pack_folder(self) -> Path:
-        """Where a new pack goes by default: the project scope, else the first folder of packs opened."""
+    def new_pack_default(self) -> DefaultFolder:
+        """Where a new pack goes by default (the CLI's rule): the project is --project, else the first folder
+        opened; with neither, the user scope."""
         request = self.session.request
-        if request.project is not None:
-            return request.project / ".agents" / "knowledge"
-        # The first folder of packs, checked lazily: a workspace may have been opened on hundreds of folders.
-        folders = (p for p in request.explicit if p.is_dir() and not (p / "KNOWLEDGE.md").exists())
-        return next(folders, Path.cwd() / ".agents" / "knowledge")
+        # The first folder opened, checked lazily: a workspace may have been opened on hundreds of folders.
+        project = request.project or next((p for p in request.explicit if p.is_dir()
+                                           and not (p / "KNOWLEDGE.md").exists()), None)
+        return default_pack_folder(project, request.home)
 
     def pack_created(self, root: Path) -> None:
         root = Path(os.path.abspath(root))  # as the core names packs (the path as typed, not resolved)

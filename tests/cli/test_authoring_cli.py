@@ -35,6 +35,19 @@ def test_new_creates_a_clean_pack_in_the_project_scope(tmp_path: Path, monkeypat
     assert main(["validate", "--content", str(root)]) == 0
 
 
+def test_new_and_the_wizard_share_one_default_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from studio.core.authoring.new_pack import default_pack_folder
+
+    project = tmp_path / "proj"
+    project.mkdir()
+    assert main(["new", "notes", "--type", "domain-reference", "--profile", "wiki-first", "--project", str(project),
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["path"] == str(project / ".agents" / "knowledge" / "notes")
+    assert default_pack_folder(project).folder == project / ".agents" / "knowledge"
+    assert default_pack_folder(project / ".agents" / "knowledge").folder == project / ".agents" / "knowledge"
+    assert default_pack_folder(None, tmp_path / "home").folder == tmp_path / "home" / ".agents" / "knowledge"
+
+
 def test_new_refuses_an_existing_target_with_exit_2_and_changes_nothing(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new", "acme", "--type", "domain-reference", "--profile", "wiki-first", "--into", str(tmp_path)]) == 0

@@ -16,16 +16,18 @@ def test_a_new_pack_joins_the_open_workspace_and_its_guide_opens(qtbot, open_and
     folder = tmp_path / "packs"
     make_pack("existing", TEXT.format(name="existing"), {"wiki/index.md": "# I\n"}, parent=folder)
     open_and_wait(window, [folder])
-    assert window.authoring.new_pack_folder() == folder.resolve()
+    default = window.authoring.new_pack_default()  # the CLI's rule: the first folder opened is the project
+    assert default.folder == folder.resolve() / ".agents" / "knowledge"
     known = [(p.name, p.root) for p in window.session.packs.values()]
-    dialog = NewPackDialog(window.authoring.new_pack_folder(), known=known)
+    dialog = NewPackDialog(default.folder, known=known, into_reason=default.reason)
+    assert "project" in dialog.folder_note.text()
     qtbot.addWidget(dialog)
     dialog.pack_created.connect(window.authoring.pack_created)
     dialog.name.setText("fresh-notes")
     qtbot.waitUntil(lambda: dialog.create_button.isEnabled(), timeout=5000)
     with qtbot.waitSignal(window.session.packs_added, timeout=10_000):
         dialog.create_button.click()
-    root = (folder / "fresh-notes").resolve()
+    root = (default.folder / "fresh-notes").resolve()
     assert root in window.session.packs and window.session.workspace.by_root(root) is not None  # type: ignore[union-attr]
     assert window.tree_model.index_for_pack(root).isValid()
     qtbot.waitUntil(lambda: window.editors.tab_for(root / "KNOWLEDGE.md") is not None, timeout=5000)

@@ -26,7 +26,7 @@ from studio.core.authoring.yaml_text import yaml_string
 from studio.core.model import PROFILES, RUNTIME_MODES, STANDARD_TYPES
 
 DEFAULT_INTO = Path(".agents") / "knowledge"
-"""The project scope folder, relative to the project (the CLI's current directory)."""
+"""The scope folder, relative to a project or the user's home."""
 MAX_DESCRIPTION = 1024
 LANGUAGE = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8}){0,3}")
 CUSTOM_TYPE = re.compile(r"custom:[a-z0-9][a-z0-9._-]{0,63}")
@@ -274,3 +274,25 @@ def _nearest_existing(folder: Path) -> Path | None:
         if os.path.isdir(candidate):
             return candidate
     return None
+
+
+@dataclass(frozen=True)
+class DefaultFolder:
+    """Where a new pack goes unless the user says otherwise, and why (shown by the wizard)."""
+
+    folder: Path
+    reason: str
+
+
+def default_pack_folder(project: Path | None, home: Path | None = None) -> DefaultFolder:
+    """The one default for the CLI's ``new`` and the New Pack wizard: ``<project>/.agents/knowledge`` when there
+    is a project (the CLI's --project or current folder; the app's --project or first folder opened), else the
+    user's ``~/.agents/knowledge``. A project given as a scope folder itself is not nested again."""
+    if project is not None:
+        base, reason = Path(os.path.abspath(project)), "the project's scope folder"
+    else:
+        base = Path(os.path.abspath(home if home is not None else Path.home()))
+        reason = "your user scope (no project open)"
+    if base.name == DEFAULT_INTO.name and base.parent.name == DEFAULT_INTO.parent.name:
+        return DefaultFolder(base, reason)
+    return DefaultFolder(base / DEFAULT_INTO, reason)

@@ -53,7 +53,7 @@ class NewPackDialog(QDialog):
     pack_created = Signal(Path)
 
     def __init__(self, into: Path, known: Sequence[tuple[str, Path]] = (), templates: TemplateSet | None = None,
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, into_reason: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("New pack")
         self.templates = templates if templates is not None else load_templates(user_templates_dir())
@@ -105,6 +105,11 @@ class NewPackDialog(QDialog):
         folder_row.addWidget(self.folder, 1)
         folder_row.addWidget(browse)
         form.addRow("Create in", folder_row)
+        # Why this folder (the default the CLI's `new` uses too), until the user picks another.
+        self.folder_note = QLabel(wordWrap=True)
+        self.folder_note.setText(_coloured(f"Default: {into_reason}", "gray") if into_reason else "")
+        self.folder.textChanged.connect(lambda text: self.folder_note.setVisible(text == str(into)))
+        form.addRow("", self.folder_note)
 
         self.tree_view = PackTextView()
         self.tree_view.setFont(editor_font())
