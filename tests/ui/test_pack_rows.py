@@ -10,7 +10,7 @@ from studio.core.diagnostics import Severity
 from studio.core.model import Verdict
 from studio.core.pack import load_pack
 from studio.core.shadowing import NAME_COLLISION
-from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.widgets.pack_row_delegate import tags_that_fit
 from studio.ui.widgets.workspace_panel import WorkspacePanel
 
@@ -67,3 +67,21 @@ def test_finding_counts_stay_inside_a_narrow_row(qtbot, make_pack) -> None:
     # The error icon is red: some strongly red pixel must be painted in the row's last 60 pixels.
     reds = [image.pixelColor(x, y) for x in range(image.width() - 60, image.width()) for y in range(image.height())]
     assert any(c.red() > 180 and c.green() < 110 and c.blue() < 110 for c in reds)
+
+
+def test_the_tree_lists_packs_in_the_same_order_whatever_order_the_scan_delivered_them(make_pack) -> None:
+    names = ["delta", "bravo", "alpha", "charlie", "echo", "alpha"]
+    packs = [load_pack(make_pack(f"{name}-{i}", GOOD.replace("name: alpha", f"name: {name}")))
+             for i, name in enumerate(names)]
+
+    def order(batches: list[list[int]]) -> list[tuple[str, str]]:
+        model = PackTreeModel()
+        for batch in batches:
+            model.add_packs([packs[i] for i in batch])
+        group = next(g for g in model.groups.values() if g.rowCount())
+        return [(group.child(r).text(), str(group.child(r).data(Role.PATH)))
+                for r in range(group.rowCount())]
+
+    first = order([[0, 1], [2, 3, 4, 5]])
+    assert first == order([[5], [4, 3], [2, 1, 0]]) == order([[3, 1, 5, 0, 2, 4]])
+    assert [name for name, _ in first] == ["alpha", "alpha", "bravo", "charlie", "delta", "echo"]

@@ -168,6 +168,24 @@ def list_directory(root: Path, path: Path) -> list[tuple[str, bool]]:
     return sorted(entries, key=lambda e: (not e[1], e[0].lower()))
 
 
+def _order_key(item: QStandardItem) -> tuple[str, str, str]:
+    """Where a pack row goes among its group's: by name (case-blind), then by folder for namesakes."""
+    name = item.text()
+    return name.casefold(), name, str(item.data(_PATH))
+
+
+def _insertion_row(group: QStandardItem, key: tuple[str, str, str]) -> int:
+    """The first row of ``group`` whose key is above ``key`` (the group's rows are in order)."""
+    low, high = 0, group.rowCount()
+    while low < high:
+        middle = (low + high) // 2
+        if _order_key(group.child(middle)) <= key:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 def _placeholder() -> QStandardItem:
     """The row under an unlisted pack or folder: gives it an expander; not selectable (nothing to open)."""
     item = QStandardItem(PLACEHOLDER)
@@ -320,8 +338,23 @@ class PackTreeModel(QStandardItemModel):
             self.pack_items[pack.root] = item
             self._shown[pack.root] = (pack, row)
         for key, items in by_group.items():
-            self.groups[key].appendRows(items)  # one insertion per group and batch
+            self._insert_in_order(self.groups[key], items)
         self._count_groups(set(by_group))
+
+    def _insert_in_order(self, group: QStandardItem, items: list[QStandardItem]) -> None:
+        """Put ``items`` where they belong in ``group`` (by name, then folder), so the tree reads the same from one
+        start to the next whatever order the scan delivered the packs in. Only the batch is sorted; each run of
+        it that falls between two existing rows is one insertion, placed by a binary search over the rows."""
+        items.sort(key=_order_key)
+        start, count = 0, len(items)
+        while start < count:
+            at = _insertion_row(group, _order_key(items[start]))
+            end = count
+            if at < group.rowCount():
+                bound = _order_key(group.child(at))
+                end = next((i for i in range(start + 1, count) if _order_key(items[i]) >= bound), count)
+            group.insertRows(at, items[start:end])
+            start = end
 
     def replace_pack(self, fresh: Pack) -> None:
         item = self.pack_items.get(fresh.root)
@@ -338,7 +371,7 @@ class PackTreeModel(QStandardItemModel):
         if row.group != old.group:
             # The row moves with its listed files: taken out of one group and into another.
             moved = self.groups[old.group].takeRow(item.row())
-            self.groups[row.group].appendRow(moved)
+            self._insert_in_order(self.groups[row.group], moved)
             self._count_groups({old.group, row.group})
 
     def set_labels(self, labels: dict[Path, PackLabel]) -> None:
