@@ -43,12 +43,12 @@ from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.diff_preview import DiffPreviewDialog
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
-from studio.ui.widgets.diff_preview import DiffPreviewDialog
 from studio.ui.workers import submit
 
 RANKINGS = ("bm25f", "bm25", "reference")

@@ -10,7 +10,7 @@ import html
 from PySide6.QtWidgets import QWidget
 
 from studio.core.authoring.fix_types import Fix, FixKind
-from studio.ui.widgets.diff_preview import DiffPreviewDialog
+from studio.ui.diff_preview import DiffPreviewDialog
 
 NOTES = {
     FixKind.EDIT: "Checked before it is offered: it removes the finding and adds none. Undo with Ctrl+Z; "
