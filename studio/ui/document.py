@@ -16,7 +16,7 @@ from pathlib import Path
 from studio.core.atomic import write_atomic
 from studio.core.file_stamp import FileStamp, stamp_of
 from studio.core.paths import read_bounded
-from studio.core.text.line_breaks import merge_edit, shown, usual_break
+from studio.core.text.line_breaks import merge_edit, shown
 from studio.core.textfiles import is_binary
 
 MAX_EDIT_BYTES = 2 * 1024 * 1024
@@ -30,11 +30,9 @@ class Document:
     text: str
     """What the editor shows: every line break as ``\n`` (``line_breaks.shown``)."""
     stamp: FileStamp | None
-    crlf: bool = False
-    """New lines are written with CRLF (the file's most common break is CRLF)."""
     original: str | None = None
-    """The file's text as last read or saved, every line break as written (None: write ``text`` whole, with
-    ``crlf`` breaks, as after Format, which promises LF)."""
+    """The file's text as last read or saved, every line break as written; a save keeps them, and new lines get
+    its most common break (``line_breaks.usual_break``). None: write ``text`` whole with LF, as after Format."""
     bom: bool = False
     """The file starts with a UTF-8 byte order mark, which a save keeps."""
 
@@ -66,8 +64,8 @@ def open_document(path: Path, pack_root: Path) -> Document:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise OpenRefused(f"{path.name} is not UTF-8 text (byte {exc.start}); the editor only opens UTF-8") from exc
-    return Document(path, pack_root, shown(text), stamp_of(path, data), usual_break(text) == "\r\n",
-                    original=text, bom=data.startswith(codecs.BOM_UTF8))
+    return Document(path, pack_root, shown(text), stamp_of(path, data), original=text,
+                    bom=data.startswith(codecs.BOM_UTF8))
 
 
 def changed_on_disk(doc: Document) -> bool:
@@ -89,8 +87,7 @@ def save_document(doc: Document, text: str, *, force: bool = False) -> SaveOutco
     keep their own line breaks, a byte order mark stays (``line_breaks.merge_edit``)."""
     if not force and changed_on_disk(doc):
         return SaveOutcome.CONFLICT
-    newline = "\r\n" if doc.crlf else "\n"
-    merged = merge_edit(doc.original, text, newline) if doc.original is not None else text.replace("\n", newline)
+    merged = merge_edit(doc.original, text) if doc.original is not None else text
     payload = (codecs.BOM_UTF8 if doc.bom else b"") + merged.encode("utf-8")
     if _inside(doc.path, doc.pack_root):
         write_atomic(doc.path, payload, root=doc.pack_root)  # by descriptor: never through a swapped-in link

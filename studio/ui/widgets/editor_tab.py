@@ -150,10 +150,9 @@ class EditorTab(QWidget):
         changes = list(result.changes)
         if result.new_text != old:
             replace_minimal(self.editor, old, result.new_text)
-        if self.document_state.crlf or (self.document_state.original is not None
-                                        and shown(self.document_state.original) != self.document_state.original):
-            self.document_state.crlf = False  # the next save writes every line break as LF
-            self.document_state.original = None
+        original = self.document_state.original
+        if original is not None and shown(original) != original:
+            self.document_state.original = None  # the next save writes every line break as LF
             self.editor.document().setModified(True)
             changes.append("line endings will be saved as LF")
         self.message.emit("Formatted: " + "; ".join(changes) if changes else "The frontmatter is already formatted")
