@@ -14,7 +14,7 @@ import time
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QModelIndex, QSettings  # noqa: E402
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSettings  # noqa: E402
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QDockWidget, QLabel, QTabWidget  # noqa: E402
 
 from studio.ui.main_window import MainWindow  # noqa: E402
@@ -35,33 +35,29 @@ def shown_texts(window: MainWindow) -> list[str]:
         model = view.model()
         if model is None:
             continue
-        stack = [QModelIndex()]
-        while stack and len(texts) < 20_000:
-            parent = stack.pop()
-            try:
-                columns = model.columnCount(parent)
-            except TypeError:  # a list model keeps it private: one column
-                columns = 1
-            for row in range(min(model.rowCount(parent), 500)):
-                for column in range(columns):
-                    index = model.index(row, column, parent)
-                    value = index.data()
-                    if isinstance(value, str):
-                        texts.append(f"{type(model).__name__} in {type(view.parent()).__name__}: {value}")
-                    if column == 0 and model.rowCount(index):
-                        stack.append(index)
+        for index in all_indexes(model, all_columns=True):
+            value = index.data()
+            if isinstance(value, str):
+                texts.append(f"{type(model).__name__} in {type(view.parent()).__name__}: {value}")
     return texts
 
 
-def _all_indexes(model: object) -> list[QModelIndex]:
+def all_indexes(model: QAbstractItemModel, *, all_columns: bool = False, limit: int = 20_000) -> list[QModelIndex]:
+    """The model's indexes, depth first (bounded), first column only unless ``all_columns``."""
     out: list[QModelIndex] = []
     stack = [QModelIndex()]
-    while stack and len(out) < 2000:
+    while stack and len(out) < limit:
         parent = stack.pop()
-        for row in range(min(model.rowCount(parent), 200)):  # type: ignore[attr-defined]
-            index = model.index(row, 0, parent)  # type: ignore[attr-defined]
-            out.append(index)
-            stack.append(index)
+        try:
+            columns = model.columnCount(parent) if all_columns else 1
+        except TypeError:  # a list model keeps it private: one column
+            columns = 1
+        for row in range(min(model.rowCount(parent), 500)):
+            for column in range(columns):
+                index = model.index(row, column, parent)
+                out.append(index)
+                if column == 0 and model.rowCount(index):
+                    stack.append(index)
     return out
 
 
@@ -94,7 +90,7 @@ def main() -> int:
         for path in sorted(pack.root.glob("*/*.md"))[:6]:  # odd file names become tab titles
             window.open_file(path, 1)
         tree = window.workspace_panel.tree
-        for index in _all_indexes(tree.model()):  # file names become rows
+        for index in all_indexes(tree.model(), limit=2000):  # file names become rows
             tree.expand(index)
             app.processEvents()
         settle(app, 0.5)
