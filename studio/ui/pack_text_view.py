@@ -13,6 +13,8 @@ import re
 
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
+from studio.core.terminal import printable_block
+
 MAX_BLANK_RUN = 4096
 """Longest run of blanks shown as it is: far above any real text, far below where Qt's layout stops."""
 KEPT = 16
@@ -33,7 +35,9 @@ def layout_safe(text: str) -> str:
 
 
 class PackTextView(QPlainTextEdit):
-    """Read-only; ``setPlainText`` shows ``layout_safe(text)``, ``exact_text`` returns what was given."""
+    """Read-only; ``setPlainText`` shows ``layout_safe(text)`` with every control, bidi control and lone CR as a
+    visible escape (``terminal.printable_block``, the layer the CLI writes through: an ESC shows as ``\x1b``, not
+    as a box, and a U+202E cannot reorder the lines around it); ``exact_text`` returns what was given."""
 
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,7 +47,7 @@ class PackTextView(QPlainTextEdit):
 
     def setPlainText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         self._exact = text
-        super().setPlainText(layout_safe(text))
+        super().setPlainText(printable_block(layout_safe(text)))
 
     def exact_text(self) -> str:
         return self._exact

@@ -18,9 +18,11 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QSettings  # noqa: E
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QDockWidget, QLabel, QTabWidget  # noqa: E402
 
 from studio.ui.main_window import MainWindow  # noqa: E402
+from studio.ui.pack_text_view import PackTextView  # noqa: E402
 from studio.ui.screenshot import MODES  # noqa: E402
 
-BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\x1b\x9b]")
+"""Bidi controls, and ESC/CSI: shown raw they are a box at best and a reordered sentence at worst."""
 
 
 def shown_texts(window: MainWindow) -> list[str]:
@@ -29,6 +31,8 @@ def shown_texts(window: MainWindow) -> list[str]:
     texts += [f"label {label.objectName() or type(label.parent()).__name__}: {label.text()}"
               for label in window.findChildren(QLabel)]
     texts += ["dock: " + dock.windowTitle() for dock in window.findChildren(QDockWidget)]
+    texts += [f"text view in {type(view.parent()).__name__}: {view.toPlainText()}"
+              for view in window.findChildren(PackTextView)]
     for tabs in window.findChildren(QTabWidget):
         texts += ["tab: " + tabs.tabText(i) for i in range(tabs.count())]
     for view in window.findChildren(QAbstractItemView):
@@ -83,6 +87,7 @@ def main() -> int:
         time.sleep(0.01)
     packs = sorted(window.session.packs.values(), key=lambda p: str(p.root))
     visited = 0
+    texts: list[str] = []
     for pack in packs:
         window.workspace_panel.select_pack(pack.root)
         if pack.knowledge_path.is_file():
@@ -102,9 +107,16 @@ def main() -> int:
             window.switch_mode(mode)
             settle(app, 0.4)
             visited += 1
+            panel = window.modes.panels.get(mode)  # Author has none: the editor and the previews
+            for tabs in panel.findChildren(QTabWidget) if panel is not None else []:  # Coverage, Claims, Clients
+                for index in range(tabs.count()):
+                    tabs.setCurrentIndex(index)
+                    settle(app, 0.6)
+                    visited += 1
+                    texts.extend(shown_texts(window))
         window.switch_mode("Author")
     print(f"visited {visited} views of {len(packs)} packs", flush=True)
-    for text in shown_texts(window):
+    for text in texts + shown_texts(window):
         if BIDI.search(text):
             print(f"raw bidi control in: {text.encode('unicode_escape').decode()}", flush=True)
     for tab in window.editors.tabs():

@@ -32,7 +32,11 @@ def hostile_workspace(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
                "documents/notes#2.md": f"# Notes\n\nTabs\t{' ' * 66_000}\there\n"}, parent=parent)
     make_pack("bidi", _knowledge("bidi\u202eevil", "Names that \u202eesrever\u202c and \u2067isolate\u2069.",
                                  "# Guide \u202eevil\u202c\n\nRead compiled/x\u202e.md.\n"),
-              {"compiled/x\u202e.md": "# Reversed \u202eeman\u202c\n", "wiki/a#b.md": "# Hash\n"}, parent=parent)
+              {"compiled/x\u202e.md": "# Reversed \u202eeman\u202c\n", "wiki/a#b.md": "# Hash\n",
+               "runs/usage.jsonl": '{"query": "warranty \\u001b[2J \\u202eevil"}\n',
+               "evals/answer-quality.json": '{"pack_name": "bidi", "evals": [{"id": "c\\u202e", '
+                                            '"prompt": "reversed \\u001b]0;t\\u0007 name", '
+                                            '"required_context": ["compiled/x.md"]}]}'}, parent=parent)
     return parent
 
 

@@ -14,6 +14,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSortFilterProxyM
 from PySide6.QtGui import QColor
 
 from studio.core.resolver import Decision, ResolveResult
+from studio.core.terminal import printable
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 
 COLUMNS = ("", "Pack", "Path", "Section", "Lines", "Tokens", "Score", "Reason")
@@ -37,9 +38,9 @@ class CandidateRow:
 
 def make_row(decision: Decision, selected: bool, order: int) -> CandidateRow:
     d = decision
-    texts = ("selected" if selected else "skipped", d.pack, d.path, d.section or "",
+    texts = ("selected" if selected else "skipped", printable(d.pack), printable(d.path), printable(d.section or ""),
              f"{d.lines[0]}-{d.lines[1]}" if d.lines else "", _tokens_text(d),
-             "" if d.score is None else f"{d.score:.2f}", d.reason)
+             "" if d.score is None else f"{d.score:.2f}", printable(d.reason))
     tokens_key = d.tokens if d.tokens is not None else (d.tokens_at_least if d.tokens_at_least is not None else -1)
     keys = (0 if selected else 1, d.pack, d.path, d.section or "", d.lines[0] if d.lines else 0,
             tokens_key, -1.0 if d.score is None else d.score, d.reason)

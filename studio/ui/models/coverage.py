@@ -16,6 +16,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from studio.core.coverage import CoverageReport, CoverageTask, GapCluster
+from studio.core.terminal import printable
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 
 FIXED_COLUMNS = ("", "Task", "From", "Asked")
@@ -106,9 +107,9 @@ class CoverageMatrixModel(ItemTableModel[CoverageTask]):
                 return ANSWERED_COLOR if task.answered else PARTIAL_COLOR
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return ("gap" if not task.answered else "ok", task.text, task.source, task.count)[column]
+            return ("gap" if not task.answered else "ok", printable(task.text), task.source, task.count)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{task.text}\n{task.why}"
+            return f"{printable(task.text)}\n{printable(task.why)}"
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             return ANSWERED_COLOR if task.answered else GAP_COLOR
         return None

@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor
 
 from studio.core.evals.compare import CaseDelta
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome
+from studio.core.terminal import printable
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 
 COLUMNS = ("Case", "A", "B", "Change", "Recall / score", "RR", "Picked vs required", "Prompt")
@@ -98,7 +99,7 @@ class EvalCasesModel(ItemTableModel[CaseDelta]):
             return case
         shown = case.b if case.b is not None else case.a
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(case, col)
+            return printable(self._display(case, col))  # case ids, prompts and paths are the suite author's text
         if role == Qt.ItemDataRole.ForegroundRole:
             if col in (1, 2):
                 outcome = case.a if col == 1 else case.b

@@ -42,6 +42,7 @@ from studio.core.coverage import (
 )
 from studio.core.model import Pack
 from studio.core.resolver import ResolverSession
+from studio.core.terminal import printable
 from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
@@ -248,14 +249,16 @@ class CoverageView(QWidget):
         self.clusters.clear()
         for cluster in clusters:
             lead = cluster.tasks[0]
-            top = QTreeWidgetItem([lead.text if len(cluster.tasks) == 1 else
-                                   f"{lead.text}  (+{len(cluster.tasks) - 1} similar)", str(cluster.size)])
+            shown = printable(lead.text)  # recorded queries are anybody's text
+            top = QTreeWidgetItem([shown if len(cluster.tasks) == 1 else
+                                   f"{shown}  (+{len(cluster.tasks) - 1} similar)", str(cluster.size)])
             top.setData(0, CLUSTER_ROLE, lead.id)
-            top.setToolTip(0, lead.text + ("\nshared terms: " + ", ".join(cluster.terms) if cluster.terms else ""))
+            top.setToolTip(0, shown + ("\nshared terms: " + printable(", ".join(cluster.terms)) if cluster.terms
+                                       else ""))
             for task in cluster.tasks[1:]:
-                child = QTreeWidgetItem([task.text, str(task.count)])
+                child = QTreeWidgetItem([printable(task.text), str(task.count)])
                 child.setData(0, CLUSTER_ROLE, task.id)
-                child.setToolTip(0, task.text)
+                child.setToolTip(0, printable(task.text))
                 top.addChild(child)
             self.clusters.addTopLevelItem(top)
 
@@ -329,9 +332,9 @@ def _summary_html(answer: CoverageAnswer, hidden_files: int) -> str:
     report = answer.report
     s = report.summary()
     if not s["tasks"]:
-        return f"<b>{html.escape(report.pack)}</b>: no known tasks (no eval suites, recorded queries or " \
+        return f"<b>{html.escape(printable(report.pack))}</b>: no known tasks (no eval suites, recorded queries or " \
                "ontology coverage rows)."
-    text = (f"<b>{html.escape(report.pack)}</b>: {s['tasks']:,} tasks, "
+    text = (f"<b>{html.escape(printable(report.pack))}</b>: {s['tasks']:,} tasks, "
             f"<span style='color:#2e7d32'>{s['answered']:,} answered</span>, "
             f"<span style='color:#c62828'>{s['gaps']:,} gaps</span> in {len(answer.clusters):,} clusters; "
             f"{len(report.never_selected):,} files no task selects")

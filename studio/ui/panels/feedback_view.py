@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, FileFeedback
+from studio.core.terminal import printable
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.panels.record_view import DiagnosticsList
 
@@ -173,7 +174,8 @@ class FeedbackView(QWidget):
         if not isinstance(f, FileFeedback):
             return
         for e in f.recent(len(f.events)):
-            item = QTreeWidgetItem([e.timestamp, e.outcome, e.query, e.section or "", e.trace_id or "", e.reviewer])
+            item = QTreeWidgetItem([printable(v) for v in (e.timestamp, e.outcome, e.query, e.section or "",
+                                                           e.trace_id or "", e.reviewer)])
             item.setForeground(1, HELPFUL_COLOR if e.outcome == "helpful" else HARMFUL_COLOR)
             item.setToolTip(2, e.query)
             self.history.addTopLevelItem(item)

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult
 from studio.core.search.layers import LayersResult, simulate_with_cache
+from studio.core.terminal import printable
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.panels.budget_bar import BudgetBar, Segment
@@ -233,7 +234,7 @@ def _titled(title: str, body: QWidget) -> QWidget:
 
 
 def _add(tree: QTreeWidget, values: tuple[str, ...], where: tuple[str, str, int] | None) -> None:
-    item = QTreeWidgetItem([str(v) for v in values])
+    item = QTreeWidgetItem([printable(str(v)) for v in values])
     for column, value in enumerate(values):
         item.setToolTip(column, str(value))
     if where is not None:

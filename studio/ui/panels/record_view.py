@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QTextEdit, QTreeWidget, QTreeWidgetItem, QWidget
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.paths import read_bounded
+from studio.core.terminal import printable
 from studio.ui.icons import severity_icon
 
 MAX_SHOWN_BYTES = 4 * 1024 * 1024
@@ -85,7 +86,7 @@ class DiagnosticsList(QTreeWidget):
         self.clear()
         self.diagnostics = list(diagnostics)
         for diag in self.diagnostics:
-            item = QTreeWidgetItem([diag.severity.value, diag.code, str(diag.line), diag.message])
+            item = QTreeWidgetItem([diag.severity.value, diag.code, str(diag.line), printable(diag.message)])
             item.setIcon(0, severity_icon(diag.severity.value))
             item.setToolTip(3, f"{diag.message}\nHint: {diag.hint}" if diag.hint else diag.message)
             item.setData(0, Qt.ItemDataRole.UserRole, diag)

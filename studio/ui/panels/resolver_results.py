@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from studio.core.resolver import Decision, ResolveResult
+from studio.core.terminal import printable
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._compare import Comparison, item_key
@@ -186,6 +187,7 @@ _TEXT_MARGIN = 4
 
 
 def _row(finding: str, pack: str, path: str) -> QTreeWidgetItem:
+    finding, pack, path = printable(finding), printable(pack), printable(path)  # warnings quote pack text
     item = QTreeWidgetItem([finding, pack, path])
     parts = (finding, f"pack: {pack}" if pack else "", f"path: {path}" if path else "")
     tip = "\n".join(part for part in parts if part)

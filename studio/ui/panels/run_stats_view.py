@@ -17,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from studio.core.diagnostics import counted
 from studio.core.runs.stats import RunStats
+from studio.core.terminal import printable
 from studio.ui.panels.bar_chart import Bar, BarChart, simple_bar
 
 WARNING_COLOR = QColor("#d97706")
@@ -125,7 +126,7 @@ class RunStatsView(QScrollArea):
 def _fill(widget: QListWidget, texts: list[str]) -> None:
     """Fill a list; an empty one says so in grey instead of looking broken."""
     widget.clear()
-    widget.addItems(texts)
+    widget.addItems([printable(text) for text in texts])  # paths and queries from runs/ records
     if not texts:
         item = QListWidgetItem("(none)")
         item.setFlags(Qt.ItemFlag.NoItemFlags)

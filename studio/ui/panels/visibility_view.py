@@ -209,8 +209,8 @@ class VisibilityView(QWidget):
         mark = "differs" if ctx.differs else ""
         if main.lower_trust is not None:
             mark = (mark + ", " if mark else "") + "lower trust wins"
-        item = QTreeWidgetItem([ctx.label, copy_text(main.winner, self.paths), copy_text(alt.winner, self.paths),
-                                mark])
+        item = QTreeWidgetItem([ctx.label, _text(copy_text(main.winner, self.paths)),
+                                _text(copy_text(alt.winner, self.paths)), mark])
         item.setToolTip(0, f"{ctx.label}: {mark}" if mark else ctx.label)
         item.setToolTip(1, _text(str(main.winner.root)) if main.winner else "")
         item.setToolTip(2, _text(str(alt.winner.root)) if alt.winner else "")

@@ -111,11 +111,12 @@ class Inspector(QWidget):
             self.findings.clear()
             return
         chip = status_chip(pack.status, is_dark())
-        where = label[len(pack.name) + len(SEPARATOR):] if label.startswith(pack.name + SEPARATOR) else ""
+        name = printable(pack.name)  # as the label spells it
+        where = label[len(name) + len(SEPARATOR):] if label.startswith(name + SEPARATOR) else ""
         self.title.setText(
-            f"<span style='font-size:15pt; font-weight:600'>{html.escape(pack.name)}</span>"
+            f"<span style='font-size:15pt; font-weight:600'>{html.escape(name)}</span>"
             + (f" <span style='color:gray'>{html.escape(where)}</span>" if where else "") + "<br/>"
-            f"<span style='color:gray'>{html.escape(pack.description or 'no description')}</span>"
+            f"<span style='color:gray'>{html.escape(printable(pack.description or 'no description'))}</span>"
         )
         self.fields["Type"].setText(pack.type or "—")
         self.fields["Status"].setText(
