@@ -40,7 +40,7 @@ OPEN, CLOSE = "«", "»"
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("search", help="search the text of every pack in the workspace",
-                       description="Full-text search (SQLite FTS5, bm25 ranking) over the files the resolver "
+                       description="Full-text search (tantivy, bm25 ranking) over the files the resolver "
                                    "could use in every pack of the workspace.")
     p.add_argument("query", metavar="QUERY", help='words to find; "a phrase" and prefix* work')
     add_scope_arguments(p)

@@ -1,5 +1,5 @@
-"""Building the index: worker processes or a reading thread give the same index; a fresh build's deferred merge;
-an interrupted build keeps whole packs only."""
+"""Building the index: worker processes or a reading thread give the same index; updates after a fresh build
+leave the engine holding exactly the sections SQLite knows; an interrupted build keeps whole packs only."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from search_packs import knowledge
 
 from studio.core.search import SearchIndex
 from studio.core.search import indexer as indexer_module
-from studio.core.search import query as query_module
-from studio.core.search.store import MERGE_LATER, MERGE_NEEDED
+from studio.core.search.query import SearchHit
 
 QUERIES = ["warranty", "citric acid", "外公", "语气", "kettle*", '"two years"', "descale month", "section"]
 
@@ -49,21 +48,18 @@ def test_a_build_in_a_worker_process_gives_the_index_a_reading_thread_gives(
     assert all(built[True][4][:3])  # English and Chinese queries found something
 
 
-def test_a_fresh_builds_merge_waits_for_the_first_update(index: SearchIndex, kettle: Path, teahouse: Path) -> None:
+def test_updates_after_a_fresh_build_replace_a_files_rows(index: SearchIndex, kettle: Path, teahouse: Path) -> None:
     index.refresh([kettle, teahouse])
-    assert index.store.meta("merge_due") == MERGE_LATER
-    index.maintain()  # nothing changed yet: nothing to merge
-    assert index.store.meta("merge_due") == MERGE_LATER
+    assert index.store.engine.num_docs() == index.info().sections
     page = kettle / "wiki" / "concepts" / "descaling.md"
-    page.write_text("# Descaling\n\nUse white vinegar.\n", encoding="utf-8")
+    page.write_text("# Descaling\n\nUse white vinegar.\n\n## Rinse\n\nTwice.\n", encoding="utf-8")
     st = page.stat()
     os.utime(page, ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
     index.update_paths([page])
-    assert index.store.meta("merge_due") == MERGE_NEEDED
-    assert index.search("vinegar").hits  # searchable before the merge
     index.maintain()
-    assert index.store.meta("merge_due") == ""
     assert index.search("vinegar").hits and index.search("外公").hits and not index.search("citric").hits
+    # The old rows are gone from the engine, not only hidden: it holds exactly the sections SQLite holds.
+    assert index.store.engine.num_docs() == index.info().sections
 
 
 def test_an_interrupted_build_keeps_whole_packs(index: SearchIndex, make_pack: Callable[..., Path],
@@ -88,15 +84,19 @@ def test_an_interrupted_build_keeps_whole_packs(index: SearchIndex, make_pack: C
     assert not again.cancelled and index.info().packs == len(roots)
 
 
-def test_a_ranking_split_in_two_halves_finds_what_one_ranking_finds(
-        index: SearchIndex, make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    index.refresh(_packs(make_pack, tmp_path, kettle, teahouse))
-    monkeypatch.setattr(query_module, "SPLIT_MIN_ROWS", 10**9)
-    whole = _answers(index)
-    monkeypatch.setattr(query_module, "SPLIT_MIN_ROWS", 4)
-    monkeypatch.setattr(query_module, "spare_core", lambda: True)  # a busy test machine would rank in one piece
-    assert query_module._halves(index.store) is not None
-    assert _answers(index) == whole
-    top = [answer[3] for answer in whole[QUERIES.index("section")]][:5]
-    assert [h.score for h in index.search("section", limit=5).hits] == top
+def test_filters_give_the_filtered_top_hits_not_a_filtered_top(
+        index: SearchIndex, make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path) -> None:
+    roots = _packs(make_pack, tmp_path, kettle, teahouse)
+    index.refresh(roots)
+
+    def key(hits: list[SearchHit]) -> list[tuple[str, str, int, float]]:
+        return [(h.root, h.path, h.line, h.score) for h in hits]
+
+    every = index.search("warranty", limit=1000).hits
+    assert len({h.root for h in every}) > 3
+    last = str(roots[-1])  # its hits rank anywhere in the whole list; filtered, they are the first five
+    assert key(index.search("warranty", roots=[last], limit=5).hits) == key([h for h in every if h.root == last][:5])
+    assert key(index.search("warranty", kinds=["compiled"], limit=3).hits) == key(
+        [h for h in every if h.kind == "compiled"][:3])
+    assert key(index.search("warranty", path_prefix="wiki/page-1", limit=4).hits) == key(
+        [h for h in every if h.path.startswith("wiki/page-1")][:4])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import Counter
 
 from hypothesis import given, settings
@@ -11,6 +10,7 @@ from hypothesis import strategies as st
 
 from studio.core.resolver.sections import heading_lines as resolver_heading_lines
 from studio.core.search.blocks import heading_lines, markdown_blocks, text_blocks
+from studio.core.search.engine import Engine
 from studio.core.search.keywords import Folds, file_terms
 from studio.core.search.snippets import make_snippet, safe_text
 from studio.core.search.textprep import (
@@ -18,17 +18,19 @@ from studio.core.search.textprep import (
     Highlighter,
     _spread_array,
     _spread_runs,
-    fts_expression,
+    engine_expression,
     index_text,
     parse_query,
 )
 from studio.core.text.terms import STOPWORDS, fold, raw_bag
 
-_FTS = sqlite3.connect(":memory:")
-_FTS.execute("CREATE VIRTUAL TABLE t USING fts5(body, content='', tokenize='unicode61 remove_diacritics 2')")
-_FTS.execute("INSERT INTO t(rowid, body) VALUES (1, ?)", (index_text("Refund window 退款窗口，阶段 café"),))
+_ENGINE = Engine(None, create=True)
+_writer = _ENGINE.writer()
+_writer.add(1, 1, 1, "guide", "KNOWLEDGE.md", "", "KNOWLEDGE.md", index_text("Refund window 退款窗口，阶段 café"))
+_writer.commit()
+_SEARCHER = _ENGINE.searcher()
 
-_TEXT = st.text(alphabet=st.sampled_from(list('ab "*()-:^+\\\'AND OR NOT NEAR 品牌，。 \n\t\x1b\u202e\ue000é_')),
+_TEXT = st.text(alphabet=st.sampled_from(list('ab "*()-:^+\\\'AND OR NOT NEAR 品牌，。 \n\t\x1b\u202e\ua66e\ue000é_')),
                 max_size=60) | st.text(max_size=40)
 
 
@@ -38,8 +40,8 @@ def test_cjk_characters_become_tokens_and_punctuation_a_boundary() -> None:
     assert BOUNDARY in index_text(f"x{BOUNDARY}y")  # forged boundaries stay boundaries, nothing more
 
 
-_MIXED = st.text(alphabet=st.sampled_from(list("ab 品牌语气，。「」\ue000\n\t_é") + ["\ud800", "\U00020000", "ｆ"]),
-                 max_size=300)
+_MIXED = st.text(alphabet=st.sampled_from(list("ab 品牌语气，。「」\ua66e\ue000\n\t_é")
+                                          + ["\ud800", "\U00020000", "ｆ"]), max_size=300)
 
 
 @given(_MIXED | st.text(max_size=200))
@@ -50,12 +52,25 @@ def test_long_and_short_text_are_spread_into_the_same_tokens(text: str) -> None:
 
 @given(_TEXT)
 @settings(max_examples=300, deadline=None)
-def test_any_user_text_makes_a_query_fts5_accepts(text: str) -> None:
+def test_any_user_text_makes_a_query_the_engine_accepts(text: str) -> None:
     query = parse_query(text)
     for mode in ("all", "any"):
-        expression = fts_expression(query, mode)  # type: ignore[arg-type]
+        expression = engine_expression(query, mode,  # type: ignore[arg-type]
+                                       lambda prefix: _ENGINE.completions(_SEARCHER, prefix))
         if expression is not None:
-            _FTS.execute("SELECT rowid FROM t WHERE t MATCH ?", (expression,)).fetchall()
+            _ENGINE.top(_SEARCHER, _ENGINE.parse(expression), 5)  # raises EngineError if refused
+
+
+def test_phrases_of_characters_stop_at_punctuation_and_diacritics_fold() -> None:
+    def found(text: str) -> bool:
+        expression = engine_expression(parse_query(text), "all", lambda p: _ENGINE.completions(_SEARCHER, p))
+        assert expression is not None
+        return bool(_ENGINE.top(_SEARCHER, _ENGINE.parse(expression), 5))
+
+    assert found("退款") and found("窗口") and found("阶段") and found('"退款窗口"')
+    assert not found("口阶")  # the comma between them is a boundary
+    assert found("cafe") and found("café") and found("Refund") and found("refunds") and found("wind*")
+    assert not found("refundwindow")
 
 
 @given(_TEXT, st.text(max_size=200))

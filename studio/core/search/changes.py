@@ -2,8 +2,8 @@
 
 ``produce`` yields one ``PackWork`` per pack (files to index, files touched but unchanged, files gone);
 ``produce_threaded`` runs it in a second thread a few packs ahead of the writer (``pipeline`` runs it in worker
-processes). A file to index arrives ``Prepared``: its rows already hold the text FTS5 is given
-(``textprep.index_text``), so the writer only binds and inserts. Nothing here writes.
+processes). A file to index arrives ``Prepared``: its rows already hold the text the engine is given
+(``textprep.index_text``), so the writer only hands it over. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -68,21 +68,21 @@ class Known:
 
 
 PreparedRow = tuple[str, str | None, int, int, str, str]
-"""kind, heading, first line, last line, then the heading and body text as FTS5 is given them."""
+"""kind, heading, first line, last line, then the heading and body text as the engine is given them."""
 
 
 class Prepared(NamedTuple):
-    """A file read, cut into rows and turned into FTS5's text: all the writer needs of it (a named tuple, like
+    """A file read, cut into rows and turned into the engine's text: all the writer needs of it (a named tuple, like
     ``FileStamp``, because it crosses from the worker process)."""
 
     stamp: FileStamp
     digest: bytes
     title: str
     path_text: str
-    """The file's path as FTS5 is given it."""
+    """The file's path as the engine is given it."""
     rows: list[PreparedRow]
     chars: int
-    """Characters of FTS5 text in ``rows`` (what a write transaction is sized by)."""
+    """Characters of engine text in ``rows`` (what a write transaction is sized by)."""
 
 
 def prepare(read: ReadFile) -> Prepared:

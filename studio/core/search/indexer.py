@@ -8,14 +8,10 @@ works out and reads what changed, ``writes`` stores it). Writes go in
 transactions of at most ``BATCH_BYTES`` of text, so another studio sharing the file never waits long.
 
 A build from an empty index (the first one, or after a compaction) is the large case and is done differently:
-packs are prepared in worker processes (``pipeline``), and the text goes in transactions of up to
-``FRESH_BATCH_BYTES`` with FTS5's pending-terms buffer at ``store.FRESH_HASH_BYTES``, so that FTS5 writes the
-index as one segment (or a few), which is as fast to query as it gets. That segment sits at FTS5's level 0,
-though, where the small segments of later updates join it, and FTS5 would merge them all (rewriting the whole
-index) inside some one-file update. So the full merge a build used to end with is only deferred: the first
-update marks it needed and the next ``maintain`` (off the update's path) runs it; a workspace never edited never
-pays it. Measured on the 1,000-pack corpus (FTS5 alone, prepared text, WAL): 4.0 s of CPU to insert, 1.3 s more
-for the merge.
+packs are prepared in worker processes (``pipeline``) while this process hands the text to the engine, whose
+writer tokenises and indexes in two threads of its own with more memory (``engine.FRESH_HEAP_BYTES``), in
+transactions of up to ``FRESH_BATCH_BYTES``. The engine merges its segments in its writer's threads; nothing is
+left for a later update to pay.
 """
 
 from __future__ import annotations
@@ -30,20 +26,20 @@ from studio.core.pack_fs import PackFS
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
 from studio.core.search.cpu import spare_core
 from studio.core.search.folders import unchanged
-from studio.core.search.store import FRESH_HASH_BYTES, HASH_BYTES, MERGE_LATER, Store
+from studio.core.search.store import Store
 from studio.core.search.writes import Writer, drop_vanished, folder_stamps, known_files, write
 
 BATCH_BYTES = 32 * 1024 * 1024
-"""Text per write transaction: large enough that FTS5 writes few segments, small enough to hold the lock ~1 s."""
-OPTIMIZE_BYTES = 16 * 1024 * 1024
-"""A refresh that read this much ends by merging the index into one segment (fast queries, cheap updates)."""
+"""Text per write transaction: large enough that the engine writes few segments, small enough to hold the lock
+about a second."""
 FRESH_BATCH_BYTES = 512 * 1024 * 1024
 """Text per write transaction of a build from an empty index (nobody else's rows can be waiting on it)."""
 PARALLEL_MIN_PACKS = 16
 """A build from an empty index prepares packs in worker processes from this many packs on (starting them costs
 a few tenths of a second)."""
-COMPACT_MIN_DEAD = 20_000
-"""Rows left behind by changed files; past this and past the number of live rows, the index is rebuilt."""
+COMPACT_MIN_STRAYS = 20_000
+"""Engine rows SQLite does not know (left by a crash between the two commits, see ``engine``); past this and past
+the number of sections, the index is emptied and built again."""
 
 Progress = Callable[[int, int], None]
 
@@ -89,8 +85,6 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     if processes is None:
         processes = (fresh and threaded and len(wanted) >= PARALLEL_MIN_PACKS and spare_core()
                      and pipeline.can_start_workers())
-    if fresh:
-        store.set_hash_bytes(FRESH_HASH_BYTES)
     if processes:
         works = pipeline.produce_in_processes(wanted, known, report, stop)
     elif threaded:
@@ -99,7 +93,7 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         works = produce(wanted, known, report, stop)
     done = 0
     total = 0
-    writer = Writer(store, report, FRESH_BATCH_BYTES if fresh else BATCH_BYTES)
+    writer = Writer(store, report, FRESH_BATCH_BYTES if fresh else BATCH_BYTES, fresh=fresh)
     try:
         for item in works:
             if isinstance(item, int):
@@ -120,14 +114,8 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         works.close()  # stops the reading thread or the worker processes
     with store.write() as conn:
         conn.execute("UPDATE meta SET value = ? WHERE key = 'updated'", (str(time.time()),))
-        if fresh:
-            conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", (HASH_BYTES,))
-            if report.indexed:
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', ?)", (MERGE_LATER,))
     if fresh:
-        store.checkpoint()  # the index is whole (one segment, or a few): its merge waits for the first update
-    elif report.bytes_read >= OPTIMIZE_BYTES:
-        store.optimize()
+        store.checkpoint()
     else:
         store.maintain()
     report.seconds = time.perf_counter() - started
@@ -198,23 +186,23 @@ def _is_empty(store: Store) -> bool:
 
 
 def _should_compact(store: Store) -> bool:
-    dead = int(store.meta("dead", "0") or 0)
-    if dead < COMPACT_MIN_DEAD:
-        return False
+    """True when the engine holds rows SQLite does not know: many of them, or any while SQLite holds none (a
+    build from nothing must start from an empty engine)."""
+    rows = store.engine.num_docs()
     with store.lock:
-        live = store.conn.execute("SELECT count(*) FROM sections").fetchone()[0]
-    return bool(dead > live)
+        sections = int(store.conn.execute("SELECT count(*) FROM sections").fetchone()[0])
+    strays = rows - sections
+    return strays > 0 and (sections == 0 or (strays >= COMPACT_MIN_STRAYS and strays > sections))
 
 
 def clear(store: Store) -> None:
-    """Empty the index (rows left behind included); the refresh that follows fills it again."""
-    with store.write() as conn:
+    """Empty the index (stray engine rows included); the refresh that follows fills it again."""
+    with store.write_all() as (conn, engine):
         conn.execute("DELETE FROM sections")
         conn.execute("DELETE FROM files")
         conn.execute("DELETE FROM packs")
         conn.execute("DELETE FROM folders")
-        conn.execute("INSERT INTO fts(fts) VALUES ('delete-all')")
-        conn.execute("UPDATE meta SET value = '0' WHERE key = 'dead'")
+        engine.delete_all()
 
 
 def _owning_root(path: str, roots: dict[str, int]) -> str | None:

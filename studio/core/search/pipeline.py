@@ -1,17 +1,17 @@
 """Reading and preparing packs in worker processes while this process writes: how a large index is built.
 
-Why processes: preparing the text (reading, digesting, cutting into rows, spreading CJK characters) is Python
-work, and so is binding what SQLite is given. In two threads of one process they take turns at the interpreter
-lock; in two processes they run at once, and SQLite's own work (FTS5 tokenising and indexing, which lets go of
+Why processes: preparing the text (reading, digesting, cutting into rows, spreading CJK characters) is Python work,
+and so is handing the text to the engine. In two threads of one process they take turns at the interpreter lock; in
+two processes they run at once, and the engine's own work (tokenising and indexing in its writer's threads, without
 the lock) overlaps with both. Workers are started with ``spawn`` (the studio runs Qt threads; forking those is
-unsafe) and begin importing while this process lists the packs; each then prepares whole packs, a few ahead of
-the writer, and the results are taken in pack order so a build is deterministic.
+unsafe) and begin importing while this process lists the packs; each then prepares whole packs, a few ahead of the
+writer, and the results are taken in pack order so a build is deterministic.
 
-Used only where it pays: a build of many packs from an empty index (``indexer.refresh``). Where no process can
-be started (a daemonic process, which may not have children; a resource limit), or a worker dies, the
-remaining packs are prepared in this process instead: nothing is lost, it is only slower. ``spawn`` imports the
-program's main module again in the worker, so a script calling ``refresh`` needs the usual
-``if __name__ == "__main__"`` guard (Python refuses to start the worker otherwise, and the refresh fails).
+Used only where it pays: a build of many packs from an empty index (``indexer.refresh``). Where no process can be
+started (a daemonic process, which may not have children; a resource limit), or a worker dies, the remaining packs
+are prepared in this process instead: nothing is lost, it is only slower. ``spawn`` imports the program's main
+module again in the worker, so a script calling ``refresh`` needs the usual ``if __name__ == "__main__"`` guard
+(Python refuses to start the worker otherwise, and the refresh fails).
 """
 
 from __future__ import annotations

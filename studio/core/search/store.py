@@ -1,30 +1,25 @@
-"""The search database: one SQLite file in the user's cache folder, its schema, and what to do when it is bad.
+"""The search index's files: a SQLite file in the user's cache folder and the engine's folder beside it.
 
-Where: ``<cache>/search-index.sqlite3``, the cache folder being the caller's (the app passes Qt's
-``CacheLocation``) or ``$XDG_CACHE_HOME/knowledge-pack-studio`` (``~/.cache/...`` without it); never inside a
-pack (``Store.check_outside``). A file that is not SQLite, a SQLite file that is not ours (another
-``application_id``), or ours from another schema or tokenizer version is deleted and made again, with an
-``search-index-rebuilt`` notice; it is never read as if it were right. Errors SQLite raises later (a file
-damaged while in use) are reported the same way by the caller, which rebuilds.
+Where: ``<cache>/search-index-2.sqlite3`` and ``<cache>/search-index-2.sqlite3.tantivy/<token>`` (``engine``),
+the cache folder being the caller's (the app passes Qt's ``CacheLocation``) or
+``$XDG_CACHE_HOME/knowledge-pack-studio`` (``~/.cache/...`` without it); never inside a pack
+(``Store.check_outside``). A file that is not SQLite, a SQLite file that is not ours (another
+``application_id``), or ours from another schema or tokenizer version, or one whose engine folder is missing or
+damaged, is deleted and made again with a ``search-index-rebuilt`` notice; it is never read as if it were right.
+The index of studios before the engine changed (``search-index.sqlite3``, SQLite FTS5) is deleted with the same
+notice, and the new one is built in its place. Errors met later (a file damaged while in use) are reported the
+same way by the caller, which rebuilds.
 
-Sharing: several studios (and ``pack-studio search``) may use the file at once. WAL lets readers go on while
+Sharing: several studios (and ``pack-studio search``) may use the files at once. WAL lets readers go on while
 one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout) and write in short
-transactions, so no writer holds the others up for long, except a build from an empty index, which is one
-transaction (``indexer``). Checkpoints and merges are explicit (``Store.maintain``). A search may read on a
-second connection (``Store.side``) beside the first.
+transactions, except a build from an empty index, which is one transaction (``indexer``). The engine is written
+only inside SQLite's write transaction (``write_all``), so SQLite's lock is the only one writers wait for;
+readers of the engine see each commit of any process.
 
-Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections``
-(file, kind, heading, lines), ``token_counts`` (``token_counts``: whole-file token counts for the L0 index) and
-``fts``, a contentless FTS5 table whose rowids are section ids. Its segments are merged on our schedule, not
-FTS5's: the pending-terms buffer is 16 MB (FTS5 writes a new segment each time its 1 MB default fills; 128 MB
-while an empty index is built, so that it is written as one segment), automatic merging is off, a large refresh
-ends with one ``optimize`` (a build from an empty index leaves it due, see ``meta.merge_due``), and
-``Store.maintain`` merges a bounded number of pages after small updates. Measured on 300 packs: the build took
-half the time, queries were as fast, and a one-file update no longer paid now and then for a merge of large
-segments (0.5-1.1 s before, under 25 ms after). Contentless because the text is on disk already: the index
-stays a quarter of the size, and snippets are cut from the current file. A contentless FTS5 row cannot be
-deleted without its original text, so a changed file's old rows are left behind, unreachable (queries join
-``sections``), and counted in ``meta.dead``; past a limit the index is rebuilt (``indexer.refresh``).
+Schema: ``packs`` (root, name), ``files`` (pack, path, layer, size, mtime, BLAKE2b digest), ``sections`` (file,
+kind, heading, lines), ``token_counts`` (``token_counts``: whole-file token counts for the L0 index),
+``folders`` (``folders``: each pack's folder stamps at its last walk) and ``meta`` (the tokenizer, the engine
+folder's token, when the index was last refreshed).
 """
 
 from __future__ import annotations
@@ -38,23 +33,17 @@ from pathlib import Path
 
 from studio.core.cache_files import NotOurs, open_or_rebuild, prepare_database, remove_database
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.search.engine import Engine, EngineWriter, folder_for, new_token, remove_others
 
-INDEX_FILE = "search-index.sqlite3"
+INDEX_FILE = "search-index-2.sqlite3"
+EARLIER_INDEX_FILES = ("search-index.sqlite3",)
+"""Indexes of earlier studios (SQLite FTS5): deleted when this one is opened beside them."""
 APPLICATION_ID = 0x4B505331  # "KPS1"
-SCHEMA_VERSION = 1
-TOKENIZER = "unicode61-cjk-chars-1"
-"""Bumped whenever ``textprep.index_text`` changes what the index holds: an index made otherwise is rebuilt."""
+SCHEMA_VERSION = 2
+TOKENIZER = "tantivy-simple-cjk-chars-1"
+"""Bumped whenever ``textprep.index_text`` or the engine's analyzer change what the index holds: an index made
+otherwise is rebuilt."""
 BUSY_TIMEOUT_S = 10.0
-HASH_BYTES = 16 * 1024 * 1024
-FRESH_HASH_BYTES = 128 * 1024 * 1024
-"""FTS5's pending-terms buffer while an empty index is built (``indexer``): about the size of the finished
-index of the 1,000-pack corpus, so that it is written as one segment; memory held while building."""
-MERGE_PAGES = 200
-MERGE_LATER = "later"
-"""``meta.merge_due`` after a build from an empty index: its segment sits at FTS5's level 0, where the segments
-of later updates would be merged with it (the whole index rewritten inside a one-file update)."""
-MERGE_NEEDED = "needed"
-"""``meta.merge_due`` once an update has added a segment beside it: the next ``maintain`` merges everything."""
 
 INDEX_REBUILT = Code("search-index-rebuilt", Severity.INFO, "the search index in the cache folder was not "
                      "usable (damaged, not the studio's, or from another version); it was made again",
@@ -85,16 +74,12 @@ CREATE TABLE sections(
 CREATE INDEX sections_file ON sections(file_id);
 {_TOKEN_COUNTS};
 {_FOLDERS};
-CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='',
-    tokenize='unicode61 remove_diacritics 2', detail=full);
-INSERT INTO fts(fts, rank) VALUES ('hashsize', {HASH_BYTES});
-INSERT INTO fts(fts, rank) VALUES ('automerge', 0);
-INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('dead', '0'), ('updated', '0');
+INSERT INTO meta(key, value) VALUES ('tokenizer', '{TOKENIZER}'), ('updated', '0');
 PRAGMA application_id = {APPLICATION_ID};
 PRAGMA user_version = {SCHEMA_VERSION}
 """
-TABLES = ("meta", "packs", "files", "sections", "fts")
-"""Tables an index must have to be used (``token_counts`` is added to an index made before it existed)."""
+TABLES = ("meta", "packs", "files", "sections")
+"""Tables an index must have to be used (``token_counts`` and ``folders`` are only caches, added when missing)."""
 
 
 class IndexLocationError(ValueError):
@@ -102,7 +87,7 @@ class IndexLocationError(ValueError):
 
 
 class Store:
-    """One connection to the database (or to memory), shared by threads under a lock."""
+    """One connection to the database (or to memory), shared by threads under a lock, and the engine beside it."""
 
     def __init__(self, path: Path | None) -> None:
         self.path = path
@@ -110,23 +95,37 @@ class Store:
         self.notices: list[Diagnostic] = []
         self.lock = threading.RLock()
         self._inode: tuple[int, int] | None = None
+        self.engine: Engine
         self.conn = self._open()
-        self.side_lock = threading.Lock()
-        self._side: sqlite3.Connection | None = None
 
     # -- opening -----------------------------------------------------------------------------------------
     def _open(self) -> sqlite3.Connection:
         if self.path is None:
             conn = self._connect(":memory:")
             _create(conn)
+            self.engine = Engine(None, create=True)
             return conn
         path = self.path
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._remove_earlier()
         conn = open_or_rebuild(path, self._connect_checked, self._rebuilding)
         self._inode = _inode(path)
+        remove_others(path, keep=self.engine.folder.name if self.engine.folder else None)
         return conn
 
+    def _remove_earlier(self) -> None:
+        assert self.path is not None
+        for name in EARLIER_INDEX_FILES:
+            earlier = self.path.parent / name
+            if earlier.exists():
+                remove_database(earlier)
+                self.notices.append(INDEX_REBUILT(
+                    f"The search index of an earlier studio ({earlier}, SQLite FTS5) was deleted; the new index "
+                    f"({self.path}) is being built.", file=str(earlier)))
+
     def _rebuilding(self, why: str) -> None:
+        assert self.path is not None
+        remove_others(self.path, keep=None)
         self.notices.append(INDEX_REBUILT(f"The search index {self.path} was not usable ({why}); it was "
                                           "deleted and is being built again.", file=str(self.path)))
 
@@ -137,6 +136,7 @@ class Store:
         conn = self._connect(str(self.path))
         try:
             self._prepare(conn)
+            self.engine = self._open_engine(conn)
         except BaseException:
             conn.close()
             raise
@@ -160,34 +160,37 @@ class Store:
         # a refresh and after updates, not by whichever commit happens to cross the threshold: on a busy disk
         # the sync took 250 ms, inside the one-file update meant to take a few.
         conn.execute("PRAGMA wal_autocheckpoint = 0")
-        conn.execute("PRAGMA journal_size_limit = 4194304")  # a reset WAL shrinks back (an optimize fills it)
+        conn.execute("PRAGMA journal_size_limit = 4194304")
 
-    def side(self) -> sqlite3.Connection | None:
-        """A second connection for reading beside ``conn`` on another thread (half of a large ranking, see
-        ``query``); None for an in-memory index, which a second connection cannot see. Use it under
-        ``side_lock``."""
-        if self.path is None:
-            return None
-        if self._side is None:
-            conn = self._connect(str(self.path))
-            conn.execute("PRAGMA cache_size = -32000")
-            conn.execute("PRAGMA temp_store = MEMORY")
-            self._side = conn
-        return self._side
-
-    def _close_side(self) -> None:
-        with self.side_lock:
-            if self._side is not None:
-                with contextlib.suppress(sqlite3.Error):
-                    self._side.close()
-                self._side = None
+    def _open_engine(self, conn: sqlite3.Connection) -> Engine:
+        """The engine folder this SQLite file names; made (under the write lock, so two processes opening a new
+        index make it once) while SQLite holds no files yet, and ``NotOurs`` when it is gone after that."""
+        assert self.path is not None
+        row = conn.execute("SELECT value FROM meta WHERE key = 'engine'").fetchone()
+        if row is not None:
+            try:
+                return Engine(folder_for(self.path, row[0]), create=False)
+            except NotOurs:
+                if conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None:
+                    raise
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'engine'").fetchone()
+            token = row[0] if row is not None else new_token()
+            if row is None:
+                conn.execute("INSERT INTO meta(key, value) VALUES ('engine', ?)", (token,))
+            engine = Engine(folder_for(self.path, token), create=True)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return engine
 
     def reopen_if_replaced(self) -> None:
         """Another studio may have rebuilt the file: follow it rather than keep reading a deleted one. Then check
         that no table went missing since the file was opened (raises ``NotOurs``; a damaged page raises SQLite's
         error), so that every refresh, update and search meets damage before it works on a half index."""
         if self.path is not None and _inode(self.path) != self._inode:
-            self._close_side()
             with self.lock:
                 with contextlib.suppress(sqlite3.Error):
                     self.conn.close()
@@ -199,8 +202,7 @@ class Store:
             raise NotOurs(f"the table {missing[0]} is missing")
 
     def reset(self, reason: str) -> None:
-        """Delete the database and start an empty one (a damaged file found while in use)."""
-        self._close_side()
+        """Delete the database and the engine's folder and start empty ones (damage found while in use)."""
         with self.lock:
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
@@ -210,10 +212,10 @@ class Store:
             self.notices.append(INDEX_REBUILT(f"The search index {self.path} was not usable ({reason}); it was "
                                               "deleted and is being built again.", file=str(self.path)))
             remove_database(self.path)
+            remove_others(self.path, keep=None)
             self.conn = self._open()
 
     def close(self) -> None:
-        self._close_side()
         with self.lock, contextlib.suppress(sqlite3.Error):
             self.conn.close()
 
@@ -248,27 +250,23 @@ class Store:
                 raise
             conn.execute("COMMIT")
 
-    def maintain(self, merge_pages: int = MERGE_PAGES, min_wal_bytes: int = 4 * 1024 * 1024) -> None:
-        """Housekeeping after updates: merge up to ``merge_pages`` pages of small segments, then checkpoint a
-        grown WAL. Bounded, but for the one full merge a build from an empty index leaves due (``merge_due``).
-        Call it off the path of the update itself."""
-        if self.meta("merge_due") == MERGE_NEEDED:
-            self.optimize()
-            return
-        with contextlib.suppress(sqlite3.OperationalError), self.write() as conn:
-            conn.execute("INSERT INTO fts(fts, rank) VALUES ('merge', ?)", (merge_pages,))
-        self.checkpoint(min_wal_bytes)
+    @contextlib.contextmanager
+    def write_all(self) -> Iterator[tuple[sqlite3.Connection, EngineWriter]]:
+        """A write transaction of SQLite and the engine together: the engine commits first, SQLite second (see
+        ``engine`` for what a crash between the two leaves, and why it is harmless)."""
+        with self.write() as conn:
+            writer = self.engine.writer()
+            try:
+                yield conn, writer
+            except BaseException:
+                writer.rollback()
+                raise
+            writer.commit()
 
-    def optimize(self) -> None:
-        """Merge every segment into one (after a large refresh; seconds on a 1,000-pack index)."""
-        with self.write() as conn:
-            conn.execute("INSERT INTO fts(fts) VALUES ('optimize')")
-        self.checkpoint()
-        # The first write after a checkpoint starts the WAL over and cuts it back to ``journal_size_limit``: after
-        # a merge that is a file the index's size, 40-50 ms to cut on the 1,000-pack corpus. This write pays for
-        # it here rather than the next one-file update.
-        with self.write() as conn:
-            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('merge_due', '')")
+    def maintain(self, min_wal_bytes: int = 4 * 1024 * 1024) -> None:
+        """Housekeeping after updates: checkpoint a grown WAL (the engine merges its segments itself, in the
+        writer's threads). Call it off the path of the update itself."""
+        self.checkpoint(min_wal_bytes)
 
     def checkpoint(self, min_wal_bytes: int = 0) -> bool:
         """Copy the WAL back into the database when it holds at least ``min_wal_bytes`` (never waits for readers:
@@ -285,12 +283,6 @@ class Store:
             self.conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
         return True
 
-    def set_hash_bytes(self, size: int) -> None:
-        """FTS5's pending-terms buffer (stored in the index; a transaction's terms are written as a segment each
-        time it fills, and at commit)."""
-        with self.write() as conn:
-            conn.execute("INSERT INTO fts(fts, rank) VALUES ('hashsize', ?)", (size,))
-
     def meta(self, key: str, default: str = "") -> str:
         with self.lock:
             row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -302,7 +294,7 @@ class Store:
                 pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
                 size = self.conn.execute("PRAGMA page_size").fetchone()[0]
             return int(pages * size)
-        total = 0
+        total = self.engine.size_bytes()
         for suffix in ("", "-wal"):
             with contextlib.suppress(OSError):
                 total += os.path.getsize(str(self.path) + suffix)

@@ -1,37 +1,38 @@
-"""Text for the FTS5 index and user text turned into an FTS5 query, for English words and Chinese text alike.
+"""Text for the search engine and user text turned into an engine query, for English words and Chinese alike.
 
-Tokenisation (measured with ``bench/bench_search.py --tokenizers`` on the first 200 packs of the 1,000-pack
-corpus, 25 English and 25 Chinese queries): FTS5's ``unicode61`` tokenizer with every CJK character made a token
-of its own (spaces put around it here, before SQLite sees the text), and Chinese words searched as phrases of
-adjacent characters. Against the other candidates:
-
-- ``trigram`` needs no preparation but cannot match a query shorter than three characters, and most Chinese
-  words are two (``语气``, ``品牌``): 19 of 25 sampled Chinese queries found nothing. It also indexed 9x slower
-  (12.9 s against 1.4 s), made a 5.5x larger index (122 MB against 22 MB) and answered 3.5x slower at p95.
-- ``unicode61`` alone keeps a whole run of Chinese (a clause between punctuation) as one token, so a word
-  inside it is never found.
-- CJK bigrams (``品牌语气`` -> ``品牌 牌语 语气``) find the same texts as single characters with phrase
-  queries but cost 5x the preparation and 2.5x the insertion time.
+Tokenisation: the engine's simple tokenizer (runs of letters and digits, lower-cased, diacritics folded; see
+``engine``) with every CJK character made a token of its own here, by putting spaces around it before the
+engine sees the text, and Chinese words searched as phrases of adjacent characters. Measured earlier with
+``bench/bench_search.py --tokenizers`` (200 packs of the 1,000-pack corpus, 25 English and 25 Chinese queries)
+against the alternatives: trigrams cannot match a query shorter than three characters, and most Chinese words
+are two (``语气``, ``品牌``: 19 of 25 sampled Chinese queries found nothing), at 9x the indexing time and 5.5x
+the size; a whole run of Chinese kept as one token is never found by a word inside it; CJK bigrams find the
+same texts as single characters with phrases but cost 5x the preparation. The engine's regex tokenizer could
+cut CJK characters itself, but over Unicode classes it indexed 4.5x slower than spreading them here.
 
 A phrase of single characters must not run across punctuation (``阶，段`` is not ``阶段``), so each CJK
-punctuation mark becomes a boundary token (``BOUNDARY``, a private-use character no query ever contains).
-Latin text is left to ``unicode61`` (case folding, diacritics removed); a single query word also matches its
-plural forms, with the resolver's light plural fold (``studio.core.resolver.rank``).
+punctuation mark becomes a boundary token (``BOUNDARY``, a letter of an archaic script that the tokenizer keeps
+as a word and no query contains unless it was typed). A single query word also matches its plural forms, with
+the resolver's light plural fold (``studio.core.resolver.rank``); a word ending in ``*`` stands for the
+commonest indexed words it begins (``engine.completions``).
 
-User text never reaches FTS5 as syntax: every word or ``"quoted phrase"`` becomes a quoted FTS5 string, so
-``AND``, ``NEAR``, unbalanced quotes or a lone ``*`` are searched as text or dropped, never a syntax error.
+User text never reaches the engine as syntax: every word or ``"quoted phrase"`` becomes a quoted string of its
+tokens (letters, digits, single CJK characters), so ``AND``, ``NEAR``, ``field:``, unbalanced quotes or a lone
+``*`` are searched as text or dropped, never a syntax error.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from studio.core.text.terms import STOPWORDS, fold, surface_forms
 
-BOUNDARY = "\ue000"
-"""Token put where CJK punctuation was, so that a phrase of characters cannot match across it."""
+BOUNDARY = "\ua66e"
+"""Token put where CJK punctuation was, so that a phrase of characters cannot match across it (CYRILLIC LETTER
+MULTIOCULAR O: a letter, so the engine's tokenizer keeps it, from a script no pack is written in)."""
 MAX_QUERY_CHARS = 1000
 MAX_TERMS = 32
 
@@ -40,9 +41,9 @@ _CJK_RANGES = ((0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0x
 _CJK_PUNCT_RANGES = ((0x3000, 0x303F), (0xFF01, 0xFF0F), (0xFF1A, 0xFF20), (0xFF3B, 0xFF40), (0xFF5B, 0xFF65))
 _CJK_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_RANGES)
 _CJK_PUNCT_CLASS = "".join(f"{chr(a)}-{chr(b)}" for a, b in _CJK_PUNCT_RANGES)
-_TOKEN = re.compile(rf"[{_CJK_CLASS}]|[{_CJK_PUNCT_CLASS}{BOUNDARY}]|[^\W_{_CJK_CLASS}]+")
-"""What ``unicode61`` makes a token of, once CJK characters stand alone: runs of letters and digits, single
-CJK characters, and CJK punctuation (indexed as ``BOUNDARY``)."""
+_TOKEN = re.compile(rf"[{_CJK_CLASS}]|[{_CJK_PUNCT_CLASS}{BOUNDARY}]|[^\W_{_CJK_CLASS}{BOUNDARY}]+")
+"""What the engine makes a token of, once CJK characters stand alone: runs of letters and digits, single CJK
+characters, and CJK punctuation (indexed as ``BOUNDARY``)."""
 
 Mode = Literal["all", "any"]
 
@@ -61,14 +62,14 @@ ARRAY_MIN_CHARS = 512
 
 
 def index_text(text: str) -> str:
-    """``text`` as the FTS5 tokenizer should see it: each CJK character a token, CJK punctuation a boundary.
+    """``text`` as the engine's tokenizer should see it: each CJK character a token, CJK punctuation a boundary.
 
     Short text: split at runs of CJK characters and spread each run out with ``str.join`` (twice as fast as a
     ``str.translate`` table or a regex substitution, which pay a Python step per character or per match). Long
     text (a row of the index): the same with numpy over the text's code points, since ``str.join`` still makes
     a string object per CJK character: on the 1,000-pack corpus 0.4 s of CPU instead of 2.4 s.
     Both put a space before and after every CJK character and punctuation mark and turn the marks into
-    ``BOUNDARY``, so FTS5 reads the same tokens from either.
+    ``BOUNDARY``, so the engine reads the same tokens from either.
     """
     if text.isascii():
         return text
@@ -194,32 +195,40 @@ def _token(raw: str) -> str:
     return BOUNDARY if len(raw) == 1 and _PUNCT.match(raw) else raw.lower()
 
 
-def _fts_string(tokens: tuple[str, ...]) -> str:
-    # Tokens hold no quote characters (they are letters, digits or one CJK character), but escape anyway.
-    return '"' + " ".join(tokens).replace('"', '""') + '"'
+def _quoted(tokens: tuple[str, ...] | list[str]) -> str:
+    # Tokens hold letters, digits or one CJK character (``_TOKEN``); anything else is dropped rather than escaped.
+    return '"' + " ".join(t for t in tokens if _TOKEN.fullmatch(t)) + '"'
 
 
-def term_expression(term: Term) -> str:
-    """One term as FTS5 syntax: a quoted string, the plural forms of a word, or a prefix."""
+Completions = Callable[[str], list[str]]
+"""A prefix (lower-cased) -> the indexed words it begins (``engine.Engine.completions``)."""
+
+
+def term_expression(term: Term, complete: Completions) -> str:
+    """One term in the engine's query language: a quoted phrase, the plural forms of a word, a phrase ending in a
+    prefix, or a single prefix's completions."""
     if term.is_word:
         forms = surface_forms(fold(term.tokens[0]))
         if term.tokens[0] not in forms:
             forms = (term.tokens[0], *forms)
-        return forms_expression(forms)
-    return _fts_string(term.tokens) + (" *" if term.prefix else "")
+        return any_of([(f,) for f in forms])
+    if term.prefix and len(term.tokens) == 1:
+        words = [w for w in complete(term.tokens[0]) if _TOKEN.fullmatch(w)]
+        return any_of([(w,) for w in words] or [term.tokens])
+    return _quoted(term.tokens) + ("*" if term.prefix else "")
 
 
-def forms_expression(forms: tuple[str, ...]) -> str:
-    if len(forms) == 1:
-        return _fts_string(forms)
-    return "(" + " OR ".join(_fts_string((f,)) for f in forms) + ")"
+def any_of(phrases: list[tuple[str, ...]]) -> str:
+    if len(phrases) == 1:
+        return _quoted(phrases[0])
+    return "(" + " OR ".join(_quoted(p) for p in phrases) + ")"
 
 
-def fts_expression(query: Query, mode: Mode = "all") -> str | None:
-    """The FTS5 MATCH text for ``query`` (None when there is nothing to search)."""
+def engine_expression(query: Query, mode: Mode = "all", complete: Completions = lambda prefix: []) -> str | None:
+    """The engine's query text for ``query`` (None when there is nothing to search)."""
     if query.empty:
         return None
-    return (" AND " if mode == "all" else " OR ").join(term_expression(t) for t in query.terms)
+    return (" AND " if mode == "all" else " OR ").join(term_expression(t, complete) for t in query.terms)
 
 
 _GAP = r"(?:[^\w\n]|_){0,8}"
@@ -237,7 +246,7 @@ class Highlighter:
     The regex holds only escaped literals and ``\\W`` gaps, so it compiles in a fraction of a millisecond
     (character classes spanning the CJK blocks take 10-20 ms to compile case-insensitively, once per query);
     that a Latin match does not start or end inside a longer word is checked on each match instead.
-    Approximate where FTS5 folds more than a regex can (diacritics): a snippet then falls back to the
+    Approximate where the engine folds more than a regex can (diacritics): a snippet then falls back to the
     section's first line. Text is matched lower-cased against the (lower-case) terms where lower-casing keeps
     its length, which is twice as fast as a case-insensitive regex; otherwise case-insensitively.
     """

@@ -10,25 +10,28 @@ from collections.abc import Collection
 from typing import Any
 
 from studio.core.search.changes import Known, PackWork, RefreshReport
-from studio.core.search.store import MERGE_LATER, MERGE_NEEDED, Store
+from studio.core.search.engine import EngineWriter
+from studio.core.search.store import Store
 
 
 class Writer:
     """Stores ``PackWork`` as it comes, in transactions of up to ``limit`` characters of text.
 
-    Each pack is written as soon as it arrives, so that SQLite's work (which lets go of the interpreter lock)
-    overlaps with the preparing of the next packs; a transaction is committed once ``limit`` characters went
-    in (and at ``close``). The store's lock is held from the first write of a transaction to its commit.
+    Each pack is written as soon as it arrives, so that the engine's work (tokenising and indexing in its own
+    threads, without the interpreter lock) overlaps with the preparing of the next packs; a transaction is
+    committed once ``limit`` characters went in (and at ``commit``). The store's lock is held from the first write
+    of a transaction to its commit. ``fresh``: the index was empty when the refresh began (the engine writer then
+    gets more memory and threads, and no file needs its old rows deleted).
     """
 
-    def __init__(self, store: Store, report: RefreshReport, limit: int) -> None:
+    def __init__(self, store: Store, report: RefreshReport, limit: int, *, fresh: bool = False) -> None:
         self.store = store
         self.report = report
         self.limit = limit
+        self.fresh = fresh
         self._conn: sqlite3.Connection | None = None
+        self._engine: EngineWriter | None = None
         self._size = 0
-        self._dead = 0
-        self._indexed = 0
         self._next_id = 0
         self._next_file = 0
 
@@ -50,11 +53,8 @@ class Writer:
         if conn is None:
             return
         try:
-            if self._dead:
-                conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'dead'", (self._dead,))
-            if self._indexed:  # a segment now sits beside a fresh build's: the next maintenance merges them
-                conn.execute("UPDATE meta SET value = ? WHERE key = 'merge_due' AND value = ?",
-                             (MERGE_NEEDED, MERGE_LATER))
+            assert self._engine is not None
+            self._engine.commit()  # first: see ``engine`` for what a crash before SQLite's commit leaves
             conn.execute("COMMIT")
         except BaseException:
             self.abort()
@@ -63,6 +63,8 @@ class Writer:
 
     def abort(self) -> None:
         if self._conn is not None:
+            if self._engine is not None:
+                self._engine.rollback()
             with contextlib.suppress(sqlite3.Error):
                 self._conn.execute("ROLLBACK")
             self._end()
@@ -75,8 +77,14 @@ class Writer:
         except BaseException:
             self.store.lock.release()
             raise
+        try:
+            self._engine = self.store.engine.writer(fresh=self.fresh)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            self.store.lock.release()
+            raise
         self._conn = conn
-        self._size = self._dead = self._indexed = 0
+        self._size = 0
         row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'sections'").fetchone()
         self._next_id = int(row[0] if row else 0) + 1
         self._next_file = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
@@ -84,6 +92,7 @@ class Writer:
 
     def _end(self) -> None:
         self._conn = None
+        self._engine = None
         self.store.lock.release()
 
     def _write(self, conn: sqlite3.Connection, work: PackWork) -> None:
@@ -92,6 +101,8 @@ class Writer:
         index at once), so a file ``work`` thinks new may be there already, and one it thinks there may be gone.
         Deciding here, under the write lock, gives the index one process alone would have made."""
         report = self.report
+        engine = self._engine
+        assert engine is not None
         pack_id, created = pack_row(conn, work)
         if work.folders is not None:
             write_folders(conn, pack_id, created, work)
@@ -103,7 +114,7 @@ class Writer:
         for path in work.removed:
             old = held.pop(path, None)
             if old is not None:
-                self._dead += drop_file(conn, old[0])
+                drop_file(conn, engine, old[0])
                 report.removed += 1
         touched = [(mtime, held[path][0]) for path, mtime in work.touched if path in held]
         if touched:
@@ -111,7 +122,6 @@ class Writer:
         if not work.files:
             return
         sections: list[tuple[Any, ...]] = []
-        fts: list[tuple[int, str, str, str]] = []
         new_files: list[tuple[Any, ...]] = []
         next_id = self._next_id
         for read in work.files:
@@ -121,28 +131,29 @@ class Writer:
                 file_id = self._next_file
                 self._next_file += 1
                 new_files.append((file_id, pack_id, st.path, st.layer, st.size, st.mtime_ns, read.digest, read.title))
+                if not self.fresh:  # rows a crash left under this id (see ``engine``) go before new ones come
+                    engine.delete_file(file_id)
             elif old[1] == read.digest:  # indexed meanwhile by another process, as it is now
                 conn.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", (st.size, st.mtime_ns, old[0]))
                 report.unchanged += 1
                 continue
             else:
                 file_id = old[0]
-                self._dead += conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
+                conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,))
+                engine.delete_file(file_id)
                 conn.execute("UPDATE files SET size = ?, mtime_ns = ?, digest = ?, title = ? WHERE id = ?",
                              (st.size, st.mtime_ns, read.digest, read.title, file_id))
             path_text = read.path_text
             for kind, heading, start, end, heading_text, body in read.rows:
                 sections.append((next_id, file_id, pack_id, kind, heading, start, end))
-                fts.append((next_id, heading_text, path_text, body))
+                engine.add(next_id, file_id, pack_id, kind, st.path, heading_text, path_text, body)
                 next_id += 1
             report.indexed += 1
-            self._indexed += 1
         self._next_id = next_id
         conn.executemany("INSERT INTO files(id, pack_id, path, layer, size, mtime_ns, digest, title) "
                          "VALUES (?,?,?,?,?,?,?,?)", new_files)
         conn.executemany("INSERT INTO sections(id, file_id, pack_id, kind, heading, start_line, end_line) "
                          "VALUES (?,?,?,?,?,?,?)", sections)
-        conn.executemany("INSERT INTO fts(rowid, heading, path, body) VALUES (?,?,?,?)", fts)
 
 
 def write(store: Store, works: list[PackWork], report: RefreshReport) -> None:
@@ -185,10 +196,10 @@ def folder_stamps(store: Store) -> dict[str, list[tuple[str, int, int]]]:
     return out
 
 
-def drop_file(conn: sqlite3.Connection, file_id: int) -> int:
-    dead = conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,)).rowcount
+def drop_file(conn: sqlite3.Connection, engine: EngineWriter, file_id: int) -> None:
+    conn.execute("DELETE FROM sections WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
-    return int(dead)
+    engine.delete_file(file_id)
 
 
 def known_files(store: Store, roots: list[str]) -> dict[str, dict[str, Known]]:
@@ -210,13 +221,12 @@ def drop_vanished(store: Store, report: RefreshReport, folders: Collection[str] 
     gone = [pack_id for pack_id, root in packs if root not in folders and not os.path.isdir(root)]
     if not gone:
         return
-    with store.write() as conn:
-        dead = 0
+    with store.write_all() as (conn, engine):
         for pack_id in gone:
-            dead += conn.execute("DELETE FROM sections WHERE pack_id = ?", (pack_id,)).rowcount
+            conn.execute("DELETE FROM sections WHERE pack_id = ?", (pack_id,))
             report.removed += conn.execute("DELETE FROM files WHERE pack_id = ?", (pack_id,)).rowcount
             conn.execute("DELETE FROM packs WHERE id = ?", (pack_id,))
             conn.execute("DELETE FROM folders WHERE pack_id = ?", (pack_id,))
-        conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'dead'", (dead,))
+            engine.delete_pack(pack_id)
 
 
