@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from studio.core.search.store import INDEX_FILE
 from studio.ui.main_window import MainWindow
 
 
@@ -16,7 +17,7 @@ def test_find_in_workspace_builds_on_first_use_and_opens_the_hit(qtbot, open_and
     with qtbot.waitSignal(window.search.index_ready, timeout=60_000):
         window.window_actions.find_in_workspace.trigger()
     assert window.docks["find"].isVisible()
-    index_file = window.search.cache_dir / "search-index.sqlite3"
+    index_file = window.search.cache_dir / INDEX_FILE
     assert index_file.is_file() and examples_copy not in index_file.parents  # the cache folder, never a pack
     panel = window.find_panel
     panel.query.setText("espresso")

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from studio.core.diagnostics import Severity
+from studio.core.search.store import INDEX_FILE
 from studio.ui.main_window import MainWindow
 from studio.ui.widgets.catalog_preview import compressed_for
 
@@ -46,7 +47,7 @@ def test_the_catalog_previews_compressed_index_keeps_its_token_counts_in_the_sea
     open_and_wait(window, [examples_copy])
     preview = compressed_for(list(window.session.packs.values()), (), (), (), window.previews.catalog.cache_dir)
     assert "tokens for 5 pack(s)" in preview.tokens
-    with sqlite3.connect(window.search.cache_dir / "search-index.sqlite3") as db:
+    with sqlite3.connect(window.search.cache_dir / INDEX_FILE) as db:
         kept = db.execute("SELECT count(*) FROM token_counts").fetchone()[0]
     assert kept >= 5  # a count per runtime file of the five examples, where the search index lives
 
