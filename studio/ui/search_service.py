@@ -38,10 +38,6 @@ PROGRESS_EVERY_S = 0.1
 def _child(cache_dir: str, roots: list[str], out: Any, cancel: Any) -> None:
     """Entry point of the indexing process."""
     become_background_child()
-    # The window starts this process as a daemon (ended with the app); a daemon may not start processes of its
-    # own, and a first build prepares packs in a worker process (``studio.core.search.pipeline``). The worker
-    # ends with this process: its input pipe closes.
-    multiprocessing.current_process().daemon = False
     last = [0.0]
 
     def progress(done: int, total: int) -> None:

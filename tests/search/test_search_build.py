@@ -7,7 +7,6 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from search_packs import knowledge
 
 from studio.core.search import SearchIndex
@@ -30,19 +29,15 @@ def _answers(index: SearchIndex) -> list[list[tuple[str, str, int, float]]]:
     return [[(h.pack, h.path, h.line, h.score) for h in index.search(q).hits] for q in QUERIES]
 
 
-@pytest.mark.slow
-def test_a_build_in_a_worker_process_gives_the_index_a_reading_thread_gives(
+def test_a_build_with_a_reading_thread_gives_the_index_one_thread_gives(
         make_pack: Callable[..., Path], tmp_path: Path, kettle: Path, teahouse: Path) -> None:
     roots = _packs(make_pack, tmp_path, kettle, teahouse)
     built = {}
-    for processes in (True, False):
-        index = SearchIndex.open(tmp_path / f"cache-{processes}")
-        children = os.times().children_user + os.times().children_system
-        report = indexer_module.refresh(index.store, roots, processes=processes)
-        worked = os.times().children_user + os.times().children_system - children
-        assert (worked > 0) == processes  # the worker process did the reading (and was waited for)
-        built[processes] = (report.files, report.indexed, dict(report.skipped), index.info().sections,
-                            _answers(index))
+    for threaded in (True, False):
+        index = SearchIndex.open(tmp_path / f"cache-{threaded}")
+        report = indexer_module.refresh(index.store, roots, threaded=threaded)
+        built[threaded] = (report.files, report.indexed, dict(report.skipped), index.info().sections,
+                           _answers(index))
         index.close()
     assert built[True] == built[False]
     assert all(built[True][4][:3])  # English and Chinese queries found something

@@ -3,7 +3,7 @@
 Bottom to top: ``textprep`` (how text is tokenised for the engine, how user text becomes a query), ``blocks`` (files
 cut into sections), ``files`` (which files of a pack are indexed: the resolver's), ``engine`` (the tantivy index
 that ranks), ``store`` (the SQLite file in the cache folder and the engine beside it), ``changes`` (what changed,
-read off the writing thread), ``pipeline`` (the same in a worker process, for a build from nothing), ``writes``
+read off the writing thread), ``writes``
 (storing it), ``indexer`` (build and incremental updates), ``snippets`` and ``query`` (search), ``index``
 (``SearchIndex``, the object callers hold); ``keywords`` and ``token_counts`` (an L0 line's keywords and token
 count, counts kept in the database), ``compressed`` (the L0 index text) and ``layers`` (the L0 -> L1 -> L2

@@ -1,9 +1,9 @@
 """Working out what changed in a pack, off the writing thread: stamps compared, changed files read and cut.
 
 ``produce`` yields one ``PackWork`` per pack (files to index, files touched but unchanged, files gone);
-``produce_threaded`` runs it in a second thread a few packs ahead of the writer (``pipeline`` runs it in worker
-processes). A file to index arrives ``Prepared``: its rows already hold the text the engine is given
-(``textprep.index_text``), so the writer only hands it over. Nothing here writes.
+``produce_threaded`` runs it in a second thread a few packs ahead of the writer. A file to index arrives
+``Prepared``: its rows already hold the text the engine is given (``textprep.index_text``), so the writer only
+hands it over. Nothing here writes.
 """
 
 from __future__ import annotations
