@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -36,7 +35,7 @@ from PySide6.QtWidgets import (
 from studio.core.diff.report import TIERS, PackDiff, ResolverDelta
 from studio.core.diff.wording import claim_fields, count, measure, passed, short_json
 from studio.core.terminal import printable
-from studio.ui.fit import wrap_label
+from studio.ui.fit import splitter, wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
@@ -105,11 +104,7 @@ class DiffView(QWidget):
         self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.detail.setPlaceholderText("Select a change to see it in full.")
         self.highlighter = PygmentsHighlighter(self.detail.document(), "changes.diff", is_dark())
-        self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.addWidget(self.tree)
-        self.split.addWidget(self.detail)
-        self.split.setStretchFactor(0, 5)
-        self.split.setStretchFactor(1, 4)
+        self.split = splitter(Qt.Orientation.Horizontal, (self.tree, 5), (self.detail, 4))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)
