@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -99,9 +98,7 @@ class DiffView(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, 110)
         self.tree.currentItemChanged.connect(self._current_changed)
-        self.detail = PackTextView()  # tier text diffs are pack text
-        self.detail.setFont(monospace_font())
-        self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.detail = PackTextView(font=monospace_font(), wrap=False)  # tier text diffs are pack text
         self.detail.setPlaceholderText("Select a change to see it in full.")
         self.highlighter = PygmentsHighlighter(self.detail.document(), "changes.diff", is_dark())
         self.split = splitter(Qt.Orientation.Horizontal, (self.tree, 5), (self.detail, 4))

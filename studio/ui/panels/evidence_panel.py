@@ -87,10 +87,8 @@ class EvidencePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)
-        self.source_view = PackTextView()
-        self.compiled_view = PackTextView()
-        for view in (self.source_view, self.compiled_view):
-            view.setFont(monospace_font())
+        self.source_view = PackTextView(font=monospace_font())
+        self.compiled_view = PackTextView(font=monospace_font())
         side = splitter(Qt.Orientation.Horizontal, (_titled("Source excerpt", self.source_view), 0),
                         (_titled("Compiled text", self.compiled_view), 0))
         self.map_state = QLabel()
