@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
@@ -61,7 +60,6 @@ class ProblemsPanel(QWidget):
         self.proxy = DiagnosticsFilterProxy(self)
         self.proxy.setSourceModel(model)
         self.table = sorted_row_table(self.proxy)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
