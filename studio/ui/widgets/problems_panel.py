@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QMenu,
     QVBoxLayout,
     QWidget,
@@ -29,6 +28,7 @@ from studio.ui.models.diagnostics_table import (
     counts_text,
 )
 from studio.ui.row_table import sorted_row_table
+from studio.ui.widgets.filter_field import filter_field
 
 COLUMN_WIDTHS = (80, 180, 200, 240, 44, 0, 120)
 """Starting widths of Severity, Code, Pack, Path, Line, (Message: the rest), Behavior."""
@@ -80,9 +80,7 @@ class ProblemsPanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
 
-        self.filter = QLineEdit(placeholderText="Filter problems (code, message, pack, file)…")
-        self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_needle)
+        self.filter = filter_field("Filter problems (code, message, pack, file)…", self.proxy.set_needle)
         bar = QHBoxLayout()
         bar.addWidget(self.filter, 1)
         self.severity_boxes: dict[Severity, QCheckBox] = {}
