@@ -38,9 +38,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_pack_options(p)
     p.add_argument("--files", nargs="+", default=None, metavar="PATH",
                    help="pack-relative files to include (default: the pack's runtime resources)")
+    add_variant_option(p)
+    p.set_defaults(func=run)
+
+
+def add_variant_option(p: argparse.ArgumentParser) -> None:
+    """``--variant``, as every command that prints a fence takes it."""
     p.add_argument("--variant", choices=[v.value for v in FenceVariant], default=FenceVariant.SUPERSET.value,
                    help="attribute set of the wrapper (default: superset)")
-    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,12 +59,17 @@ def run(args: argparse.Namespace) -> int:
             paths = [r.path for r in classify_resources(pack) if r.kind is ResourceKind.RUNTIME]
             note_links_out(pack, fs)
         items, failed = read_items(pack, paths, fs)
+    write_fence(pack, items, FenceVariant(args.variant))
+    return 1 if failed else 0
+
+
+def write_fence(pack: Pack, items: list[FenceItem], variant: FenceVariant) -> None:
+    """Print the fence of ``items`` on stdout (with the reference CLI's warning for a pack that is not ready) and
+    its token count on stderr, so that stdout holds nothing but the fence."""
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     fp = FencePack(pack, items, warnings)
-    variant = FenceVariant(args.variant)
     write_artefact(sys.stdout, render_fence([fp], variant))
     sys.stderr.write(f"tokens: {printable(fence_cost([fp], variant).describe())}\n")
-    return 1 if failed else 0
 
 
 def note_links_out(pack: Pack, fs: PackFS) -> None:

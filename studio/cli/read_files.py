@@ -14,12 +14,10 @@ import sys
 from pathlib import Path
 
 from studio.cli._pack import with_guide
-from studio.cli.fence import read_items
+from studio.cli.fence import add_variant_option, read_items, write_fence
 from studio.core.pack import load_pack
-from studio.core.render.costs import fence_cost
-from studio.core.render.fence import FencePack, FenceVariant, render_fence
+from studio.core.render.fence import FenceVariant
 from studio.core.render.tool_form import ToolForm, build_tool_form, resolve_ids
-from studio.core.terminal import write_artefact
 
 _LISTED_IDS = 50
 """Valid ids printed with a usage error; a large pack's full list is one ``guide --as-tool`` away."""
@@ -32,8 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "2 an unknown or foreign id, or PACK is not a pack.")
     p.add_argument("pack", type=Path, metavar="PACK", help="pack directory")
     p.add_argument("--ids", nargs="+", required=True, metavar="ID", help="file ids, in the order wanted")
-    p.add_argument("--variant", choices=[v.value for v in FenceVariant], default=FenceVariant.SUPERSET.value,
-                   help="attribute set of the wrapper (default: superset)")
+    add_variant_option(p)
     p.set_defaults(func=run)
 
 
@@ -49,11 +46,7 @@ def run(args: argparse.Namespace) -> int:
         _list_valid(form)
         return 2
     items, failed = read_items(pack, [f.path for f in files])
-    warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
-    fp = FencePack(pack, items, warnings)
-    variant = FenceVariant(args.variant)
-    write_artefact(sys.stdout, render_fence([fp], variant))
-    sys.stderr.write(f"tokens: {fence_cost([fp], variant).describe()}\n")
+    write_fence(pack, items, FenceVariant(args.variant))
     return 1 if failed else 0
 
 

@@ -4,7 +4,7 @@ cancels). The quick-fix preview and "Add as eval case" both use it; the owner ac
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QVBoxLayout, QWidget
 
 from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.pack_text_view import PackTextView
@@ -21,9 +21,7 @@ class DiffPreviewDialog(QDialog):
         self.title = QLabel(heading)
         self.note = QLabel(note)
         self.note.setWordWrap(True)
-        self.view = PackTextView(diff)
-        self.view.setFont(editor_font())
-        self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.view = PackTextView(diff, font=editor_font(), wrap=False)
         self.highlighter = DiffHighlighter(self.view.document())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.apply_button = buttons.addButton(apply_text, QDialogButtonBox.ButtonRole.AcceptRole)

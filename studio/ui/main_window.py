@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QMainWindow,
     QMessageBox,
-    QSplitter,
     QWidget,
 )
 
@@ -35,7 +34,7 @@ from studio.core.recovery import RecoveryStore
 from studio.core.terminal import printable
 from studio.ui import child_pool, scan_process
 from studio.ui.document import OpenRefused, SaveOutcome, changed_on_disk, open_document
-from studio.ui.fit import PageStack, first_size, scroll_page
+from studio.ui.fit import PageStack, first_size, scroll_page, splitter
 from studio.ui.icons import icon
 from studio.ui.live_watch import LiveWatch
 from studio.ui.mode_layouts import ModeLayouts
@@ -99,12 +98,8 @@ class MainWindow(QMainWindow):
         self.editors = EditorArea()
         self.previews = PreviewPane()
         self.welcome = WelcomePage()
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.editors)
-        self.splitter.addWidget(self.previews)
+        self.splitter = splitter(Qt.Orientation.Horizontal, (self.editors, 3), (self.previews, 2))
         self.splitter.setSizes([600, 400])  # the editor first; the previews collapse when dragged to the edge
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
         self.center = PageStack()
         self.center.addWidget(self.welcome)
         self.center.addWidget(self.splitter)

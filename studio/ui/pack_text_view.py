@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from studio.core.terminal import printable_block
@@ -37,11 +38,19 @@ def layout_safe(text: str) -> str:
 class PackTextView(QPlainTextEdit):
     """Read-only; ``setPlainText`` shows ``layout_safe(text)`` with every control, bidi control and lone CR as a
     visible escape (``terminal.printable_block``, the layer the CLI writes through: an ESC shows as ``\x1b``, not
-    as a box, and a U+202E cannot reorder the lines around it); ``exact_text`` returns what was given."""
+    as a box, and a U+202E cannot reorder the lines around it); ``exact_text`` returns what was given.
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    ``font`` is the view's font (the editor's or a monospace one, where columns line up); ``wrap`` False keeps
+    each line whole and scrolls sideways instead (diffs, file trees: a folded line would read as two)."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, *, font: QFont | None = None,
+                 wrap: bool = True) -> None:
         super().__init__(parent)
         self.setReadOnly(True)
+        if font is not None:
+            self.setFont(font)
+        if not wrap:
+            self.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self._exact = ""
         self.setPlainText(text)
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from studio.core.clients import file_read, lime, read_files_tool, ref_cli, studio_client
 from studio.core.clients.run import ClientRequest, ClientRun
+from studio.core.jsonwrite import FieldsJson
 from studio.core.resolver import ResolverSession
 
 CLIENTS: dict[str, Callable[[ClientRequest], ClientRun]] = {
@@ -33,15 +34,12 @@ CLIENT_NAMES = tuple(CLIENTS)
 
 
 @dataclass(frozen=True, slots=True)
-class Divergence:
+class Divergence(FieldsJson):
     """A path some clients load and others do not."""
 
     path: str
     loaded_by: tuple[str, ...]
     not_loaded_by: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "loaded_by": list(self.loaded_by), "not_loaded_by": list(self.not_loaded_by)}
 
 
 @dataclass(slots=True)

@@ -13,15 +13,7 @@ from __future__ import annotations
 
 import re
 
-from studio.core.clients.run import (
-    ClientRequest,
-    ClientRun,
-    admitted,
-    content_words,
-    counter,
-    fill_whole_files,
-    guide_text,
-)
+from studio.core.clients.run import ClientRequest, ClientRun, content_words, read_guide_then_files
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status
 from studio.core.runtime_files import MAX_FILE_BYTES
@@ -32,16 +24,7 @@ _PATH = re.compile(r"(?<![\w/.-])((?:documents|compiled|wiki|sources|answers|ont
 
 
 def simulate(request: ClientRequest) -> ClientRun:
-    run = ClientRun(NAME)
-    count = counter(request, run)
-    used = 0
-    for pack in admitted(request, run, namespaced_loads=True):
-        guide = guide_text(pack)
-        if guide is None:
-            continue
-        files = [("KNOWLEDGE.md", guide), *named_files(pack, request.task)]
-        used = fill_whole_files(run, request, pack, files, used, count)
-    run.tokens = used
+    run = read_guide_then_files(NAME, request, lambda pack: named_files(pack, request.task))
     if not any(p.endswith("KNOWLEDGE.md") for p in run.selected) and request.packs:
         run.warnings.append("Not even KNOWLEDGE.md fits the budget.")
     return run

@@ -14,15 +14,8 @@ from __future__ import annotations
 
 import re
 
-from studio.core.clients.run import (
-    ClientRequest,
-    ClientRun,
-    admitted,
-    content_words,
-    counter,
-    fill_whole_files,
-    guide_text,
-)
+from studio.core.clients.run import ClientRequest, ClientRun, content_words, read_guide_then_files
+from studio.core.model import Pack
 from studio.core.render.tool_form import build_tool_form, read_text
 from studio.core.resolver.candidates import roles_for
 
@@ -31,27 +24,24 @@ _WORDS = re.compile(r"[^\W_]+")
 
 
 def simulate(request: ClientRequest) -> ClientRun:
-    run = ClientRun(NAME)
-    count = counter(request, run)
     wanted = content_words(request.task)
-    used = 0
-    for pack in admitted(request, run, namespaced_loads=True):
-        guide = guide_text(pack)
-        if guide is None:
+    return read_guide_then_files(NAME, request, lambda pack: asked_files(pack, wanted))
+
+
+def asked_files(pack: Pack, wanted: set[str]) -> list[tuple[str, str]]:
+    """(path, text) of the listed documents the model asks for: those whose path shares the most content words
+    with the task first, every boundaries file among them, the ones that cannot be read left out."""
+    asked: list[tuple[int, str]] = []
+    for f in build_tool_form(pack).files:
+        if f.type != "document":
             continue
-        files = [("KNOWLEDGE.md", guide)]
-        asked: list[tuple[int, str]] = []
-        for f in build_tool_form(pack).files:
-            if f.type != "document":
-                continue
-            words = content_words(" ".join(_WORDS.findall(f.path.replace("-", " ").replace("_", " "))))
-            shared = len(words & wanted)
-            if shared or "boundaries" in roles_for(f.name):
-                asked.append((-shared, f.path))
-        for _, path in sorted(asked):
-            text, _problem = read_text(pack, path)
-            if text is not None:
-                files.append((path, text))
-        used = fill_whole_files(run, request, pack, files, used, count)
-    run.tokens = used
-    return run
+        words = content_words(" ".join(_WORDS.findall(f.path.replace("-", " ").replace("_", " "))))
+        shared = len(words & wanted)
+        if shared or "boundaries" in roles_for(f.name):
+            asked.append((-shared, f.path))
+    files: list[tuple[str, str]] = []
+    for _, path in sorted(asked):
+        text, _problem = read_text(pack, path)
+        if text is not None:
+            files.append((path, text))
+    return files

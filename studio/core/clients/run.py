@@ -110,12 +110,31 @@ def guide_text(pack: Pack) -> str | None:
     return found.data.decode("utf-8", errors="replace")
 
 
+def read_guide_then_files(name: str, request: ClientRequest,
+                          pick: Callable[[Pack], list[tuple[str, str]]]) -> ClientRun:
+    """What a client whose model reads files itself loads (file-read, read-files tool): per admitted pack the
+    whole guide, then the (path, text) files ``pick`` says the model asks for, whole, while they fit the budget.
+
+    A pack without a readable guide gives nothing: the model never learns which files to ask for.
+    """
+    run = ClientRun(name)
+    count = counter(request, run)
+    used = 0
+    for pack in admitted(request, run, namespaced_loads=True):
+        guide = guide_text(pack)
+        if guide is None:
+            continue
+        used = fill_whole_files(run, request, pack, [("KNOWLEDGE.md", guide), *pick(pack)], used, count)
+    run.tokens = used
+    return run
+
+
 def fill_whole_files(run: ClientRun, request: ClientRequest, pack: Pack, files: list[tuple[str, str]],
                      used: int, count: Callable[[str], int]) -> int:
     """Add whole files in order while their tokens fit the budget; returns the tokens used after them.
 
-    For the clients whose model reads files itself (file-read, read-files tool): no sections, no wrapper of the
-    studio's; a file that does not fit is left out with a warning and the next one tried.
+    No sections, no wrapper of the studio's; a file that does not fit is left out with a warning and the next
+    one tried.
     """
     for path, text in files:
         cost = count(text)

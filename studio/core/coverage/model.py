@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from studio.core.jsonwrite import FieldsJson
 from studio.core.resolver.budget import DEFAULT_BUDGET
 
 TaskSource = Literal["eval", "run", "ontology"]
@@ -23,7 +24,7 @@ class CoverageOptions:
 
 
 @dataclass(frozen=True, slots=True)
-class CoverageTask:
+class CoverageTask(FieldsJson):
     """One task the pack is known to face."""
 
     id: str
@@ -39,20 +40,13 @@ class CoverageTask:
     count: int = 1
     """How many records asked it (recorded queries are merged by their normalised text)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "source": self.source, "text": self.text, "answered": self.answered,
-                "by": list(self.by), "why": self.why, "origin": self.origin, "count": self.count}
-
 
 @dataclass(frozen=True, slots=True)
-class SkippedInput:
+class SkippedInput(FieldsJson):
     """A record, suite or row that was not used, and why (malformed input is listed, never fatal)."""
 
     path: str
     reason: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "reason": self.reason}
 
 
 @dataclass(slots=True)

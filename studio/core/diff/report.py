@@ -9,21 +9,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from studio.core.jsonwrite import FieldsJson
+
 
 @dataclass(frozen=True, slots=True)
-class FrontmatterChange:
+class FrontmatterChange(FieldsJson):
     """One frontmatter key (dotted for nested mappings) added, removed or changed; a missing side is None."""
 
     key: str
     before: Any
     after: Any
 
-    def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "before": self.before, "after": self.after}
-
 
 @dataclass(frozen=True, slots=True)
-class FileChange:
+class FileChange(FieldsJson):
     """A file present in both versions whose content differs; tokens are None for binary or huge files."""
 
     path: str
@@ -31,10 +30,6 @@ class FileChange:
     tokens_after: int | None
     kind: str = "text"
     """``text``, ``binary``, ``symlink`` (its target changed) or ``too-large`` (compared by size only)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "tokens_before": self.tokens_before, "tokens_after": self.tokens_after,
-                "kind": self.kind}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +48,7 @@ class FileRename:
 
 
 @dataclass(slots=True)
-class FilesDiff:
+class FilesDiff(FieldsJson):
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     changed: list[FileChange] = field(default_factory=list)
@@ -63,34 +58,24 @@ class FilesDiff:
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed or self.renamed)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"added": list(self.added), "removed": list(self.removed),
-                "changed": [c.to_json() for c in self.changed], "renamed": [r.to_json() for r in self.renamed]}
-
 
 @dataclass(frozen=True, slots=True)
-class ClaimChange:
+class ClaimChange(FieldsJson):
     """A claim in both source maps whose fields differ (``fields`` names them: ``text``, ``status`` ...)."""
 
     id: str
     fields: tuple[str, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "fields": list(self.fields)}
-
 
 @dataclass(frozen=True, slots=True)
-class StatusChange:
+class StatusChange(FieldsJson):
     id: str
     before: str
     after: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "before": self.before, "after": self.after}
-
 
 @dataclass(slots=True)
-class ClaimsDiff:
+class ClaimsDiff(FieldsJson):
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     changed: list[ClaimChange] = field(default_factory=list)
@@ -101,14 +86,9 @@ class ClaimsDiff:
     def empty(self) -> bool:
         return not (self.added or self.removed or self.changed)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"added": list(self.added), "removed": list(self.removed),
-                "changed": [c.to_json() for c in self.changed],
-                "status_changes": [s.to_json() for s in self.status_changes]}
-
 
 @dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(FieldsJson):
     """A validation finding, without the parts that move when unrelated lines move (matched on code, file and
     message; ``line`` is where it is in the version that has it)."""
 
@@ -118,13 +98,9 @@ class Finding:
     line: int
     message: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "severity": self.severity, "file": self.file, "line": self.line,
-                "message": self.message}
-
 
 @dataclass(slots=True)
-class FindingsDiff:
+class FindingsDiff(FieldsJson):
     added: list[Finding] = field(default_factory=list)
     """New in the new version."""
     removed: list[Finding] = field(default_factory=list)
@@ -133,9 +109,6 @@ class FindingsDiff:
     @property
     def empty(self) -> bool:
         return not (self.added or self.removed)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"added": [f.to_json() for f in self.added], "removed": [f.to_json() for f in self.removed]}
 
 
 TIERS = ("catalog", "guide", "fence")
@@ -163,15 +136,12 @@ class TierDiff:
 
 
 @dataclass(frozen=True, slots=True)
-class ReasonChange:
+class ReasonChange(FieldsJson):
     """An item whose resolver decision changed: its reason code before and after (None: not a candidate)."""
 
     item: str
     before: str | None
     after: str | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"item": self.item, "before": self.before, "after": self.after}
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from studio import __version__
+from studio.core.jsonwrite import FieldsJson
 
 STEPS = ("open", "comment", "decide")
 DECISIONS = ("keep", "amend", "retract")
@@ -37,15 +38,12 @@ class UnknownClaim(DisputeError):
 
 
 @dataclass(frozen=True, slots=True)
-class Evidence:
+class Evidence(FieldsJson):
     """A place in the pack a position points to, with the excerpt the evidence reader found there."""
 
     path: str
     line: int | None
     excerpt: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "excerpt": self.excerpt}
 
 
 @dataclass(frozen=True, slots=True)

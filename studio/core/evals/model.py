@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studio.core.diagnostics import Diagnostic
+from studio.core.jsonwrite import FieldsJson
 from studio.core.resolver.budget import DEFAULT_BUDGET
 
 SuiteKind = Literal["discovery", "context"]
@@ -63,7 +64,7 @@ class Suite:
 
 
 @dataclass(frozen=True, slots=True)
-class EvalConfig:
+class EvalConfig(FieldsJson):
     """A configuration to evaluate: the resolver's inputs that a curator varies between runs."""
 
     budget: int = DEFAULT_BUDGET
@@ -81,10 +82,6 @@ class EvalConfig:
         if self.threshold is not None:
             parts.append(f"threshold {self.threshold:g}")
         return ", ".join(parts)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"budget": self.budget, "profile": self.profile, "encoding": self.encoding, "ranking": self.ranking,
-                "threshold": self.threshold}
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,27 +60,27 @@ def _has_pass_rate(summary: Any) -> bool:
     return isinstance(summary, dict) and ("pass_rate" in summary or "precision" in summary)
 
 
+_NAME_PREFIXES = (
+    ("review-", RunKind.REVIEW_RECORD),
+    ("dispute-", RunKind.DISPUTE_RECORD),
+    ("feedback-", RunKind.FEEDBACK_RECORD),  # not "feedback.json": that is the eval viewer's file (below)
+    ("compile-", RunKind.COMPILE_RUN),
+    ("context-", RunKind.CONTEXT_RESOLUTION),
+    ("usage-", RunKind.USAGE_RECORD),
+    ("lint-", RunKind.LINT_REPORT),
+    ("health-", RunKind.HEALTH_REPORT),
+)
+"""File-name prefixes of the records the studio and the standard's tools write, and the kind each names."""
+
+
 def kind_from_name(name: str) -> RunKind:
     """Kind suggested by a file name alone (``compile-…``, ``context-…``, ``lint-…`` ...)."""
     lower = name.lower()
     if "source-map" in lower:
         return RunKind.SOURCE_MAP
-    if lower.startswith("review-"):
-        return RunKind.REVIEW_RECORD
-    if lower.startswith("dispute-"):
-        return RunKind.DISPUTE_RECORD
-    if lower.startswith("feedback-"):
-        return RunKind.FEEDBACK_RECORD  # not "feedback.json": that is the eval viewer's file (below)
-    if lower.startswith("compile-"):
-        return RunKind.COMPILE_RUN
-    if lower.startswith("context-"):
-        return RunKind.CONTEXT_RESOLUTION
-    if lower.startswith("usage-"):
-        return RunKind.USAGE_RECORD
-    if lower.startswith("lint-"):
-        return RunKind.LINT_REPORT
-    if lower.startswith("health-"):
-        return RunKind.HEALTH_REPORT
+    for prefix, kind in _NAME_PREFIXES:
+        if lower.startswith(prefix):
+            return kind
     if "eval" in lower or lower in ("benchmark.json", "feedback.json", "grading.json"):
         return RunKind.EVAL_RESULT
     return RunKind.UNKNOWN

@@ -149,9 +149,8 @@ class ClaimsView(QWidget):
             header.resizeSection(column, width)
         header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_thread())
-        self.thread_view = PackTextView()  # evidence excerpts are pack text: their blank runs are bounded
-        self.thread_view.setFont(monospace_font())
-        self.thread_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        # Evidence excerpts are pack text: their blank runs are bounded. Wrapped at the widget's width.
+        self.thread_view = PackTextView(font=monospace_font())
         self.thread_view.setPlaceholderText("The selected claim's dispute, with its evidence excerpts.")
         self.thread_view.setTabChangesFocus(True)
 
@@ -236,10 +235,8 @@ class ClaimsView(QWidget):
         self._enable(False)
 
     def _fence_pane(self) -> PackTextView:
-        pane = PackTextView()
-        pane.setFont(monospace_font())
+        pane = PackTextView(font=monospace_font())  # wraps at the widget's width
         pane.setTabChangesFocus(True)
-        pane.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         return pane
 
     # -- the pack and its claims -------------------------------------------------------------------

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QTableView,
     QTreeWidget,
@@ -155,9 +154,7 @@ class CoverageView(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
-        self.detail = PackTextView()  # drafts quote the task and pack text
-        self.detail.setFont(editor_font())
-        self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.detail = PackTextView(font=editor_font(), wrap=False)  # drafts quote the task and pack text
         self.highlighter = DiffHighlighter(self.detail.document())
         self.draft_button = QPushButton("Make draft")
         self.draft_button.setToolTip("Plan a draft page and eval case for the selected gap; shows the diff first")

@@ -24,9 +24,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -36,7 +34,7 @@ from PySide6.QtWidgets import (
 from studio.core.diff.report import TIERS, PackDiff, ResolverDelta
 from studio.core.diff.wording import claim_fields, count, measure, passed, short_json
 from studio.core.terminal import printable
-from studio.ui.fit import wrap_label
+from studio.ui.fit import splitter, wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
@@ -100,16 +98,10 @@ class DiffView(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(column, 110)
         self.tree.currentItemChanged.connect(self._current_changed)
-        self.detail = PackTextView()  # tier text diffs are pack text
-        self.detail.setFont(monospace_font())
-        self.detail.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.detail = PackTextView(font=monospace_font(), wrap=False)  # tier text diffs are pack text
         self.detail.setPlaceholderText("Select a change to see it in full.")
         self.highlighter = PygmentsHighlighter(self.detail.document(), "changes.diff", is_dark())
-        self.split = QSplitter(Qt.Orientation.Horizontal)
-        self.split.addWidget(self.tree)
-        self.split.addWidget(self.detail)
-        self.split.setStretchFactor(0, 5)
-        self.split.setStretchFactor(1, 4)
+        self.split = splitter(Qt.Orientation.Horizontal, (self.tree, 5), (self.detail, 4))
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.heading)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QTableView,
     QTabWidget,
     QTextBrowser,
@@ -44,7 +43,7 @@ from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.diff_preview import DiffPreviewDialog
-from studio.ui.fit import FlowLayout, wrap_label
+from studio.ui.fit import FlowLayout, splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.panels.coverage_view import CoverageView
@@ -188,11 +187,7 @@ class EvalsPanel(ModePanel):
         self.table.doubleClicked.connect(lambda _index: self.open_selected_in_resolve())
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(self.detail)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        split = splitter(Qt.Orientation.Vertical, (self.table, 3), (self.detail, 1))
 
         self.open_button = QPushButton("Open in Resolve")
         self.open_button.setToolTip("Open the selected case in Resolve mode with its prompt and budget")

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHeaderView,
     QLabel,
-    QSplitter,
     QTableView,
     QTreeWidget,
     QTreeWidgetItem,
@@ -26,7 +25,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.evidence import ClaimEvidence, Excerpt, SourceReader, parse_anchor
 from studio.core.evidence.anchors import split_ref
 from studio.core.sourcemap import SOURCE_MAP
-from studio.ui.fit import wrap_label
+from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, is_broken
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._audit import PackAudit
@@ -88,25 +87,17 @@ class EvidencePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)
-        self.source_view = PackTextView()
-        self.compiled_view = PackTextView()
-        for view in (self.source_view, self.compiled_view):
-            view.setFont(monospace_font())
-        side = QSplitter(Qt.Orientation.Horizontal)
-        side.addWidget(_titled("Source excerpt", self.source_view))
-        side.addWidget(_titled("Compiled text", self.compiled_view))
+        self.source_view = PackTextView(font=monospace_font())
+        self.compiled_view = PackTextView(font=monospace_font())
+        side = splitter(Qt.Orientation.Horizontal, (_titled("Source excerpt", self.source_view), 0),
+                        (_titled("Compiled text", self.compiled_view), 0))
         self.map_state = QLabel()
         claims_box = QWidget()
         claims_layout = QVBoxLayout(claims_box)
         claims_layout.setContentsMargins(0, 0, 0, 0)
         claims_layout.addWidget(self.map_state)
         claims_layout.addWidget(self.table)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(claims_box)
-        split.addWidget(side)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        layout.addWidget(split, 1)
+        layout.addWidget(splitter(Qt.Orientation.Vertical, (claims_box, 3), (side, 2)), 1)
 
     def _build_provenance(self) -> QGroupBox:
         box = QGroupBox("Builder Skill provenance (data only)")

@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QSplitter,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, FileFeedback
 from studio.core.terminal import printable
+from studio.ui.fit import splitter
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.panels.record_view import DiagnosticsList
 
@@ -139,16 +139,9 @@ class FeedbackView(QWidget):
             self.history.setColumnWidth(column, width)
         self.findings = DiagnosticsList()
         self.findings.diagnostic_activated.connect(self._open_finding)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(self.history)
-        split.addWidget(self.findings)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setStretchFactor(2, 1)
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)
-        layout.addWidget(split, 1)
+        layout.addWidget(splitter(Qt.Orientation.Vertical, (self.table, 3), (self.history, 2), (self.findings, 1)), 1)
 
     def set_summary(self, summary: FeedbackSummary | None, root: Path | None = None) -> None:
         """Show ``summary`` (None clears); ``root`` is the pack directory, for opening files."""

@@ -24,7 +24,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QSplitter,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -37,6 +36,7 @@ from studio.core.search.layers import LayersResult, simulate_with_cache
 from studio.core.terminal import printable
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
+from studio.ui.fit import splitter
 from studio.ui.panels.budget_bar import BudgetBar, Segment
 
 LOCATION_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -96,15 +96,10 @@ class LayersView(QWidget):
         self.picks = _tree(("Pack", "Item", "Tokens"))
         for tree in (self.l0, self.l1, self.l2, self.picks):
             tree.itemDoubleClicked.connect(self._double_clicked)
-        steps = QSplitter(Qt.Orientation.Vertical)
-        for label, tree in (("L0: index lines that match", self.l0), ("L1: full-text ranking", self.l1),
-                            ("L2: whole files", self.l2)):
-            steps.addWidget(_titled(label, tree))
-        sides = QSplitter(Qt.Orientation.Horizontal)
-        sides.addWidget(steps)
-        sides.addWidget(_titled("Resolver: selected for the same task and budget", self.picks))
-        sides.setStretchFactor(0, 3)
-        sides.setStretchFactor(1, 2)
+        steps = splitter(Qt.Orientation.Vertical, *((_titled(label, tree), 0) for label, tree in (
+            ("L0: index lines that match", self.l0), ("L1: full-text ranking", self.l1), ("L2: whole files", self.l2))))
+        sides = splitter(Qt.Orientation.Horizontal, (steps, 3),
+                         (_titled("Resolver: selected for the same task and budget", self.picks), 2))
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.title)

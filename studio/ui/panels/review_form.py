@@ -124,9 +124,7 @@ class DiffDialog(QDialog):
     def __init__(self, diff: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Update KNOWLEDGE.md?")
-        self.diff = PackTextView()
-        self.diff.setFont(monospace_font())
-        self.diff.setPlainText(diff)
+        self.diff = PackTextView(diff, font=monospace_font())
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QSplitter,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -50,7 +49,7 @@ from studio.core.review_reasons import (
 )
 from studio.core.runs import read_runs
 from studio.core.terminal import printable
-from studio.ui.fit import wrap_label
+from studio.ui.fit import splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel, ModelIndex
 from studio.ui.panels.claims_view import ClaimsView
@@ -248,11 +247,7 @@ class ReviewPanel(ModePanel):
         right_layout.addWidget(decision_box)
         right_layout.addWidget(self.problem)
         right_layout.addWidget(self.notice)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 6)
-        split.setStretchFactor(1, 5)
+        split = splitter(Qt.Orientation.Horizontal, (left, 6), (right, 5))
         split.setSizes([420, 380])  # the queue's pack labels first; the splitter keeps what the user drags
         self.claims = ClaimsView()
         self.claims.recorded.connect(self._dispute_recorded)

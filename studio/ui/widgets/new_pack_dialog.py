@@ -111,11 +111,8 @@ class NewPackDialog(QDialog):
         self.folder.textChanged.connect(lambda text: self.folder_note.setVisible(text == str(into)))
         form.addRow("", self.folder_note)
 
-        self.tree_view = PackTextView()
-        self.tree_view.setFont(editor_font())
-        self.knowledge_view = PackTextView()
-        self.knowledge_view.setFont(editor_font())
-        self.knowledge_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.tree_view = PackTextView(font=editor_font())
+        self.knowledge_view = PackTextView(font=editor_font(), wrap=False)
         preview = QSplitter(Qt.Orientation.Horizontal)
         preview.addWidget(_titled("Files", self.tree_view))
         preview.addWidget(_titled("KNOWLEDGE.md", self.knowledge_view))

@@ -10,12 +10,10 @@ from __future__ import annotations
 from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QLineEdit,
     QMenu,
     QVBoxLayout,
     QWidget,
@@ -30,6 +28,7 @@ from studio.ui.models.diagnostics_table import (
     counts_text,
 )
 from studio.ui.row_table import sorted_row_table
+from studio.ui.widgets.filter_field import filter_field
 
 COLUMN_WIDTHS = (80, 180, 200, 240, 44, 0, 120)
 """Starting widths of Severity, Code, Pack, Path, Line, (Message: the rest), Behavior."""
@@ -61,7 +60,6 @@ class ProblemsPanel(QWidget):
         self.proxy = DiagnosticsFilterProxy(self)
         self.proxy.setSourceModel(model)
         self.table = sorted_row_table(self.proxy)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.setAlternatingRowColors(True)
@@ -82,9 +80,7 @@ class ProblemsPanel(QWidget):
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._context_menu)
 
-        self.filter = QLineEdit(placeholderText="Filter problems (code, message, pack, file)…")
-        self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self.proxy.set_needle)
+        self.filter = filter_field("Filter problems (code, message, pack, file)…", self.proxy.set_needle)
         bar = QHBoxLayout()
         bar.addWidget(self.filter, 1)
         self.severity_boxes: dict[Severity, QCheckBox] = {}

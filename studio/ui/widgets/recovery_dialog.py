@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMessageBox,
-    QPlainTextEdit,
     QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
@@ -110,8 +109,7 @@ class RecoveryDialog(QDialog):
         layout.addWidget(self.table, 1)
         self.note = QLabel(wordWrap=True)
         layout.addWidget(self.note)
-        self.preview = PackTextView()
-        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.preview = PackTextView(wrap=False)
         layout.addWidget(self.preview, 2)
         self.elsewhere = QLabel(
             f"{elsewhere} more file(s) in packs outside this workspace have unsaved text; each is offered "

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHeaderView,
-    QLineEdit,
     QMenu,
     QMenuBar,
     QTableWidget,
@@ -21,6 +20,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from studio.ui.widgets.filter_field import filter_field
 
 COLUMNS = ("Keys", "Command", "Menu")
 
@@ -60,9 +61,7 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Keyboard Shortcuts")
         self.rows = shortcut_rows(menu_bar)
-        self.filter = QLineEdit(placeholderText="Filter by key or command…")
-        self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self._filter)
+        self.filter = filter_field("Filter by key or command…", self._filter)
         self.table = QTableWidget(len(self.rows), len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().hide()

@@ -20,12 +20,13 @@ from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QLineEdit, QMenu, QTreeView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QMenu, QTreeView, QVBoxLayout, QWidget
 
 from studio.core.model import Pack
 from studio.ui.models.pack_filter import PackFilterProxy
 from studio.ui.models.pack_tree import PackTreeModel, Role
 from studio.ui.turns import next_turn
+from studio.ui.widgets.filter_field import filter_field
 from studio.ui.widgets.pack_file_actions import PackFileActions
 from studio.ui.widgets.pack_row_delegate import PackRowDelegate
 
@@ -83,9 +84,7 @@ class WorkspacePanel(QWidget):
         self.proxy = PackFilterProxy(self)
         """Between the model and the tree only while the filter box holds text (see the module's docstring)."""
         self._filtering = False
-        self.filter = QLineEdit(placeholderText="Filter packs (name, status, type, trust)…")
-        self.filter.setClearButtonEnabled(True)
-        self.filter.textChanged.connect(self._filter_changed)
+        self.filter = filter_field("Filter packs (name, status, type, trust)…", self._filter_changed)
         self.tree = PackTreeView()
         self.tree.setModel(self.model)
         self.tree.setHeaderHidden(True)
