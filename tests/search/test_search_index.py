@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import time
 from collections.abc import Callable
@@ -203,6 +204,45 @@ def test_a_foreign_or_outdated_database_is_never_trusted(cache_dir: Path, kettle
     assert [n.code for n in idx.notices] == ["search-index-rebuilt"]
     assert idx.info().files == 0
     idx.close()
+
+
+def test_the_fts5_index_of_an_earlier_studio_is_deleted_with_a_notice(cache_dir: Path, kettle: Path) -> None:
+    cache_dir.mkdir(parents=True)
+    earlier = cache_dir / "search-index.sqlite3"
+    conn = sqlite3.connect(earlier)
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(heading, path, body, content='')")
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    (cache_dir / "search-index.sqlite3-wal").write_bytes(b"")
+    idx = SearchIndex.open(cache_dir)
+    assert [n.code for n in idx.notices] == ["search-index-rebuilt"]
+    assert "earlier studio" in idx.notices[0].message
+    assert not earlier.exists() and not (cache_dir / "search-index.sqlite3-wal").exists()
+    idx.refresh([kettle])
+    assert idx.search("warranty").hits
+    idx.close()
+    assert [n.code for n in SearchIndex.open(cache_dir).notices] == []  # told once
+
+
+def test_a_missing_or_damaged_engine_folder_rebuilds_the_index_with_a_notice(cache_dir: Path, kettle: Path) -> None:
+    idx = SearchIndex.open(cache_dir)
+    idx.refresh([kettle])
+    folder = idx.store.engine.folder
+    idx.close()
+    assert folder is not None
+    for damage in ("remove", "garble"):
+        if damage == "remove":
+            shutil.rmtree(folder)
+        else:
+            (folder / "meta.json").write_text("{ not json", encoding="utf-8")
+        idx = SearchIndex.open(cache_dir)
+        assert [n.code for n in idx.notices] == ["search-index-rebuilt"], damage
+        assert idx.info().files == 0
+        idx.refresh([kettle])
+        assert idx.search("warranty").hits
+        folder = idx.store.engine.folder
+        assert folder is not None
+        idx.close()
 
 
 def test_two_studios_share_one_index(cache_dir: Path, kettle: Path, teahouse: Path) -> None:
