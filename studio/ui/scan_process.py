@@ -9,6 +9,9 @@ they load (in small lists), then the verdicts settling gave (shadowing, collisio
 the core ``Workspace`` from the packs it received and those verdicts, so later ``replace_pack`` calls work as
 usual.
 
+With the result cache, the child first sends what the cache knows of the workspace, unchecked, for the window to
+show at once; the load that follows then sends only the packs that differ from it (``studio.ui.cached_first``).
+
 A child serves one scan. When a scan ends, the next child is started at once and waits for its options: starting
 an interpreter and importing the core took 0.35-0.40 s of a warm re-opening of 1,000 packs that otherwise takes
 0.4 s in the child, and a re-opening (or a rescan) is the moment the user waits for. At most one child waits.
@@ -31,6 +34,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack, Verdict
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
 from studio.ui.background_child import become_background_child, end_with_parent, lower_priority
+from studio.ui.cached_first import Confirmation, decode, stored_results
 
 POLL_SECONDS = 0.1
 SEND_EVERY = 50
@@ -52,9 +56,19 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
     options.worker_init = end_with_parent
     outbox = _Outbox(out)
     try:
+        # What the cache knows goes first, unchecked; the load below confirms it and sends only what differs.
+        shown = stored_results(options, lambda batch: out.put(("cached", batch)), cancel.is_set,
+                               on_found=lambda found: out.put(("progress", (0, found))))
+        out.put(("cached-end", len(shown)))
+        confirmation = Confirmation(shown)
+
+        def confirmed(pack: Pack) -> None:
+            if confirmation.differs(pack):
+                outbox.add(pack)
+
         ws = open_workspace(
             options,
-            on_pack=outbox.add,
+            on_pack=confirmed,
             on_progress=lambda done, total: out.put(("progress", (done, total))),
             cancelled=cancel.is_set,
         )
@@ -164,15 +178,20 @@ def open_workspace_in_child(
     on_pack: Callable[[Pack], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    on_cached: Callable[[int], None] | None = None,
 ) -> Workspace:
     """Same contract as ``open_workspace``, but the work happens in a spawned child process.
 
+    With a result cache, ``on_pack`` first sees every pack the cache knows, as stored (unchecked), then
+    ``on_cached(how many)``, then, as the load confirms them, only packs that differ from those (a later copy of
+    the same root) or were not among them. The workspace returned holds the confirmed packs only.
     Blocks the calling (worker) thread until the child is done; raises RuntimeError if it dies.
     """
     scan = _take_child()
     scan.jobs.put(options)
     child, out, cancel = scan.process, scan.out, scan.cancel
     received: dict[str, Pack] = {}
+    from_cache = 0
     try:
         while True:
             if cancelled is not None and cancelled():
@@ -183,7 +202,19 @@ def open_workspace_in_child(
                 if not child.is_alive() and out.empty():
                     raise RuntimeError(f"the scan process ended unexpectedly (exit code {child.exitcode})") from None
                 continue
-            if kind == "packs":
+            if kind == "cached":
+                for item in payload:
+                    pack = decode(item)
+                    if pack is None:  # the child's confirmation finds it differs, and sends the loaded copy
+                        continue
+                    from_cache += 1
+                    received[str(pack.root)] = pack
+                    if on_pack is not None:
+                        on_pack(pack)
+            elif kind == "cached-end":
+                if on_cached is not None and from_cache:
+                    on_cached(from_cache)
+            elif kind == "packs":
                 for pack in payload:
                     received[str(pack.root)] = pack
                     if on_pack is not None:
