@@ -15,7 +15,6 @@ stored result that does not decode is simply not shown early. Everything here ru
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -24,9 +23,6 @@ from studio.core.model import Pack
 from studio.core.pack_loader import FoundPack
 from studio.core.workspace import WorkspaceOptions, find_packs
 
-SEND_EVERY = 200
-"""Stored results per message: the window decodes one message while the child looks up the next."""
-SEND_SECONDS = 0.05
 GIVE_UP_AFTER = 100
 """Misses in a row, before any hit, after which the cache is taken to know nothing of this workspace."""
 
@@ -39,11 +35,11 @@ class Stored:
     payload: bytes
 
 
-def stored_results(options: WorkspaceOptions, send: Callable[[list[Stored]], None],
+def stored_results(options: WorkspaceOptions, send: Callable[[Stored], None],
                    cancelled: Callable[[], bool] | None = None,
                    on_found: Callable[[int], None] | None = None) -> dict[str, Stored]:
-    """Send the stored result of every pack folder of the workspace the cache knows (in lists, as they are looked
-    up); returns what was sent, by root, for the ``Confirmation``. Nothing when there is no cache.
+    """Send the stored result of every pack folder of the workspace the cache knows, as each is looked up; returns
+    what was sent, by root, for the ``Confirmation``. Nothing when there is no cache.
 
     ``on_found(how many)`` hears how many pack folders the walk found, before any result is sent."""
     cache = options.cache
@@ -53,8 +49,6 @@ def stored_results(options: WorkspaceOptions, send: Callable[[list[Stored]], Non
     if on_found is not None:
         on_found(len(folders))
     sent: dict[str, Stored] = {}
-    batch: list[Stored] = []
-    since = time.monotonic()
     looked = 0
     for found in folders:
         if cancelled is not None and cancelled():
@@ -67,12 +61,7 @@ def stored_results(options: WorkspaceOptions, send: Callable[[list[Stored]], Non
             continue
         item = Stored(found, payload)
         sent[str(found.root)] = item
-        batch.append(item)
-        if len(batch) >= SEND_EVERY or time.monotonic() - since >= SEND_SECONDS:
-            send(batch)
-            batch, since = [], time.monotonic()
-    if batch:
-        send(batch)
+        send(item)
     return sent
 
 

@@ -54,11 +54,13 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
     # priority, so the window still wins a core when it needs one).
     options.processes = os.cpu_count() or 1
     options.worker_init = end_with_parent
-    outbox = _Outbox(out)
+    outbox = _Outbox(out, "packs")
     try:
         # What the cache knows goes first, unchecked; the load below confirms it and sends only what differs.
-        shown = stored_results(options, lambda batch: out.put(("cached", batch)), cancel.is_set,
+        stored = _Outbox(out, "cached")
+        shown = stored_results(options, stored.add, cancel.is_set,
                                on_found=lambda found: out.put(("progress", (0, found))))
+        stored.flush()
         out.put(("cached-end", len(shown)))
         confirmation = Confirmation(shown)
 
@@ -84,24 +86,26 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
 
 
 class _Outbox:
-    """Packs go to the window in lists, not one message each: a message costs a pickle call and a queue round trip
-    on both sides, which at 10,000 packs added seconds. A list leaves after ``SEND_EVERY`` packs or
+    """Packs (or stored results) go to the window in lists, not one message each: a message costs a pickle call and a
+    queue round trip on both sides, which at 10,000 packs added seconds. A list leaves after ``SEND_EVERY`` items or
     ``SEND_SECONDS``, whichever comes first, so the first packs still show at once."""
 
-    def __init__(self, out: Any) -> None:
+    def __init__(self, out: Any, kind: str) -> None:
         self._out = out
-        self._packs: list[Pack] = []
+        self._kind = kind
+        """The message's kind: ``packs`` or ``cached``."""
+        self._items: list[object] = []
         self._since = time.monotonic()
 
-    def add(self, pack: Pack) -> None:
-        self._packs.append(pack)
-        if len(self._packs) >= SEND_EVERY or time.monotonic() - self._since >= SEND_SECONDS:
+    def add(self, item: object) -> None:
+        self._items.append(item)
+        if len(self._items) >= SEND_EVERY or time.monotonic() - self._since >= SEND_SECONDS:
             self.flush()
 
     def flush(self) -> None:
-        if self._packs:
-            self._out.put(("packs", self._packs))
-            self._packs = []
+        if self._items:
+            self._out.put((self._kind, self._items))
+            self._items = []
         self._since = time.monotonic()
 
 
