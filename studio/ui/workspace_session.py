@@ -48,6 +48,7 @@ from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import gc_policy, workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
+from studio.ui.models.pack_tree import tree_order
 from studio.ui.pacing import ANNOUNCE, FINDINGS, NAMES, Paced
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
@@ -180,7 +181,7 @@ class WorkspaceSession(QObject):
         workers.submit(
             open_workspace, self.request,
             lambda pack: self._on_pack(scan_id, pack), lambda done, total: self._on_progress(scan_id, done, total),
-            cancel.is_set, lambda count: self._on_cached(scan_id, count),
+            cancel.is_set, lambda packs: self._on_cached(scan_id, packs),
             on_done=self._on_scan_done, on_error=self._on_scan_failed, request_id=self._scan_id,
         )
 
@@ -207,12 +208,16 @@ class WorkspaceSession(QObject):
         if wake:
             self._woken.emit()
 
-    def _on_cached(self, scan_id: int, count: int) -> None:
-        """The ``count`` packs sent so far came from the result cache; the scan now confirms them."""
+    def _on_cached(self, scan_id: int, packs: list[Pack]) -> None:
+        """Every pack the result cache knows, before the scan confirms them: queued ahead of all else, in the order
+        the tree shows them, so that each slice of them lands in the tree as one run of rows (the tree's groups are
+        sorted by name; packs in the walk's order fell all over a group of thousands, a row insertion each)."""
+        packs.sort(key=tree_order)  # here, in the scan's worker thread: 10,000 keys take 30-40 ms
         with self._lock:
             if scan_id != self._scan_id:
                 return
-            self._cached = count
+            self._inbox[:0] = packs
+            self._cached = len(packs)
             wake, self._awake = not self._awake, True
         if wake:
             self._woken.emit()
@@ -267,6 +272,8 @@ class WorkspaceSession(QObject):
         arriving = self._arrivals.open or self._arrivals.running  # this queue is held open until then
         if arriving and time.perf_counter() - self._arrivals.last_ended < SHARED_TURN_S:
             return  # the tree just took packs in this turn: the findings wait for the next
+        if self._from_cache is not None:
+            return  # the tree first shows every pack the cache knows; the Problems table fills after
         # A copy shown from the cache that the scan has replaced since: its findings are no longer the pack's.
         current = [pack for pack in packs if self.packs.get(pack.root) is pack]
         if current:

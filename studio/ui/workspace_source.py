@@ -104,12 +104,12 @@ def open_workspace(
     on_pack: Callable[[Pack], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    on_cached: Callable[[int], None] | None = None,
+    on_cached: Callable[[list[Pack]], None] | None = None,
 ) -> WorkspaceResult:
     """Discover and load every pack of the request (runs in a worker; never raises for bad input).
 
-    In the child process with the result cache, ``on_pack`` first sees what the cache knows, then ``on_cached``,
-    then only packs the load found different (``scan_process.open_workspace_in_child``).
+    In the child process with the result cache, ``on_cached`` first gets what the cache knows, in one list, then
+    ``on_pack`` only packs the load found different (``scan_process.open_workspace_in_child``).
     """
     options = WorkspaceOptions(
         explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,

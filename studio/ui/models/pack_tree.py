@@ -173,6 +173,16 @@ def _order_key(item: QStandardItem) -> tuple[str, str, str]:
     return name.casefold(), name, str(item.data(_PATH))
 
 
+_GROUP_ORDER = {key: n for n, (key, _label) in enumerate(GROUPS)}
+
+
+def tree_order(pack: Pack) -> tuple[int, str, str, str]:
+    """Where the pack's row goes in the tree: its group, then as ``_order_key`` orders rows within one. Packs
+    handed over in this order land in each group as one run of rows per batch (no Qt call: any thread)."""
+    name = printable(pack.name)
+    return _GROUP_ORDER[group_key(pack)], name.casefold(), name, str(pack.root)
+
+
 def _insertion_row(group: QStandardItem, key: tuple[str, str, str]) -> int:
     """The first row of ``group`` whose key is above ``key`` (the group's rows are in order)."""
     low, high = 0, group.rowCount()
