@@ -33,6 +33,7 @@ from studio.core.batch_gc import tune_for_batch
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack, Verdict
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
+from studio.ui import gc_policy
 from studio.ui.background_child import become_background_child, end_with_parent, lower_priority
 from studio.ui.cached_first import Confirmation, decode, stored_results
 
@@ -213,6 +214,7 @@ def open_workspace_in_child(
                         continue
                     from_cache.append(pack)
                     received[str(pack.root)] = pack
+                gc_policy.packs_decoded()
             elif kind == "cached-end":
                 if on_cached is not None and from_cache:
                     on_cached(from_cache)
