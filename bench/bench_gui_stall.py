@@ -105,6 +105,8 @@ class Heartbeat:
         every stall over REPORT_MS. CPU time well below the stall means the thread was waiting (for the
         interpreter lock or for a core the machine gave to another process), not working."""
         self.last_cpu = time.thread_time()
+        self.on_tick: list[Any] = []
+        """Called on every tick (cheap checks of what the window shows)."""
         self.timer = QTimer()
         self.timer.setInterval(PERIOD_MS)
         self.timer.timeout.connect(self.tick)
@@ -121,6 +123,8 @@ class Heartbeat:
         if gap - PERIOD_MS > REPORT_MS:
             self.stalls.append((self.phase, now, gap - PERIOD_MS, round(1000 * (cpu - self.last_cpu))))
         self.last, self.last_cpu = now, cpu
+        for look in self.on_tick:
+            look()
 
     def reset(self, phase: str) -> None:
         self.phase = phase
@@ -319,6 +323,7 @@ def main() -> int:
             QTimer.singleShot(1000, reopen)
             return
         marks["all packs shown"] = time.perf_counter() - started
+        expected[0] = len(window.tree_model.pack_items)
         beat.reset("browsing")
         # The first click comes on a later turn of the event loop than the scan's end, as a user's would
         # (and while the settled packs are still being re-read, the worst moment for it).
@@ -352,6 +357,18 @@ def main() -> int:
         QTimer.singleShot(1500, lambda: switch_modes(names[1:]))
 
     reopened_at = [0.0]
+    expected = [0]
+    filling = [0]
+    """The re-opening whose tree is not full yet (0: none)."""
+
+    def tree_full() -> None:
+        # Any studio: the first tick on which the tree holds as many packs as the first opening showed (the same
+        # folders), whether they came from the cache or from the scan.
+        if filling[0] and len(window.tree_model.pack_items) >= expected[0] > 0:
+            marks[f"every pack in the tree (re-open {filling[0]})"] = time.perf_counter() - reopened_at[0]
+            filling[0] = 0
+
+    beat.on_tick.append(tree_full)
 
     def reopen() -> None:
         # Memory once the views have settled (a second after the scan ended, or after browsing).
@@ -362,6 +379,7 @@ def main() -> int:
         opened[0] += 1
         beat.reset(f"re-opening {opened[0]}")
         reopened_at[0] = time.perf_counter()
+        filling[0] = opened[0]
         window.open_request(WorkspaceRequest(explicit=roots))
 
     window.session.packs_added.connect(packs_added)
@@ -398,7 +416,7 @@ def main() -> int:
         print(f"pack-studio validate on the same folders (fresh process): {cli_seconds:.2f} s; all packs shown in "
               f"{marks['all packs shown'] / cli_seconds:.2f}x that (goal <= 2x)")
         last = args.reopen
-        warm = marks.get(f"all packs shown from the cache (re-open {last})")
+        warm = marks.get(f"every pack in the tree (re-open {last})")
         confirmed = marks.get(f"all packs shown (re-open {last})")
         if warm is not None:
             print(f"warm re-open, every pack in the tree: {warm / cli_seconds:.2f}x the warm validate (goal <= 1.5x)")
@@ -433,6 +451,7 @@ FIGURES: tuple[tuple[str, str], ...] = (
     ("longest stall while re-opening", r"longest stall while re-opening: (\d+) ms"),
     ("stalls over 50 ms", r"stalls over 50 ms: (.*)"),
     ("cold: time to all packs shown (s)", r"time to all packs shown: ([\d.]+) s"),
+    ("warm: every pack in the tree (s)", r"time to every pack in the tree \(re-open \d+\): ([\d.]+) s"),
     ("warm: all packs from the cache in the tree (s)",
      r"time to all packs shown from the cache \(re-open \d+\): ([\d.]+) s"),
     ("warm: all packs shown and confirmed (s)", r"time to all packs shown \(re-open \d+\): ([\d.]+) s"),
