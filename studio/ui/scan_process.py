@@ -59,8 +59,11 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
     try:
         # What the cache knows goes first, unchecked; the load below confirms it and sends only what differs.
         stored = _Outbox(out, "cached")
-        shown = stored_results(options, stored.add, cancel.is_set,
-                               on_found=lambda found: out.put(("progress", (0, found))))
+        try:
+            shown = stored_results(options, stored.add, cancel.is_set,
+                                   on_found=lambda found: out.put(("progress", (0, found))))
+        except Exception:  # noqa: BLE001  # showing early is a nicety: whatever fails, the load sends every pack
+            shown = {}
         stored.flush()
         out.put(("cached-end", len(shown)))
         confirmation = Confirmation(shown)
