@@ -254,6 +254,8 @@ class WorkspaceSession(QObject):
             elif shown is not pack:  # shown from the cache, and the scan found it otherwise
                 confirmed.append(pack)
             self.packs[pack.root] = pack
+            if self._announced == self._from_cache:
+                break  # the last pack from the cache: what the scan found otherwise follows on a later turn
         if fresh:
             self.packs_added.emit(fresh)
         if confirmed:
