@@ -41,23 +41,24 @@ def _cold(root: Path) -> dict[str, str | None]:
     return {p.name: p.status for p in open_workspace(WorkspaceOptions(explicit=[root], builtin=False)).packs}
 
 
-def _opened_once(window: MainWindow, root: Path, make_pack, open_and_wait,  # type: ignore[no-untyped-def]
-                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """``PACKS`` packs at ``root``, opened once (cold: every result goes into the window's cache)."""
+@pytest.fixture
+def opened_once(window: MainWindow, make_pack, open_and_wait, tmp_path: Path,  # type: ignore[no-untyped-def]
+                monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder of ``PACKS`` packs, opened once in ``window`` (cold: every result goes into its cache)."""
     # Results are stored even for files written a moment ago (the cache normally waits 2 s to trust a timestamp).
     monkeypatch.setattr(result_cache, "RACY_NS", 0)
+    root = tmp_path / "ws"
     for i in range(PACKS):
         make_pack(f"p{i:02d}", PACK.format(name=f"p{i:02d}", status="ready"), parent=root)
     open_and_wait(window, [root])
     assert len(_tree(window)) == PACKS
+    return root
 
 
 @pytest.mark.slow
 def test_a_warm_reopen_shows_every_cached_pack_before_the_scan_confirms_them(
-        qtbot, open_and_wait, window: MainWindow, make_pack, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    root = tmp_path / "ws"
-    _opened_once(window, root, make_pack, open_and_wait, monkeypatch)
+        open_and_wait, window: MainWindow, make_pack, opened_once: Path) -> None:  # type: ignore[no-untyped-def]
+    root = opened_once
     (root / "p01" / "KNOWLEDGE.md").write_text(PACK.format(name="p01", status="draft"))
     shutil.rmtree(root / "p02")
     make_pack("new", PACK.format(name="new", status="ready"), parent=root)
@@ -99,10 +100,8 @@ def test_a_first_opening_shows_nothing_from_an_empty_cache(qtbot, open_and_wait,
 
 @pytest.mark.slow
 def test_packs_shown_from_the_cache_that_the_scan_never_confirmed_leave(
-        qtbot, open_and_wait, window: MainWindow, make_pack, tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    root = tmp_path / "ws"
-    _opened_once(window, root, make_pack, open_and_wait, monkeypatch)
+        qtbot, window: MainWindow, opened_once: Path) -> None:  # type: ignore[no-untyped-def]
+    root = opened_once
     shown: list[int] = []
     window.session.shown_from_cache.connect(shown.append)
     window.session.shown_from_cache.connect(lambda _count: window.session.cancel())  # the user's Cancel, at once
