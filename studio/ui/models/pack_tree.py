@@ -293,9 +293,10 @@ class PackTreeModel(QStandardItemModel):
         self._shown = {}
         if many:
             # Removing 10,000 rows with their data and wrappers took 80-90 ms in one go, however the views were
-            # told. So the groups leave the model whole (seven rows: the views drop theirs at once), new empty
-            # groups take their place, and the old ones are emptied a slice per turn (``pacing.TREE_ROWS``) away
-            # from any view. The next workspace's packs are shown at once, not after the old rows are gone.
+            # told. So the groups leave the model whole (seven rows: the views drop theirs at once; Qt unhooking
+            # 10,000 rows from the model takes about 14 ms), new empty groups take their place, and the old ones are
+            # emptied a slice per turn (``pacing.TREE_ROWS``) away from any view. The next workspace's packs are
+            # shown at once (a warm opening shows them all within a second), not after the old rows are gone.
             old = [self.takeRow(0)[0] for _ in range(self.rowCount())]
             self.groups = {}
             self._add_groups()
