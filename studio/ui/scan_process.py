@@ -9,6 +9,9 @@ they load (in small lists), then the verdicts settling gave (shadowing, collisio
 the core ``Workspace`` from the packs it received and those verdicts, so later ``replace_pack`` calls work as
 usual.
 
+With the result cache, the child first sends what the cache knows of the workspace, unchecked, for the window to
+show at once; the load that follows then sends only the packs that differ from it (``studio.ui.cached_first``).
+
 A child serves one scan. When a scan ends, the next child is started at once and waits for its options: starting
 an interpreter and importing the core took 0.35-0.40 s of a warm re-opening of 1,000 packs that otherwise takes
 0.4 s in the child, and a re-opening (or a rescan) is the moment the user waits for. At most one child waits.
@@ -30,7 +33,9 @@ from studio.core.batch_gc import tune_for_batch
 from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack, Verdict
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
+from studio.ui import gc_policy
 from studio.ui.background_child import become_background_child, end_with_parent, lower_priority
+from studio.ui.cached_first import Confirmation, decode, stored_results
 
 POLL_SECONDS = 0.1
 SEND_EVERY = 50
@@ -50,11 +55,26 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
     # priority, so the window still wins a core when it needs one).
     options.processes = os.cpu_count() or 1
     options.worker_init = end_with_parent
-    outbox = _Outbox(out)
+    outbox = _Outbox(out, "packs")
     try:
+        # What the cache knows goes first, unchecked; the load below confirms it and sends only what differs.
+        stored = _Outbox(out, "cached")
+        try:
+            shown = stored_results(options, stored.add, cancel.is_set,
+                                   on_found=lambda found: out.put(("progress", (0, found))))
+        except Exception:  # noqa: BLE001  # showing early is a nicety: whatever fails, the load sends every pack
+            shown = {}
+        stored.flush()
+        out.put(("cached-end", len(shown)))
+        confirmation = Confirmation(shown)
+
+        def confirmed(pack: Pack) -> None:
+            if confirmation.differs(pack):
+                outbox.add(pack)
+
         ws = open_workspace(
             options,
-            on_pack=outbox.add,
+            on_pack=confirmed,
             on_progress=lambda done, total: out.put(("progress", (done, total))),
             cancelled=cancel.is_set,
         )
@@ -70,24 +90,26 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
 
 
 class _Outbox:
-    """Packs go to the window in lists, not one message each: a message costs a pickle call and a queue round trip
-    on both sides, which at 10,000 packs added seconds. A list leaves after ``SEND_EVERY`` packs or
+    """Packs (or stored results) go to the window in lists, not one message each: a message costs a pickle call and a
+    queue round trip on both sides, which at 10,000 packs added seconds. A list leaves after ``SEND_EVERY`` items or
     ``SEND_SECONDS``, whichever comes first, so the first packs still show at once."""
 
-    def __init__(self, out: Any) -> None:
+    def __init__(self, out: Any, kind: str) -> None:
         self._out = out
-        self._packs: list[Pack] = []
+        self._kind = kind
+        """The message's kind: ``packs`` or ``cached``."""
+        self._items: list[object] = []
         self._since = time.monotonic()
 
-    def add(self, pack: Pack) -> None:
-        self._packs.append(pack)
-        if len(self._packs) >= SEND_EVERY or time.monotonic() - self._since >= SEND_SECONDS:
+    def add(self, item: object) -> None:
+        self._items.append(item)
+        if len(self._items) >= SEND_EVERY or time.monotonic() - self._since >= SEND_SECONDS:
             self.flush()
 
     def flush(self) -> None:
-        if self._packs:
-            self._out.put(("packs", self._packs))
-            self._packs = []
+        if self._items:
+            self._out.put((self._kind, self._items))
+            self._items = []
         self._since = time.monotonic()
 
 
@@ -164,15 +186,20 @@ def open_workspace_in_child(
     on_pack: Callable[[Pack], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    on_cached: Callable[[list[Pack]], None] | None = None,
 ) -> Workspace:
     """Same contract as ``open_workspace``, but the work happens in a spawned child process.
 
+    With a result cache, ``on_cached`` first gets every pack the cache knows, as stored (unchecked), in one list;
+    then ``on_pack`` sees, as the load confirms them, only packs that differ from those (a later copy of the same
+    root) or were not among them. The workspace returned holds the confirmed packs only.
     Blocks the calling (worker) thread until the child is done; raises RuntimeError if it dies.
     """
     scan = _take_child()
     scan.jobs.put(options)
     child, out, cancel = scan.process, scan.out, scan.cancel
     received: dict[str, Pack] = {}
+    from_cache: list[Pack] = []
     try:
         while True:
             if cancelled is not None and cancelled():
@@ -183,7 +210,19 @@ def open_workspace_in_child(
                 if not child.is_alive() and out.empty():
                     raise RuntimeError(f"the scan process ended unexpectedly (exit code {child.exitcode})") from None
                 continue
-            if kind == "packs":
+            if kind == "cached":
+                for item in payload:
+                    pack = decode(item)
+                    if pack is None:  # the child's confirmation finds it differs, and sends the loaded copy
+                        continue
+                    from_cache.append(pack)
+                    received[str(pack.root)] = pack
+                gc_policy.packs_decoded()
+            elif kind == "cached-end":
+                if on_cached is not None and from_cache:
+                    on_cached(from_cache)
+                from_cache = []
+            elif kind == "packs":
                 for pack in payload:
                     received[str(pack.root)] = pack
                     if on_pack is not None:

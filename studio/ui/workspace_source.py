@@ -104,16 +104,24 @@ def open_workspace(
     on_pack: Callable[[Pack], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    on_cached: Callable[[list[Pack]], None] | None = None,
 ) -> WorkspaceResult:
-    """Discover and load every pack of the request (runs in a worker; never raises for bad input)."""
+    """Discover and load every pack of the request (runs in a worker; never raises for bad input).
+
+    In the child process with the result cache, ``on_cached`` first gets what the cache knows, in one list, then
+    ``on_pack`` only packs the load found different (``scan_process.open_workspace_in_child``).
+    """
     options = WorkspaceOptions(
         explicit=list(request.explicit), project=request.project, home=request.home, builtin=request.builtin,
         org_roots=list(request.org_roots), client_native=tuple(request.client_native), limits=request.limits,
         pins=dict(request.pins),
         cache=spec_for(request.cache_dir) if request.use_cache and request.cache_dir is not None else None,
     )
-    opener = open_workspace_in_child if request.in_child_process else core_open_workspace
-    ws = opener(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
+    if request.in_child_process:
+        ws = open_workspace_in_child(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled,
+                                     on_cached=on_cached)
+    else:
+        ws = core_open_workspace(options, on_pack=on_pack, on_progress=on_progress, cancelled=cancelled)
     stopped = bool(cancelled and cancelled())
     return WorkspaceResult(list(ws.packs), list(ws.diagnostics), stopped, ws)
 

@@ -91,3 +91,23 @@ def test_the_heap_is_trimmed_once_a_workspace_s_worth_has_been_let_go(qtbot, mon
     let_go([object() for _ in range(gc_policy.TRIM_AFTER // 2)])
     qtbot.waitUntil(lambda: held() == 0, timeout=5000)
     assert trims == [True]
+
+
+def test_packs_decoded_while_a_workspace_loads_are_set_aside_without_a_walk() -> None:
+    """The cached packs of a warm opening, unpickled in a burst, are not walked by the next young collection."""
+    from studio.ui import gc_policy
+
+    gc_policy.hold_full_collections(False)
+    frozen = gc.get_freeze_count()
+    kept = [_Node() for _ in range(1000)]
+    gc_policy.packs_decoded()  # no workspace loading: the collector keeps its young objects
+    assert gc.get_freeze_count() == frozen
+    gc_policy.hold_full_collections(True)
+    try:
+        kept += [_Node() for _ in range(1000)]
+        gc_policy.packs_decoded()
+        assert gc.get_freeze_count() >= frozen + 2000 and gc.get_count()[0] == 0
+    finally:
+        gc_policy.hold_full_collections(False)
+        gc.unfreeze()  # hand this test's objects back, so that the next collection frees them
+        del kept

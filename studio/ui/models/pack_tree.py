@@ -14,7 +14,6 @@ asking Python whether there is more to fetch.
 from __future__ import annotations
 
 import os
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
@@ -174,6 +173,16 @@ def _order_key(item: QStandardItem) -> tuple[str, str, str]:
     return name.casefold(), name, str(item.data(_PATH))
 
 
+_GROUP_ORDER = {key: n for n, (key, _label) in enumerate(GROUPS)}
+
+
+def tree_order(pack: Pack) -> tuple[int, str, str, str]:
+    """Where the pack's row goes in the tree: its group, then as ``_order_key`` orders rows within one. Packs
+    handed over in this order land in each group as one run of rows per batch (no Qt call: any thread)."""
+    name = printable(pack.name)
+    return _GROUP_ORDER[group_key(pack)], name.casefold(), name, str(pack.root)
+
+
 def _insertion_row(group: QStandardItem, key: tuple[str, str, str]) -> int:
     """The first row of ``group`` whose key is above ``key`` (the group's rows are in order)."""
     low, high = 0, group.rowCount()
@@ -218,11 +227,9 @@ class PackTreeModel(QStandardItemModel):
         """Packs per group the Workspace filter shows, while a filter is typed."""
         self._pack_labels: dict[Path, PackLabel] = {}
         """Labels of the packs whose name another pack shares (``set_labels``); unique names are not kept."""
-        self._removal: Paced[str] = Paced(self, TREE_ROWS, self._remove_rows)
-        """The rows of a large closed workspace, removed a slice per turn: one item per row, its group's key."""
-        self._removal.finished.connect(self._removed)
-        self._waiting: dict[Path, Pack] = {}
-        """Packs added (or replaced) while the last workspace's rows are being removed: the latest copy of each."""
+        self._removal: Paced[QStandardItem] = Paced(self, TREE_ROWS, self._remove_rows)
+        """The rows of a large closed workspace, removed a slice per turn from its groups, which have left the model
+        already: one item per row, the old group that holds it."""
 
     # -- rows -------------------------------------------------------------------------------------
     def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
@@ -274,24 +281,26 @@ class PackTreeModel(QStandardItemModel):
 
     # -- feeding --------------------------------------------------------------------------------
     def clear(self) -> None:
-        """Drop every pack (the groups stay, empty).
+        """Drop every pack (the groups stay, empty; a large workspace's groups are new ones).
 
         What the rows held is released over the next turns (``let_go``): at 10,000 packs, dropping the row
         wrappers and what the rows showed took 86 ms at once.
         """
         many = self.clears_in_slices
-        self._waiting = {}  # packs of a scan that is being replaced in turn
         let_go(self.pack_items.values())
         let_go(self._shown.values())
         self.pack_items = {}
         self._shown = {}
         if many:
-            # The old rows go a slice per turn (``pacing.TREE_ROWS``): removing 10,000 rows with their data and
-            # wrappers took 80-90 ms in one go, however the views were told. No handle to them is left
-            # (``pack_items`` is empty), and packs of the new scan wait until they are gone. A clear while
-            # the rows of an earlier one are still going lets that removal carry on.
-            if not self._removal.running:
-                self._removal.feed(key for key, group in self.groups.items() for _ in range(group.rowCount()))
+            # Removing 10,000 rows with their data and wrappers took 80-90 ms in one go, however the views were
+            # told. So the groups leave the model whole (seven rows: the views drop theirs at once; Qt unhooking
+            # 10,000 rows from the model takes about 14 ms), new empty groups take their place, and the old ones are
+            # emptied a slice per turn (``pacing.TREE_ROWS``) away from any view. The next workspace's packs are
+            # shown at once (a warm opening shows them all within a second), not after the old rows are gone.
+            old = [self.takeRow(0)[0] for _ in range(self.rowCount())]
+            self.groups = {}
+            self._add_groups()
+            self._removal.feed(group for group in old for _ in range(group.rowCount()))
         else:  # the groups stay, expanded as they were
             for group in self.groups.values():
                 if group.rowCount():
@@ -301,23 +310,21 @@ class PackTreeModel(QStandardItemModel):
         self._listed.clear()
         self._pending.clear()
 
-    def _remove_rows(self, rows: Iterator[str]) -> None:
-        for key, count in Counter(rows).items():
-            group = self.groups[key]
+    def _remove_rows(self, rows: Iterator[QStandardItem]) -> None:
+        # Grouped by identity: each old group is its own (its wrapper is held by the queue until it is empty).
+        counts: dict[int, tuple[QStandardItem, int]] = {}
+        for group in rows:
+            held, count = counts.get(id(group), (group, 0))
+            counts[id(group)] = (held, count + 1)
+        for group, count in counts.values():
             left = group.rowCount()
             start = max(0, left - count)  # from the end: the rows left need no renumbering
             group.removeRows(start, left - start)
 
-    def _removed(self) -> None:
-        self._count_groups(set(self.groups))
-        waiting, self._waiting = self._waiting, {}
-        if waiting:
-            self.add_packs(list(waiting.values()))
-
     @property
     def clears_in_slices(self) -> bool:
         """Whether ``clear`` now would remove the rows over several turns (a large workspace)."""
-        return self._removal.running or len(self.pack_items) > SLICED_CLEAR_LIMIT
+        return len(self.pack_items) > SLICED_CLEAR_LIMIT
 
     @property
     def emptying(self) -> bool:
@@ -325,9 +332,6 @@ class PackTreeModel(QStandardItemModel):
         return self._removal.running
 
     def add_packs(self, packs: list[Pack]) -> None:
-        if self._removal.running:
-            self._waiting.update((pack.root, pack) for pack in packs)
-            return
         by_group: dict[str, list[QStandardItem]] = {}
         for pack in packs:
             if pack.root in self.pack_items:
@@ -396,13 +400,26 @@ class PackTreeModel(QStandardItemModel):
         return shown is None or shown[1].group != group_key(pack)
 
     def remove_pack(self, root: Path) -> None:
-        self._waiting.pop(root, None)
-        item = self.pack_items.pop(root, None)
-        shown = self._shown.pop(root, None)
-        if item is None or shown is None:
-            return
-        self.groups[shown[1].group].removeRow(item.row())
-        self._count_groups({shown[1].group})
+        self.remove_packs([root])
+
+    def remove_packs(self, roots: list[Path]) -> None:
+        """Drop the rows of these packs (unknown roots are skipped): each run of neighbouring rows in one go."""
+        rows: dict[str, list[int]] = {}
+        for root in roots:
+            item = self.pack_items.pop(root, None)
+            shown = self._shown.pop(root, None)
+            if item is not None and shown is not None:
+                rows.setdefault(shown[1].group, []).append(item.row())
+        for key, numbers in rows.items():
+            numbers.sort(reverse=True)  # from the end: the rows still to go keep their numbers
+            start = 0
+            while start < len(numbers):
+                end = start + 1
+                while end < len(numbers) and numbers[end] == numbers[end - 1] - 1:
+                    end += 1
+                self.groups[key].removeRows(numbers[end - 1], end - start)
+                start = end
+        self._count_groups(set(rows))
 
     def index_for_pack(self, root: Path) -> QModelIndex:
         item = self.pack_items.get(root)
