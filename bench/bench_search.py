@@ -291,7 +291,11 @@ def compare_engines(roots: list[str], work: Path, queries: list[str]) -> list[di
     heading/path/body weights (p50/p95 of the sampled queries, and of the commonest words alone). Candidates:
     FTS5 as shipped (contentless, detail=full), FTS5 with detail=column (no phrases, so no CJK words), and
     tantivy (the ``tantivy`` package, when importable: ``pip install tantivy``)."""
-    from studio.core.search.textprep import fts_expression, parse_query
+    from studio.core.search.textprep import Query, engine_expression, parse_query
+
+    def fts_expression(query: Query) -> str:
+        """FTS5 MATCH text for ``query`` (every term, each a quoted string of its tokens)."""
+        return " AND ".join('"' + " ".join(t.tokens) + '"' for t in query.terms)
 
     rows = prepared_rows(roots)
     common = _commonest_words(rows)
@@ -310,7 +314,7 @@ def compare_engines(roots: list[str], work: Path, queries: list[str]) -> list[di
         build = time.perf_counter() - started
 
         def run(q: str, conn: sqlite3.Connection = conn) -> None:
-            expression = fts_expression(parse_query(q), "all")
+            expression = fts_expression(parse_query(q))
             with contextlib.suppress(sqlite3.OperationalError):  # detail=column refuses phrases
                 conn.execute(_TOP20, (expression,)).fetchall()
         out.append({"engine": f"FTS5 detail={detail}", "build_s": round(build, 2),
@@ -321,32 +325,28 @@ def compare_engines(roots: list[str], work: Path, queries: list[str]) -> list[di
     except ImportError:  # a dependency of the studio; kept for a bench run from an older environment
         out.append({"engine": "tantivy", "missing": "pip install tantivy"})
         return out
+    from studio.core.search import engine as engine_module
+
     for threads in (1, 2):
-        builder = tantivy.SchemaBuilder()
-        for name in ("heading", "path", "body"):
-            builder.add_text_field(name, stored=False)
-        builder.add_integer_field("id", stored=True, fast=True)
+        # The engine as the studio ships it (schema, analyzer, field boosts), with 1 or 2 writer threads.
         folder = work / f"tantivy-{threads}"
-        folder.mkdir()
-        index = tantivy.Index(builder.build(), path=str(folder))
+        engine = engine_module.Engine(folder, create=True)
         started = time.perf_counter()
-        writer = index.writer(heap_size=200_000_000, num_threads=threads)
+        writer = engine.index.writer(engine_module.FRESH_HEAP_BYTES, threads)
         for rowid, heading, path_text, body in rows:
-            writer.add_document(tantivy.Document(id=rowid, heading=heading, path=path_text, body=body))
+            writer.add_document(tantivy.Document(sid=rowid, fid=rowid, pack=0, kind="wiki", file=path_text,
+                                                 heading=heading, path=path_text, body=body))
         writer.commit()
         writer.wait_merging_threads()
         build = time.perf_counter() - started
-        index.reload()
-        searcher = index.searcher()
+        searcher = engine.searcher()
 
-        def run_t(q: str, index: Any = index, searcher: Any = searcher) -> None:
-            parsed = parse_query(q)
-            text = " AND ".join('"' + " ".join(t.tokens) + '"' for t in parsed.terms)
-            query = index.parse_query(text, ["heading", "path", "body"], {"heading": 8.0, "path": 3.0})
-            searcher.search(query, 20).hits  # noqa: B018 - the ranking is what is timed
+        def run_t(q: str, engine: Any = engine, searcher: Any = searcher) -> None:
+            expression = engine_expression(parse_query(q), "all", lambda prefix: engine.completions(searcher, prefix))
+            if expression is not None:
+                engine.top(searcher, engine.parse(expression), 20)
         size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-        out.append({"engine": "tantivy 0.27, "
-                              f"{threads} writer thread(s)", "build_s": round(build, 2),
+        out.append({"engine": f"tantivy 0.27, {threads} writer thread(s)", "build_s": round(build, 2),
                     "size_mb": round(size / 1e6, 1)} | _timed(run_t, queries, common))
     return out
 
