@@ -10,6 +10,7 @@ is shown, so a mode switch could resize it. The remedies, used across the window
 - ``FlowLayout``: a row of controls (filters, overrides, radio buttons) that wraps onto more lines when narrow.
 - ``wrap_label``: a label that wraps to the width it is given and never asks for more.
 - ``first_size``: the window's size at its first start, within the screen it opens on.
+- ``OutputBox``: a page's main output, which takes every pixel its page can spare after the controls above it.
 """
 
 from __future__ import annotations
@@ -86,11 +87,31 @@ class ScrollPage(QScrollArea):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self.widget() and event.type() == QEvent.Type.LayoutRequest:
             self.fit()  # the page's minimum may have changed (a wrapped label, a row shown)
+            self.updateGeometry()  # and so may its size hint, which the layout around this page has cached
         return super().eventFilter(watched, event)
 
     def sizeHint(self) -> QSize:
         page = self.widget()
         return page.sizeHint() if page is not None else super().sizeHint()
+
+
+class OutputBox(QWidget):
+    """A page's main output (Resolve's results, say) under controls that scroll in their place when low.
+
+    It asks for no more height than its least, and is added to its page's layout with a stretch: a box layout
+    that is short of room takes an equal share from every item above its least, so an output asking for its
+    natural height left the controls above it squeezed to their minimum even with room to show them whole.
+    Asking for its least, it keeps that least (``setMinimumHeight`` on what it holds) while the controls take
+    their natural height, then gets every pixel left.
+    """
+
+    def sizeHint(self) -> QSize:
+        return QSize(super().sizeHint().width(), self.minimumSizeHint().height())
+
+    def hasHeightForWidth(self) -> bool:
+        # A wrapping label inside would make the page's layout ask the height for the width instead, which it
+        # takes as this box's least: the natural height of everything inside, and the controls squeezed again.
+        return False
 
 
 def scroll_page(page: QWidget) -> ScrollPage:

@@ -177,3 +177,58 @@ def test_first_size_is_the_preferred_size_bounded_by_the_available_area() -> Non
     assert first_size(QSize(1920, 1050)) == QSize(1400, 900)
     assert first_size(QSize(1024, 1200)) == QSize(1024, 900)
     assert first_size(QSize()) == QSize(1400, 900)
+
+
+def _rows_in_sight(view, row_height: int) -> float:  # type: ignore[no-untyped-def]
+    return view.viewport().height() / max(row_height, 1)
+
+
+def _resolve_with_find(qtbot, window: MainWindow, size: QSize):  # type: ignore[no-untyped-def]
+    """Resolve mode at ``size`` with a task resolved and Find in Workspace open with results."""
+    from studio.ui.panels.resolver_panel import ResolverPanel
+
+    window.resize(size)
+    qtbot.waitUntil(lambda: window.size() == size, timeout=2000)
+    window.switch_mode("Resolve")
+    panel = window.modes.panel_of(ResolverPanel)
+    panel.inputs.set_task("retry with backoff", 4000)
+    panel.run_now()
+    qtbot.waitUntil(lambda: panel.result is not None, timeout=10_000)
+    window.find_in_workspace()
+    window.find_panel.query.setText("price")
+    window.find_panel.search_now()
+    qtbot.waitUntil(lambda: window.find_panel.model.rowCount() > 0, timeout=20_000)
+    qtbot.wait(100)  # the window fits itself to the dock just shown on the next turn
+    return panel
+
+
+def test_at_1024_by_700_resolve_results_and_find_results_get_the_room_the_form_gives_way(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path) -> None:
+    """The results are the mode's main output: with Find in Workspace open at 1024x700, Resolve's candidate
+    table shows at least six rows (it showed two) and Find's results six (about two); the form above the
+    candidates scrolls in its place instead."""
+    open_and_wait(window, [examples_copy])
+    panel = _resolve_with_find(qtbot, window, QSize(1024, 700))
+    row = panel.table.verticalHeader().defaultSectionSize()
+    assert _rows_in_sight(panel.table, row) >= 6
+    tree = window.find_panel.tree
+    assert window.docks["find"].isVisible()
+    assert _rows_in_sight(tree, tree.visualRect(window.find_panel.model.index(0, 0)).height()) >= 6
+    page = window.modes.pages["Resolve"]
+    assert not page.verticalScrollBar().isVisible()  # the page fits: only the form scrolls
+
+
+def test_at_1280_by_720_the_resolve_results_fill_the_page_below_the_form(
+        qtbot, open_and_wait, window: MainWindow, examples_copy: Path) -> None:
+    """No blank band: the form keeps its natural height and the results take every pixel below it."""
+    open_and_wait(window, [examples_copy])
+    panel = _resolve_with_find(qtbot, window, QSize(1280, 720))
+    window.docks["find"].hide()
+    qtbot.wait(100)
+    form = panel.form_area
+    assert form.height() == form.widget().sizeHint().height()  # all of the form, no scrolling
+    below = panel.height() - panel.layout().contentsMargins().bottom()
+    candidates = panel.left_tabs
+    bottom = candidates.mapTo(panel, candidates.rect().bottomLeft()).y()
+    assert below - bottom <= 2
+    assert _rows_in_sight(panel.table, panel.table.verticalHeader().defaultSectionSize()) >= 10

@@ -16,6 +16,7 @@ from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -23,7 +24,9 @@ from PySide6.QtWidgets import (
     QMenu,
     QMessageBox,
     QPushButton,
+    QSizePolicy,
     QSplitter,
+    QStyle,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -35,7 +38,7 @@ from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
-from studio.ui.fit import scroll_page, wrap_label
+from studio.ui.fit import OutputBox, scroll_page, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.candidates import ROW_ROLE, CandidateFilterProxy, CandidateRow, CandidateTableModel
 from studio.ui.panels._compare import Comparison, compare_results
@@ -49,8 +52,20 @@ from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsVi
 from studio.ui.workers import LatestWork, next_request_id, submit
 
 DEBOUNCE_MS = 50
+FORM_FLOOR_LINES = 5
+"""Lines of text the form keeps in sight however low the page (the pack in view and the task)."""
+RESULT_ROWS = 6
+"""Candidate rows the results keep in sight before the form above them gives way (it scrolls in its place):
+the results are the mode's main output; at 1024x700 with Find in Workspace open they showed two rows."""
 COUNT_STEP = 32
 """Candidates tokenized per background step: a few milliseconds, so a new request waits at most that long."""
+
+
+def _rows_height(table: QTableView, rows: int) -> int:
+    """The height ``table`` needs to show its header and ``rows`` rows, and a horizontal scroll bar."""
+    scroll_bar = table.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+    return (table.horizontalHeader().sizeHint().height() + rows * table.verticalHeader().defaultSectionSize()
+            + scroll_bar + 2 * table.frameWidth())
 
 
 def _offered(packs: list[Pack], selected: Pack | None) -> tuple[list[Pack], list[str], Pack | None]:
@@ -177,6 +192,7 @@ class ResolverPanel(ModePanel):
         table_layout.setContentsMargins(0, 0, 0, 0)
         table_layout.addLayout(filters)
         table_layout.addWidget(self.table, 1)
+        self.table.setMinimumHeight(_rows_height(self.table, RESULT_ROWS))
 
         self.fence = FenceView()
         self.findings = FindingsView()
@@ -207,12 +223,28 @@ class ResolverPanel(ModePanel):
         split.setStretchFactor(1, 1)
         split.setSizes([700, 350])
 
+        # The form scrolls in its place once the page is too low for it and RESULT_ROWS candidates: the results
+        # (with their status line and budget bar) are what the mode is for, so they keep their rows. A layout
+        # item with a stretch shrinks to its minimum before the others (Qt's box layout), so the form gives
+        # way first; above its natural height the form stays put and the results take every pixel left.
+        form = QWidget()
+        form_layout = QVBoxLayout(form)
+        form_layout.setContentsMargins(0, 0, 0, 0)
+        form_layout.addWidget(self.header)
+        form_layout.addWidget(self.inputs)
+        self.form_area = scroll_page(form)
+        self.form_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.form_area.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Maximum)
+        self.form_area.setMinimumHeight(FORM_FLOOR_LINES * self.fontMetrics().height())
+        output = OutputBox()
+        output_layout = QVBoxLayout(output)
+        output_layout.setContentsMargins(0, 0, 0, 0)
+        output_layout.addLayout(buttons)
+        output_layout.addWidget(self.bar)
+        output_layout.addWidget(split, 1)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.header)
-        layout.addWidget(self.inputs)
-        layout.addLayout(buttons)
-        layout.addWidget(self.bar)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.form_area)
+        layout.addWidget(output, 1)
         # F5 (re-run) is the window's View ▸ Re-run the resolver, so Help ▸ Keyboard Shortcuts lists it.
         self._update_buttons()
         if packs is not None:

@@ -9,10 +9,11 @@ the two policies load different copies are highlighted.
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import QEvent, QMargins, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHeaderView,
@@ -76,6 +77,11 @@ class VisibilityView(QWidget):
         self.report: VisibilityReport | None = None
         self.paths: dict[Path, str] = {}
         self.policy = Policy.STANDARD
+        self.narrow = False
+        self.line_chars = 0
+        """Narrow: the characters a line of a table holds (its rows are wrapped to this, paths included)."""
+        """True while the view is narrower than ``NARROW`` (a dock beside the editor): each table is then one
+        column, a row a few short lines, instead of five columns cut to a few letters each."""
         self.title = QLabel("Select a pack to see which scopes can see it.")
         self.title.setWordWrap(True)
         bold = QFont(self.title.font())
@@ -97,7 +103,7 @@ class VisibilityView(QWidget):
         self.order.setStyleSheet("color: gray")
 
         self.roots = QTreeWidget()
-        self.roots.setHeaderLabels(["Scope root / copy", "Scope", "Status", "Trust", "Version"])
+        self.roots.setHeaderLabels(ROOT_COLUMNS)
         self.roots.itemDoubleClicked.connect(self._open_copy)
         self.contexts = QTreeWidget()
         self.contexts.setRootIsDecorated(False)
@@ -119,11 +125,14 @@ class VisibilityView(QWidget):
         layout.addWidget(split, 1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        # A table's own resize (after the layout gave it its width): share the columns and wrap the rows.
-        if event.type() == QEvent.Type.Resize:
-            for tree in (self.roots, self.contexts):
-                if watched is tree:
-                    _share_columns(tree, tree.width())
+        # A table's own resize (after the layout gave it its width): across NARROW the rows are laid out again
+        # (columns or lines); otherwise the columns share the new width.
+        if event.type() == QEvent.Type.Resize and watched in (self.roots, self.contexts):
+            if self.report is not None and ((self.width() < NARROW) != self.narrow
+                                            or (self.narrow and self._line_chars() != self.line_chars)):
+                self._render()
+            elif isinstance(watched, QTreeWidget):
+                _share_columns(watched, self.narrow)
         return super().eventFilter(watched, event)
 
     # -- input --------------------------------------------------------------------------------------------
@@ -149,6 +158,12 @@ class VisibilityView(QWidget):
 
     # -- output -------------------------------------------------------------------------------------------
     def _render(self) -> None:
+        shown_item = self.contexts.currentItem()
+        current = self.contexts.indexOfTopLevelItem(shown_item) if shown_item is not None else 0
+        self.narrow = self.width() < NARROW
+        self.line_chars = self._line_chars()
+        for tree in (self.roots, self.contexts):
+            tree.setWordWrap(not self.narrow)  # narrow rows are wrapped here: a tree row's height ignores wrapping
         self.roots.clear()
         self.contexts.clear()
         self.why.clear()
@@ -162,24 +177,58 @@ class VisibilityView(QWidget):
         self.title.setText(f"{_text(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
                            f"{counted(sum(1 for r in report.roots if r.copies), 'scope root')}; this context loads "
                            f"{copy_text(winner, self.paths)}")
+        self.roots.setColumnCount(1 if self.narrow else len(ROOT_COLUMNS))
+        self.roots.setHeaderLabels(["Scope roots, copies"] if self.narrow else ROOT_COLUMNS)
+        self.contexts.setColumnCount(1 if self.narrow else 4)
         self._fill_roots(report, winner)
-        self.contexts.setHeaderLabels(["Client context", f"Loads ({POLICY_LABELS[self.policy]})",
+        self.contexts.setHeaderLabels([f"Contexts ({POLICY_LABELS[self.policy]})"]
+                                      if self.narrow else
+                                      ["Client context", f"Loads ({POLICY_LABELS[self.policy]})",
                                        f"{POLICY_LABELS[other]} would load", ""])
         for ctx in report.contexts:
             self._add_context(ctx, other)
-        first = self.contexts.topLevelItem(0)
-        if first is not None:
-            self.contexts.setCurrentItem(first)
+        shown = self.contexts.topLevelItem(current) or self.contexts.topLevelItem(0)
+        if shown is not None:
+            self.contexts.setCurrentItem(shown)
         for tree in (self.roots, self.contexts):
-            _share_columns(tree, tree.width())
+            _share_columns(tree, self.narrow)
             _show_every_row(tree)
+
+    def minimumSizeHint(self) -> QSize:
+        """At least the height the view wraps to at its width: a layout asks its wrapping labels and rows of
+        radio buttons for their one-line minimum, and the tables below were squeezed under theirs in a narrow
+        dock (the view scrolls in its dock instead)."""
+        hint = super().minimumSizeHint()
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            hint.setHeight(max(hint.height(), layout.minimumHeightForWidth(self.width())))
+        return hint
+
+    def _line_chars(self) -> int:
+        # The tables' width from the view's (both tables' own sizes may not be updated yet), less the frame and
+        # the two indentations a copy sits at; its winner is bold, and some letters are wider than the average.
+        layout = self.layout()
+        margins = layout.contentsMargins() if layout is not None else QMargins()
+        width = (self.width() - margins.left() - margins.right() - 2 * self.roots.frameWidth()
+                 - 2 * self.roots.indentation() - 8)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        return max(12, int(width / (1.15 * max(1, QFontMetrics(bold).averageCharWidth()))))
+
+    def _lines(self, lines: list[str]) -> str:
+        """``lines`` wrapped to ``line_chars`` (a path breaks anywhere: it has no space to break at)."""
+        return "\n".join(part for line in lines
+                         for part in textwrap.wrap(line, self.line_chars, max_lines=WRAP_LINES) or [""])
 
     def _fill_roots(self, report: VisibilityReport, loaded: PackCopy | None) -> None:
         for root in report.roots:
             if not root.exists and not root.copies:
                 continue  # a location that was looked at but is not there: only noise here
-            item = QTreeWidgetItem([_text(str(root.path)), root.scope.value, "", "", ""])
-            item.setToolTip(0, f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies else "no copy here")
+            path = _text(str(root.path))
+            item = QTreeWidgetItem([self._lines([f"{root.scope.value} scope root:", path])] if self.narrow
+                                   else [path, root.scope.value, "", "", ""])
+            item.setToolTip(0, path + "\n" + (f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies
+                                               else "no copy here"))
             if not root.copies:
                 item.setForeground(0, QBrush(MUTED_COLOR))
             for copy in root.copies:
@@ -187,8 +236,9 @@ class VisibilityView(QWidget):
                 label = ("\u2605 wins here: " if wins else "") + _text(copy.root.name)
                 if copy is loaded:
                     label += "  (loaded in this context)"
-                child = QTreeWidgetItem([label, copy.scope.value, copy.status or "-", copy.trust or "-",
-                                         copy.version or "-"])
+                columns = [copy.scope.value, copy.status or "-", copy.trust or "-", copy.version or "-"]
+                child = QTreeWidgetItem([self._lines([*label.split("  "), " \u00b7 ".join(columns)])]
+                                        if self.narrow else [label, *columns])
                 child.setData(0, COPY_ROLE, copy)
                 facts = f"\nstatus {copy.status or '-'}, trust {copy.trust or '-'}, version {copy.version or '-'}"
                 child.setToolTip(0, _text(str(copy.root)) + facts + ("" if copy.competes else
@@ -198,7 +248,7 @@ class VisibilityView(QWidget):
                     font.setBold(True)
                     child.setFont(0, font)
                 if not copy.competes:
-                    for column in range(5):
+                    for column in range(child.columnCount()):
                         child.setForeground(column, QBrush(MUTED_COLOR))
                 item.addChild(child)
             self.roots.addTopLevelItem(item)
@@ -209,17 +259,22 @@ class VisibilityView(QWidget):
         mark = "differs" if ctx.differs else ""
         if main.lower_trust is not None:
             mark = (mark + ", " if mark else "") + "lower trust wins"
-        item = QTreeWidgetItem([ctx.label, _text(copy_text(main.winner, self.paths)),
-                                _text(copy_text(alt.winner, self.paths)), mark])
+        loads, alt_loads = _text(copy_text(main.winner, self.paths)), _text(copy_text(alt.winner, self.paths))
+        if self.narrow:
+            lines = [ctx.label, f"loads {loads}",
+                     f"{POLICY_LABELS[other].lower()} would load {alt_loads if ctx.differs else 'the same'}"]
+            item = QTreeWidgetItem([self._lines(lines + ([mark] if mark else []))])
+        else:
+            item = QTreeWidgetItem([ctx.label, loads, alt_loads, mark])
         item.setToolTip(0, f"{ctx.label}: {mark}" if mark else ctx.label)
         item.setToolTip(1, _text(str(main.winner.root)) if main.winner else "")
         item.setToolTip(2, _text(str(alt.winner.root)) if alt.winner else "")
         item.setData(0, CONTEXT_ROLE, ctx)
         if ctx.differs:
-            for column in range(4):
+            for column in range(item.columnCount()):
                 item.setBackground(column, QBrush(CHANGED_COLOR))
         if main.lower_trust is not None:
-            item.setForeground(3, QBrush(WARNING_COLOR))
+            item.setForeground(item.columnCount() - 1, QBrush(WARNING_COLOR))
         self.contexts.addTopLevelItem(item)
 
     def _explain_selected(self) -> None:
@@ -241,13 +296,14 @@ MAX_TABLE_ROWS = 8
 
 
 NARROW = 560
-"""Below this width (a dock beside the editor) each table keeps its two telling columns, shared by proportion."""
-NARROW_SHARES = {0: 0.62, 1: 0.38}
-"""Roots: the path, its scope. Contexts: the context, what it loads (the copy's facts are in the tooltips)."""
+"""Below this width (a dock beside the editor) each table is one column of a few short lines a row."""
+WRAP_LINES = 4
+"""A line of a narrow row wraps onto at most this many (a longer one ends with an ellipsis; the tooltip has it)."""
+ROOT_COLUMNS = ["Scope root / copy", "Scope", "Status", "Trust", "Version"]
 
 
 def _fit_columns(tree: QTreeWidget) -> None:
-    """Rows that wrap and columns that share the width: no horizontal scroll bar, no cell cut to three letters."""
+    """Rows of several lines and columns that share the width: no horizontal scroll bar."""
     header = tree.header()
     header.setStretchLastSection(False)
     header.setMinimumSectionSize(24)
@@ -257,22 +313,13 @@ def _fit_columns(tree: QTreeWidget) -> None:
     tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
 
 
-def _share_columns(tree: QTreeWidget, width: int) -> None:
-    """Narrow: the first two columns share ``width`` by ``NARROW_SHARES``, the rest hidden. Wide: every column,
-    the first stretching."""
+def _share_columns(tree: QTreeWidget, narrow: bool) -> None:
+    """Narrow: the one column takes the width. Wide: every column as wide as its text, the first stretching."""
     header = tree.header()
-    narrow = width < NARROW
-    for column in range(tree.columnCount()):
-        tree.setColumnHidden(column, narrow and column not in NARROW_SHARES)
+    header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
     if narrow:
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        usable = max(tree.viewport().width() - 2, 80)
-        for column, share in NARROW_SHARES.items():
-            tree.setColumnWidth(column, int(usable * share))
-        tree.doItemsLayout()  # rows wrap to the new widths: their heights are asked again
-    else:
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        tree.doItemsLayout()  # the rows' heights follow the new width
 
 
 def _show_every_row(tree: QTreeWidget) -> None:

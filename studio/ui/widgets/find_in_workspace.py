@@ -19,7 +19,6 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack, Scope
 from studio.core.search import RefreshReport, SearchHit, SearchResults
 from studio.core.search.files import KINDS
+from studio.ui.fit import FlowLayout
 from studio.ui.models.pack_choices import PackChoicesModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.search_service import SearchService
@@ -44,6 +44,8 @@ DEBOUNCE_MS = 200
 REOPEN_S = 0.5
 LIMIT = 200
 ALL = ""
+QUERY_MIN_CHARS = 24
+"""The query box is never narrower than this many characters (the filters wrap onto the next line first)."""
 
 
 class SnippetDelegate(QStyledItemDelegate):
@@ -141,13 +143,18 @@ class FindInWorkspacePanel(QWidget):
         popup = self.pack_filter.view()
         if isinstance(popup, QListView):
             popup.setUniformItemSizes(True)
-        filters = QHBoxLayout()
-        filters.addWidget(self.pack_filter, 2)
-        filters.addWidget(self.scope_filter, 1)
-        filters.addWidget(self.kind_filter, 1)
+        # The query and its filters share one line (wrapping onto more in a narrow dock), and the status line
+        # shows only when it has something to say: in a dock a third of a 700-pixel window, every line above the
+        # results was a row of results less (about two were left at 1024x700).
+        filters = FlowLayout()
+        filters.add(self.query, stretch=True)
+        self.query.setMinimumWidth(self.query.fontMetrics().horizontalAdvance("x") * QUERY_MIN_CHARS)
+        for combo in (self.pack_filter, self.scope_filter, self.kind_filter):
+            filters.add(combo)
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         self.status.setWordWrap(True)
+        self.status.hide()
 
         self.model = SearchResultsModel(self)
         self.tree = QTreeView()
@@ -169,7 +176,6 @@ class FindInWorkspacePanel(QWidget):
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.query)
         layout.addLayout(filters)
         layout.addWidget(self.status)
         layout.addWidget(self.tree, 1)
@@ -178,6 +184,11 @@ class FindInWorkspacePanel(QWidget):
         service.index_ready.connect(self._indexed)
         service.notice.connect(self._notice)
         self.set_packs([])
+
+    def _say(self, text: str) -> None:
+        """Show ``text`` on the status line, which takes no room while it is empty."""
+        self.status.setText(text)
+        self.status.setVisible(bool(text))
 
     # -- inputs ----------------------------------------------------------------------------------------
     def set_packs(self, packs: list[Pack]) -> None:
@@ -225,7 +236,7 @@ class FindInWorkspacePanel(QWidget):
         if not text.strip():
             self.latest = -1
             self.model.set_hits([])
-            self.status.setText("")
+            self._say("")
             return -1
         kind = self.kind_filter.currentData() or ALL
         self.latest = self.service.search(text, roots=self.roots(), kinds=None if kind == ALL else [kind],
@@ -240,7 +251,7 @@ class FindInWorkspacePanel(QWidget):
         self.result = result
         self.model.set_hits(result.hits)
         self.tree.expandAll()
-        self.status.setText(describe(result, self.model.pack_count(), self.service.refreshing))
+        self._say(describe(result, self.model.pack_count(), self.service.refreshing))
 
     def _chosen(self, index: QModelIndex) -> None:
         hit = index.data(HIT_ROLE)
@@ -257,17 +268,17 @@ class FindInWorkspacePanel(QWidget):
 
     def _indexing(self, done: int, total: int) -> None:
         if total:
-            self.status.setText(f"Indexing the workspace: {done:,} of {total:,} files ({done * 100 // total}%)...")
+            self._say(f"Indexing the workspace: {done:,} of {total:,} files ({done * 100 // total}%)...")
 
     def _indexed(self, report: object) -> None:
         if isinstance(report, RefreshReport) and self.query.text().strip():
             self.search_now()  # the index changed under the query on screen
         elif isinstance(report, RefreshReport):
             skipped = sum(report.skipped.values())
-            self.status.setText(f"Index ready: {report.files:,} files ({skipped:,} skipped).")
+            self._say(f"Index ready: {report.files:,} files ({skipped:,} skipped).")
 
     def _notice(self, message: str) -> None:
-        self.status.setText(message)
+        self._say(message)
 
 
 def describe(result: SearchResults, packs: int, indexing: bool) -> str:

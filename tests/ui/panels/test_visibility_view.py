@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QFont, QFontMetrics
 
 from studio.core.model import Scope
 from studio.core.visibility import Policy
@@ -84,3 +85,34 @@ def test_an_unknown_name_and_clearing(qtbot, workspace: Workspace) -> None:
     assert "0 copies" in view.title.text() and "loads nothing" in view.title.text()
     view.show_report(None)
     assert view.roots.topLevelItemCount() == 0 and view.title.text().startswith("Select a pack")
+
+
+def test_in_a_narrow_dock_every_row_reads_whole_in_one_column(qtbot, workspace: Workspace) -> None:
+    """At a dock's default width (~220 px) five columns were cut to a few letters each: the tables become one
+    column whose rows are a few lines wrapped to the width, paths included, nothing elided."""
+    view = VisibilityView()
+    qtbot.addWidget(view)
+    view.resize(220, 700)
+    view.show()
+    view.show_workspace(workspace, NAME)
+    qtbot.waitUntil(lambda: view.narrow and view.roots.columnCount() == 1, timeout=2000)
+    assert view.contexts.columnCount() == 1
+    bold = QFont(view.roots.font())
+    bold.setBold(True)
+    for tree in (view.roots, view.contexts):
+        item, texts = tree.topLevelItem(0), []
+        while item is not None:
+            depth = 0 if item.parent() is None else 1
+            room = tree.viewport().width() - (depth + 1) * tree.indentation()
+            for line in item.text(0).split("\n"):
+                assert QFontMetrics(bold).horizontalAdvance(line) <= room, line
+                assert "\u2026" not in line
+            texts.append(item.text(0))
+            item = tree.itemBelow(item)
+        assert texts
+    winner = "".join(view.roots.topLevelItem(0).child(0).text(0).split())  # the lines joined again
+    assert winner.startswith(f"\u2605winshere:{NAME}(loadedinthiscontext)project")
+    assert view.contexts.topLevelItem(0).text(0).startswith("everything given\nloads project copy")
+    view.resize(900, 700)
+    qtbot.waitUntil(lambda: not view.narrow, timeout=2000)
+    assert _contexts(view)[0][0] == "everything given"  # wide again: the columns come back
