@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
 
-from studio.core.diagnostics import DiagnosticCounts
+from studio.core.diagnostics import DiagnosticCounts, counted
 from studio.core.model import Pack
 from studio.core.terminal import printable
 from studio.ui.models.diagnostics_table import counts_text
@@ -47,19 +47,27 @@ class StatusLine(QObject):
             bar.addWidget(label)
         self._scanning: tuple[QWidget, ...] = (self.progress_label, self.progress, self.cancel_button)
         """Shown while a scan runs."""
+        self._verb = "loading"
+        """What the scan's progress is doing: loading packs, or confirming those shown from the result cache."""
         for part in self._scanning:
             bar.addPermanentWidget(part)
             part.hide()
 
     def set_workspace(self, label: str) -> None:
         self.workspace_label.setText(printable(label))
+        self._verb = "loading"
         self.progress_label.setText("scanning…")
         for part in self._scanning:
             part.show()
 
     def show_progress(self, done: int, total: int) -> None:
         if total:
-            self.progress_label.setText(f"loading packs {done}/{total} ({100 * done // total}%)")
+            self.progress_label.setText(f"{self._verb} packs {done}/{total} ({100 * done // total}%)")
+
+    def show_cached(self, count: int) -> None:
+        """Every pack the result cache knew is shown; the scan goes on checking them against the disk."""
+        self._verb = "confirming"
+        self.progress_label.setText(f"{counted(count, 'pack')} shown from the cache; confirming…")
 
     def finish(self, cancelled: bool) -> None:
         for part in self._scanning:

@@ -77,6 +77,7 @@ class WorkspaceViews(QObject):
         session.pack_replaced.connect(self._pack_replaced)
         session.packs_removed.connect(self._packs_removed)
         session.progress.connect(status.show_progress)
+        session.shown_from_cache.connect(status.show_cached)
         session.progress.connect(lambda _done, total: workspace_panel.expect(total))
         session.finished.connect(self._finished)
 

@@ -71,10 +71,14 @@ def test_a_warm_reopen_shows_every_cached_pack_before_the_scan_confirms_them(
         at_cache.update(count=count, tree=_tree(window), scanning=window.session.scanning)
 
     window.session.shown_from_cache.connect(cache_shown)
+    # Connected after the window's own handler: the status line says the shown packs are being confirmed.
+    window.session.shown_from_cache.connect(
+        lambda _count: at_cache.update(status=window.status.progress_label.text()))
     window.session.finished.connect(lambda _cancelled: events.append("finished"))
     open_and_wait(window, [root])
 
     assert events == ["from cache", "finished"]
+    assert "shown from the cache; confirming" in str(at_cache["status"])
     # Right after the cached list was applied: every pack found that the cache knew is in the tree, as the cache had
     # it (the edited one as it was; the new one, which it never saw, not yet), and the scan had not finished
     # confirming them.
