@@ -105,8 +105,6 @@ class FoundDir(NamedTuple):
     """Its (device, inode): the same folder reached twice is one pack."""
 
 
-Stamp = tuple[str, int, int, int, int]
-"""A folder as ``os.stat`` (following links) saw it: (path, device, inode, mtime ns, ctime ns)."""
 FileStamp = tuple[str, int, int, int, int, int]
 """A file as ``os.lstat`` saw it: (path, device, inode, size, mtime ns, ctime ns)."""
 LinkState = tuple[str, int, str]
@@ -125,8 +123,11 @@ class ScanWatch:
     that, with a stat per folder instead of a listing.
     """
 
-    folders: list[Stamp] = field(default_factory=list)
+    folders: list[str] = field(default_factory=list)
     """Every folder the scan stat-ed to list it (the listing failing or not, a second way into a folder too)."""
+    stamps: list[int] = field(default_factory=list)
+    """Four numbers per folder, as ``os.stat`` (following links) saw it before the listing: device, inode, mtime
+    and ctime in ns (flat: 10,000 packs' worth of tuples took longer to store and read back than to check)."""
     files: list[FileStamp] = field(default_factory=list)
     """Every .gitignore the scan read."""
     links: list[LinkState] = field(default_factory=list)
@@ -137,7 +138,7 @@ class ScanWatch:
     @property
     def newest_ns(self) -> int:
         """The latest mtime or ctime among the stamps (a change in that clock tick could look like none)."""
-        folders = max((max(f[3], f[4]) for f in self.folders), default=0)
+        folders = max(max(self.stamps[2::4], default=0), max(self.stamps[3::4], default=0))
         return max(folders, max((max(f[4], f[5]) for f in self.files), default=0))
 
 
@@ -275,7 +276,8 @@ def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult,
     unreadable)."""
     try:
         st = os.stat(path)
-        result.watch.folders.append((path, st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns))
+        result.watch.folders.append(path)
+        result.watch.stamps += (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
         key = (st.st_dev, st.st_ino)
         if key in seen:  # a second way into the same directory: a symlink loop or an alias
             return None
@@ -284,7 +286,7 @@ def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult,
             return list(it), key
     except PermissionError:
         # A folder's mode decides this, and a chmod changes its ctime; unless not even its stat was allowed.
-        if not result.watch.folders or result.watch.folders[-1][0] != path:
+        if not result.watch.folders or result.watch.folders[-1] != path:
             result.watch.complete = False
         result.diagnostics.append(SCAN_PERMISSION_DENIED(f"Cannot list {path}: permission denied; packs inside it "
                                                          "were not found", file=path))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,18 +25,9 @@ from pathlib import Path
 from studio.core import result_cache
 from studio.core.diagnostics import Diagnostic
 from studio.core.result_cache import CacheSpec, CacheStats
-from studio.core.scan import (
-    FileStamp,
-    FoundDir,
-    LinkState,
-    ScanResult,
-    ScanWatch,
-    Stamp,
-    find_pack_dirs,
-    link_state,
-)
+from studio.core.scan import FoundDir, ScanResult, ScanWatch, find_pack_dirs, link_state
 
-_LAYOUT = 1
+_LAYOUT = 2
 """The stored tuple's shape, inside the result cache's own format (a changed shape reads as a miss)."""
 
 OnPackDir = Callable[[FoundDir], None]
@@ -82,11 +74,15 @@ def find_pack_dirs_cached(
 
 
 def encode(result: ScanResult) -> bytes:
-    """The result as plain values (a folder's names sorted, so that equal scans store equal bytes)."""
-    found = [(f.path, sorted(f.top_dirs), *f.identity) for f in result.found]
+    """The result as plain values, in columns: paths joined by NULs (which no path holds), numbers in flat lists,
+    each pack's folder names sorted and interned (the pickle then holds each name once)."""
+    found = result.found
     w = result.watch
-    return result_cache.encode((_LAYOUT, str(result.root), found, tuple(result.diagnostics), result.dirs_visited,
-                                result.truncated, w.folders, w.files, w.links))
+    return result_cache.encode((
+        _LAYOUT, str(result.root), "\0".join(f.path for f in found),
+        [tuple(sorted(sys.intern(name) for name in f.top_dirs)) for f in found],
+        [n for f in found for n in f.identity], tuple(result.diagnostics), result.dirs_visited, result.truncated,
+        "\0".join(w.folders), w.stamps, w.files, w.links))
 
 
 def _stored(cache: CacheSpec, key: str, root: Path) -> ScanResult | None:
@@ -95,30 +91,35 @@ def _stored(cache: CacheSpec, key: str, root: Path) -> ScanResult | None:
     if payload is None:
         return None
     try:
-        layout, stored_root, found, diagnostics, visited, truncated, folders, files, links = \
+        layout, stored_root, paths, tops, ids, diagnostics, visited, truncated, folders, stamps, files, links = \
             result_cache.decode(payload)
         if layout != _LAYOUT or stored_root != str(root) or \
                 not all(isinstance(d, Diagnostic) for d in diagnostics):
             return None
-        if not still_holds(folders, files, links):
+        watch = ScanWatch(folders.split("\0") if folders else [], stamps, files, links)
+        if not still_holds(watch):
             return None
-        packs = [FoundDir(path, frozenset(top), (dev, ino)) for path, top, dev, ino in found]
+        pairs = iter(ids)
+        identities = zip(pairs, pairs, strict=True)
+        packs = [FoundDir(path, frozenset(top), identity)
+                 for path, top, identity in zip(paths.split("\0") if paths else [], tops, identities, strict=True)]
         return ScanResult(root=root, found=packs, diagnostics=list(diagnostics), dirs_visited=int(visited),
-                          truncated=bool(truncated), watch=ScanWatch(folders, files, links))
+                          truncated=bool(truncated), watch=watch)
     except Exception:  # a damaged or foreign row is a miss, never a failed scan  # noqa: BLE001
         return None
 
 
-def still_holds(folders: list[Stamp], files: list[FileStamp], links: list[LinkState]) -> bool:
+def still_holds(watch: ScanWatch) -> bool:
     """True when every folder, .gitignore and symlink a scan depended on is as the scan saw it."""
-    for path, dev, ino, mtime_ns, ctime_ns in folders:
+    numbers = iter(watch.stamps)
+    for path, stamp in zip(watch.folders, zip(numbers, numbers, numbers, numbers, strict=True), strict=True):
         try:
             st = os.stat(path)
         except (OSError, ValueError):
             return False
-        if st.st_mtime_ns != mtime_ns or st.st_ctime_ns != ctime_ns or st.st_ino != ino or st.st_dev != dev:
+        if (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns) != stamp:
             return False
-    for path, dev, ino, size, mtime_ns, ctime_ns in files:
+    for path, dev, ino, size, mtime_ns, ctime_ns in watch.files:
         try:
             st = os.lstat(path)
         except (OSError, ValueError):
@@ -126,4 +127,4 @@ def still_holds(folders: list[Stamp], files: list[FileStamp], links: list[LinkSt
         if not stat.S_ISREG(st.st_mode) or (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns) != \
                 (dev, ino, size, mtime_ns, ctime_ns):
             return False
-    return all(link_state(link[0]) == tuple(link) for link in links)
+    return all(link_state(link[0]) == tuple(link) for link in watch.links)
