@@ -101,8 +101,14 @@ class FoundDir(NamedTuple):
     """Absolute, as the walk reached it (the scan root joined with folder names)."""
     top_dirs: frozenset[str]
     """Its top-level folder names (symlinks not followed), from the listing the scan made anyway."""
-    identity: tuple[int, int]
-    """Its (device, inode): the same folder reached twice is one pack."""
+    stamp: tuple[int, int, int, int]
+    """Its device, inode, mtime and ctime in ns, as this run saw them (stat-ed before it was listed, or checked
+    by the scan cache): a caller comparing the folder's times with its own records needs no stat of its own."""
+
+    @property
+    def identity(self) -> tuple[int, int]:
+        """Its (device, inode): the same folder reached twice is one pack."""
+        return (self.stamp[0], self.stamp[1])
 
 
 FileStamp = tuple[str, int, int, int, int, int]
@@ -222,7 +228,7 @@ def find_pack_dirs(
         listed = _list_dir(item.path, seen, result)
         if listed is None:
             continue
-        entries, identity = listed
+        entries, stamp = listed
         result.dirs_visited += 1
         searching = item.depth > max_depth  # past the depth limit: looking for scope roots only
         if searching and any(e.name == KNOWLEDGE_FILE for e in entries):
@@ -230,7 +236,7 @@ def find_pack_dirs(
             continue
         if _is_pack(entries, item.path, result):
             found = FoundDir(item.path, frozenset(e.name for e in entries if _is_dir(e, follow_symlinks=False)),
-                             identity)
+                             stamp)
             result.found.append(found)
             if on_pack_dir is not None:
                 on_pack_dir(found)
@@ -271,19 +277,20 @@ def _entry_name(entry: os.DirEntry[str]) -> str:
 
 
 def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult,
-              ) -> tuple[list[os.DirEntry[str]], tuple[int, int]] | None:
-    """Entries of a directory not seen before (unsorted) and its (device, inode), or None (already seen, or
-    unreadable)."""
+              ) -> tuple[list[os.DirEntry[str]], tuple[int, int, int, int]] | None:
+    """Entries of a directory not seen before (unsorted) and its stamp (device, inode, mtime and ctime in ns), or
+    None (already seen, or unreadable)."""
     try:
         st = os.stat(path)
+        stamp = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
         result.watch.folders.append(path)
-        result.watch.stamps += (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+        result.watch.stamps += stamp
         key = (st.st_dev, st.st_ino)
         if key in seen:  # a second way into the same directory: a symlink loop or an alias
             return None
         seen.add(key)
         with os.scandir(path) as it:
-            return list(it), key
+            return list(it), stamp
     except PermissionError:
         # A folder's mode decides this, and a chmod changes its ctime; unless not even its stat was allowed.
         if not result.watch.folders or result.watch.folders[-1] != path:

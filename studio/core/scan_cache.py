@@ -27,7 +27,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.result_cache import CacheSpec, CacheStats
 from studio.core.scan import FoundDir, ScanResult, ScanWatch, find_pack_dirs, link_state
 
-_LAYOUT = 2
+_LAYOUT = 3
 """The stored tuple's shape, inside the result cache's own format (a changed shape reads as a miss)."""
 
 OnPackDir = Callable[[FoundDir], None]
@@ -81,7 +81,7 @@ def encode(result: ScanResult) -> bytes:
     return result_cache.encode((
         _LAYOUT, str(result.root), "\0".join(f.path for f in found),
         [tuple(sorted(sys.intern(name) for name in f.top_dirs)) for f in found],
-        [n for f in found for n in f.identity], tuple(result.diagnostics), result.dirs_visited, result.truncated,
+        [n for f in found for n in f.stamp], tuple(result.diagnostics), result.dirs_visited, result.truncated,
         "\0".join(w.folders), w.stamps, w.files, w.links))
 
 
@@ -99,10 +99,10 @@ def _stored(cache: CacheSpec, key: str, root: Path) -> ScanResult | None:
         watch = ScanWatch(folders.split("\0") if folders else [], stamps, files, links)
         if not still_holds(watch):
             return None
-        pairs = iter(ids)
-        identities = zip(pairs, pairs, strict=True)
-        packs = [FoundDir(path, frozenset(top), identity)
-                 for path, top, identity in zip(paths.split("\0") if paths else [], tops, identities, strict=True)]
+        numbers = iter(ids)
+        pack_stamps = zip(numbers, numbers, numbers, numbers, strict=True)
+        packs = [FoundDir(path, frozenset(top), stamp)
+                 for path, top, stamp in zip(paths.split("\0") if paths else [], tops, pack_stamps, strict=True)]
         return ScanResult(root=root, found=packs, diagnostics=list(diagnostics), dirs_visited=int(visited),
                           truncated=bool(truncated), watch=watch)
     except Exception:  # a damaged or foreign row is a miss, never a failed scan  # noqa: BLE001

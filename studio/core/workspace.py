@@ -344,7 +344,7 @@ def open_workspace(
                              on_pack=on_pack, on_progress=on_progress, cancelled=cancelled,
                              worker_init=options.worker_init, cache=options.cache)
     # Each pack goes to the loader as the walk finds it: with workers, loading starts while the walk goes on.
-    scan = _scan_all(options, cancelled, lambda root, scope, scope_root, top_dirs: loader.add(
+    scan = _scan_all(options, cancelled, lambda root, scope, scope_root, top_dirs, _stamp: loader.add(
         FoundPack(Path(root), scope, scope_root, top_dirs)), loader.cache_stats)
     packs, load_stopped = loader.finish()
     diagnostics = scan.diagnostics
@@ -365,6 +365,9 @@ class FoundRoot:
     """Absolute (a string: 10,000 ``Path`` objects cost more than a scan answered from the cache)."""
     scope: Scope
     scope_root: Path | None
+    stamp: tuple[int, int, int, int] | None
+    """The folder's device, inode, mtime and ctime in ns as this run saw them (``scan.FoundDir.stamp``); None for
+    a pack named directly. The search index compares folder times with its records: it needs no stat of its own."""
 
 
 def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None) -> list[FoundRoot]:
@@ -379,8 +382,8 @@ def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None)
     """
     found: list[FoundRoot] = []
     stats = CacheStats()
-    scan = _scan_all(options, None, lambda root, scope, scope_root, _top: found.append(
-        FoundRoot(root, scope, scope_root)), stats)
+    scan = _scan_all(options, None, lambda root, scope, scope_root, _top, stamp: found.append(
+        FoundRoot(root, scope, scope_root, stamp)), stats)
     if notes is not None:
         notes.extend(scan.diagnostics)
         notes.extend(stats.notices)
@@ -398,9 +401,11 @@ class _Scan:
     """Distinct pack folders found."""
 
 
-OnFound = Callable[[str, Scope, Path | None, frozenset[str] | None], None]
-"""Told of each distinct pack folder: (its absolute path, scope, scope root, top-level folders when listed)."""
-_Found = Callable[[str, Path | None, frozenset[str] | None, object], None]
+Stamp = tuple[int, int, int, int]
+OnFound = Callable[[str, Scope, Path | None, frozenset[str] | None, Stamp | None], None]
+"""Told of each distinct pack folder: (its absolute path, scope, scope root, top-level folders and stamp when the
+scan listed it)."""
+_Found = Callable[[str, Path | None, frozenset[str] | None, Stamp | None], None]
 
 
 def _scan_all(options: WorkspaceOptions, cancelled: Callable[[], bool] | None, on_found: OnFound,
@@ -411,11 +416,12 @@ def _scan_all(options: WorkspaceOptions, cancelled: Callable[[], bool] | None, o
     seen: set[object] = set()
 
     def found_in(scope: Scope) -> _Found:
-        def found(pack_dir: str, scope_root: Path | None, top_dirs: frozenset[str] | None, identity: object) -> None:
-            key = _identity(pack_dir) if identity is None else identity
+        def found(pack_dir: str, scope_root: Path | None, top_dirs: frozenset[str] | None,
+                  stamp: Stamp | None) -> None:
+            key = _identity(pack_dir) if stamp is None else stamp[:2]
             if key not in seen:  # the same folder reached from two locations keeps the first scope
                 seen.add(key)
-                on_found(pack_dir, scope, scope_root, top_dirs)
+                on_found(pack_dir, scope, scope_root, top_dirs, stamp)
         return found
 
     for scope, path in scan_locations(options):
@@ -456,7 +462,7 @@ def _scan_one(
         return ScanLocation(scope, path, exists=True), [diag] if named else [], False
     result, from_cache = find_pack_dirs_cached(path, cache, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
                                                honor_gitignore=limits.honor_gitignore, cancelled=cancelled,
-                                               on_pack_dir=lambda f: found(f.path, path, f.top_dirs, f.identity),
+                                               on_pack_dir=lambda f: found(f.path, path, f.top_dirs, f.stamp),
                                                stats=stats)
     diags = list(result.diagnostics)
     if scope is Scope.BUILTIN and not result.cancelled:

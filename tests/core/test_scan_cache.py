@@ -39,7 +39,7 @@ def _pack(folder: Path) -> Path:
 
 def _seen(result: ScanResult) -> list[object]:
     """Everything a scan reports (its watch aside, which only says what it was decided from)."""
-    return [[(f.path, sorted(f.top_dirs), f.identity) for f in result.found],
+    return [[(f.path, sorted(f.top_dirs), f.stamp) for f in result.found],
             [(d.code, d.file, d.message) for d in result.diagnostics], result.dirs_visited, result.truncated,
             result.cancelled]
 
@@ -165,6 +165,29 @@ def test_a_cached_scan_lists_no_folder(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr(os, "scandir", no_listing)
     again, cached = _scan(root, spec)
     assert cached and _seen(again) == _seen(first)
+
+
+def test_each_pack_found_carries_its_folders_stamp_as_a_stat_now_sees_it(tmp_path: Path) -> None:
+    # The search index compares each pack folder's times with its records; it takes them from here, no stat.
+    root = tmp_path / "ws"
+    for name in ("a", "b/c"):
+        _pack(root / name)
+    spec = spec_for(tmp_path / "cache", racy_ns=0)
+    options = WorkspaceOptions(explicit=[root, root / "a"], builtin=False, cache=spec)
+    time.sleep(0.015)
+    for _run in ("fresh", "cached"):
+        found = find_packs(options)
+        assert [f.root for f in found] == [str(root / "a"), str(root / "b" / "c")]
+        for f in found:
+            st = os.stat(f.root)
+            assert f.stamp == (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    time.sleep(0.015)
+    (root / "b" / "c" / "notes.md").write_text("new\n")  # the folder's times move: the cached scan is not used
+    after = find_packs(options)[1]
+    st = os.stat(after.root)
+    assert after.stamp == (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+    named = find_packs(WorkspaceOptions(explicit=[root / "a"], builtin=False, cache=spec))
+    assert [(f.root, f.stamp) for f in named] == [(str(root / "a"), None)]  # named directly: not listed
 
 
 @pytest.mark.parametrize("why", ["just changed", "cancelled"])
