@@ -88,10 +88,9 @@ class ScanResult:
         scan, and the workspace needs only the strings)."""
         return sorted((Path(f.path) for f in self.found), key=lambda p: p.parts)
 
-    @property
-    def top_dirs(self) -> dict[Path, frozenset[str]]:
-        """Each pack's top-level folder names (symlinks not followed), from the listing the scan made anyway."""
-        return {Path(f.path): f.top_dirs for f in self.found}
+
+Stamp = tuple[int, int, int, int]
+"""A folder as ``os.stat`` saw it: device, inode, mtime and ctime in ns."""
 
 
 class FoundDir(NamedTuple):
@@ -101,7 +100,7 @@ class FoundDir(NamedTuple):
     """Absolute, as the walk reached it (the scan root joined with folder names)."""
     top_dirs: frozenset[str]
     """Its top-level folder names (symlinks not followed), from the listing the scan made anyway."""
-    stamp: tuple[int, int, int, int]
+    stamp: Stamp
     """Its device, inode, mtime and ctime in ns, as this run saw them (stat-ed before it was listed, or checked
     by the scan cache): a caller comparing the folder's times with its own records needs no stat of its own."""
 
@@ -277,7 +276,7 @@ def _entry_name(entry: os.DirEntry[str]) -> str:
 
 
 def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult,
-              ) -> tuple[list[os.DirEntry[str]], tuple[int, int, int, int]] | None:
+              ) -> tuple[list[os.DirEntry[str]], Stamp] | None:
     """Entries of a directory not seen before (unsorted) and its stamp (device, inode, mtime and ctime in ns), or
     None (already seen, or unreadable)."""
     try:

@@ -17,7 +17,7 @@ from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_d
 from studio.core.model import NO_VERDICT, Pack, Scope, Verdict
 from studio.core.resources import builtin_scope_findings, examples_dir
 from studio.core.result_cache import CacheSpec, CacheStats
-from studio.core.scan import KNOWLEDGE_FILE
+from studio.core.scan import KNOWLEDGE_FILE, Stamp
 from studio.core.scan_cache import find_pack_dirs_cached
 
 SCAN_CANCELLED = Code("scan-cancelled", Severity.INFO,
@@ -365,7 +365,7 @@ class FoundRoot:
     """Absolute (a string: 10,000 ``Path`` objects cost more than a scan answered from the cache)."""
     scope: Scope
     scope_root: Path | None
-    stamp: tuple[int, int, int, int] | None
+    stamp: Stamp | None
     """The folder's device, inode, mtime and ctime in ns as this run saw them (``scan.FoundDir.stamp``); None for
     a pack named directly. The search index compares folder times with its records: it needs no stat of its own."""
 
@@ -376,9 +376,9 @@ def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None)
     For a command that needs only where the packs are and their scopes (``search`` reads the files itself):
     the same scan as ``open_workspace`` (answered from the result cache when no folder it lists changed), without
     reading a ``KNOWLEDGE.md`` or asking the result cache for packs, which for 10,000 unchanged packs would still
-    walk every pack to vouch for results nobody prints. ``notes`` receives
-    what the scan itself found (a scan limit reached, an unreadable folder), so the caller can say that some
-    packs were not looked at.
+    walk every pack to vouch for results nobody prints. ``notes`` receives what the scan itself found (a scan
+    limit reached, an unreadable folder, a result cache rebuilt), so the caller can say that some packs were not
+    looked at.
     """
     found: list[FoundRoot] = []
     stats = CacheStats()
@@ -401,7 +401,6 @@ class _Scan:
     """Distinct pack folders found."""
 
 
-Stamp = tuple[int, int, int, int]
 OnFound = Callable[[str, Scope, Path | None, frozenset[str] | None, Stamp | None], None]
 """Told of each distinct pack folder: (its absolute path, scope, scope root, top-level folders and stamp when the
 scan listed it)."""
