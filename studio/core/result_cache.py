@@ -185,13 +185,30 @@ def result_key(spec: CacheSpec, root: Path, scope: str, scope_root: Path | None,
 _readers: dict[tuple[int, str], sqlite3.Connection | None] = {}
 
 
-def lookup(spec: CacheSpec, key: str) -> StoredResult | None:
-    """The stored result for ``key``, or None (no row, no file, a busy or damaged store: all mean 'load it')."""
-    row = _row(spec, "SELECT tree, extras, extras_print, payload FROM results WHERE key = ?", key)
-    if row is None:
-        return None
-    extras = tuple(row[1].split("\x00")) if row[1] else ()
-    return StoredResult(bytes(row[0]), extras, bytes(row[2]), bytes(row[3]))
+_KEYS_PER_QUERY = 500
+"""Keys asked for in one query (SQLite allows 999 parameters at least): a query per pack cost 11 us a pack, one
+per few hundred 5 us."""
+
+
+def lookup_many(spec: CacheSpec, keys: list[str]) -> dict[str, StoredResult]:
+    """The stored result of each of ``keys`` that has one (none for any trouble: no file, a busy or damaged store
+    all mean 'load it')."""
+    conn = _reader(spec)
+    out: dict[str, StoredResult] = {}
+    if conn is None:
+        return out
+    for start in range(0, len(keys), _KEYS_PER_QUERY):
+        part = keys[start:start + _KEYS_PER_QUERY]
+        query = ("SELECT key, tree, extras, extras_print, payload FROM results WHERE key IN "
+                 f"({','.join('?' * len(part))})")
+        try:
+            rows = conn.execute(query, part).fetchall()
+        except sqlite3.Error:
+            return out
+        for key, tree, extras, extras_print, payload in rows:
+            out[key] = StoredResult(bytes(tree), tuple(extras.split("\x00")) if extras else (), bytes(extras_print),
+                                    bytes(payload))
+    return out
 
 
 def lookup_scan(spec: CacheSpec, key: str) -> bytes | None:
