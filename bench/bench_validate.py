@@ -272,10 +272,12 @@ def warm_and_cold(root: Path, repeat: int) -> None:
             colds.append(c)
             warms.append(w)
         size = sum(p.stat().st_size for p in Path(cache).rglob("*") if p.is_file())
-    print(f"\nvalidate, {packs} packs, {entries} entries, {repeat} runs in turns (best of each)")
+    print(f"\nvalidate, {packs} packs, {entries} entries, {repeat} runs in turns (best of each; in brackets the "
+          "median of the per-turn ratios, which a shared machine's slow spells disturb less)")
     print(f"stat floor (walk + lstat every entry): {min(floors):6.2f} s")
-    print(f"cold  validate --no-cache:            {min(colds):6.2f} s = {min(colds) / min(floors):5.2f}x floor")
-    print(f"warm  validate (nothing changed):     {min(warms):6.2f} s = {min(warms) / min(floors):5.2f}x floor")
+    for label, times in (("cold  validate --no-cache:        ", colds), ("warm  validate (nothing changed): ", warms)):
+        per_turn = statistics.median(t / f for f, t in zip(floors, times, strict=True))
+        print(f"{label}    {min(times):6.2f} s = {min(times) / min(floors):5.2f}x floor [{per_turn:.2f}x]")
     print(f"result cache on disk: {size / 2**20:.1f} MiB")
 
 

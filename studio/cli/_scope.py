@@ -15,14 +15,16 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from studio.cli._errors import UsageError
-from studio.core.model import Pack
-from studio.core.pack import load_pack
 from studio.core.paths import user_home
-from studio.core.pins import PinsError, parse_pin_option, read_pins_file, workspace_pins_file
 from studio.core.result_cache import CacheSpec, spec_for
-from studio.core.workspace import ScanLimits, Workspace, WorkspaceOptions, open_workspace
+from studio.core.workspace import ScanLimits, WorkspaceOptions
+
+if TYPE_CHECKING:  # loading packs and pins is imported where used: a warm search needs neither (see workspace)
+    from studio.core.model import Pack
+    from studio.core.workspace import Workspace
 
 MAX_NAMES_LISTED = 30
 
@@ -100,8 +102,9 @@ def cache_from_args(args: argparse.Namespace) -> CacheSpec | None:
     return None if getattr(args, "no_cache", False) else spec_for()
 
 
-def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
-    """Workspace options for the parsed arguments (see the module docstring for the defaults)."""
+def options_from_args(args: argparse.Namespace, *, pins: bool = True) -> WorkspaceOptions:
+    """Workspace options for the parsed arguments (see the module docstring for the defaults). ``pins=False``
+    for a command that never settles a collision (``search`` lists every copy): the pins file is not read."""
     paths: list[Path] = list(getattr(args, "paths", None) or [])
     project: Path | None = getattr(args, "project", None)
     home: Path | None = getattr(args, "home", None)
@@ -123,7 +126,7 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
             honor_gitignore=not getattr(args, "no_gitignore", False),
         ),
         trusted_project=not getattr(args, "untrusted_project", False),
-        pins=pins_from_args(args, project, paths),
+        pins=pins_from_args(args, project, paths) if pins else {},
         cache=cache_from_args(args),
     )
 
@@ -131,6 +134,8 @@ def options_from_args(args: argparse.Namespace) -> WorkspaceOptions:
 def pins_from_args(args: argparse.Namespace, project: Path | None, paths: Sequence[Path] = ()) -> dict[str, Path]:
     """The pins file's pins (``--pins FILE``, else the workspace's: the project's, else the first PATH's, as the
     app stores them), then each ``--pin``. Raises UsageError."""
+    from studio.core.pins import PinsError, parse_pin_option, read_pins_file, workspace_pins_file
+
     file: Path | None = getattr(args, "pins", None)
     try:
         if file is not None and not file.is_file():
@@ -157,6 +162,9 @@ def pack_argument(value: Path, args: argparse.Namespace) -> Pack:
 
 def pack_arguments(values: list[Path], args: argparse.Namespace) -> list[Pack]:
     """``pack_argument`` for each value; the scopes are scanned at most once, and only if a name is given."""
+    from studio.core.pack import load_pack
+    from studio.core.workspace import open_workspace
+
     workspace: Workspace | None = None
     out: list[Pack] = []
     for value in values:

@@ -122,13 +122,12 @@ def _pack_roots(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     itself, and only those that changed since it last did. Only ``--pack`` needs the packs' names, and so their
     ``KNOWLEDGE.md`` (from the result cache when unchanged); without it no pack is loaded at all.
     """
-    options = options_from_args(args)
+    options = options_from_args(args, pins=False)  # every copy of a name is searched: no collision is settled
     notes: list[Diagnostic] = []
     if not args.pack:
         found = find_packs(options, notes)
         _say_scan_notes(notes)
-        return ([str(p.root) for p in found],
-                [str(p.root) for p in found if not args.scopes or p.scope.value in args.scopes])
+        return ([p.root for p in found], [p.root for p in found if not args.scopes or p.scope.value in args.scopes])
     options.content_checks = False
     options.findings_only = True
     workspace = open_workspace(options)

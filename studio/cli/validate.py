@@ -78,12 +78,8 @@ def pack_json(pack: Pack) -> dict[str, Any]:
         "runtime_mode": pack.runtime_mode,
         "trust": pack.trust,
         "behavior": pack.behavior.value,
-        "diagnostics": [_diag_json(d) for d in pack.findings],
+        "diagnostics": [d.to_dict() for d in pack.findings],
     }
-
-
-def _diag_json(d: Diagnostic) -> dict[str, Any]:
-    return {k: v for k, v in d.to_dict().items()}
 
 
 def workspace_json(workspace: Workspace) -> dict[str, Any]:
@@ -91,7 +87,7 @@ def workspace_json(workspace: Workspace) -> dict[str, Any]:
     counts = DiagnosticCounts.of(everything)
     return {
         "packs": [pack_json(p) for p in workspace.packs],
-        "diagnostics": [_diag_json(d) for d in workspace.diagnostics],
+        "diagnostics": [d.to_dict() for d in workspace.diagnostics],
         "locations": [
             {"scope": loc.scope.value, "path": str(loc.path), "exists": loc.exists,
              "packs_found": loc.packs_found, "dirs_visited": loc.dirs_visited, "truncated": loc.truncated}

@@ -20,7 +20,7 @@ from studio.core.diagnostics import Behavior, Code, Severity
 from studio.core.model import Frontmatter, KnowledgeFile, Pack, Scope
 from studio.core.pack import load_pack
 from studio.core.pack_fs import recording
-from studio.core.result_cache import CacheSpec, CacheStats, NewResult
+from studio.core.result_cache import CacheSpec, CacheStats, NewResult, StoredResult
 
 if TYPE_CHECKING:  # multiprocessing is imported only when workers start: most commands load one pack
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -69,19 +69,24 @@ def load_all(
     packs: list[Pack] = []
     new: list[NewResult] = []
     stopped = False
-    for item in found:
-        if cancelled is not None and cancelled():
-            stopped = True
+    for start in range(0, total, BATCH):
+        chunk = found[start:start + BATCH]
+        stored = stored_results(chunk, content, findings_only, cache)
+        for item in chunk:
+            if cancelled is not None and cancelled():
+                stopped = True
+                break
+            pack, result = load_cached(item, content, findings_only, cache, stored.get(item.root))
+            _count(stats, result)
+            if isinstance(result, NewResult):
+                new.append(result)
+            packs.append(pack)
+            if on_pack is not None:
+                on_pack(pack)
+            if on_progress is not None:
+                on_progress(len(packs), total)
+        if stopped:
             break
-        pack, result = load_cached(item, content, findings_only, cache)
-        _count(stats, result)
-        if isinstance(result, NewResult):
-            new.append(result)
-        packs.append(pack)
-        if on_pack is not None:
-            on_pack(pack)
-        if on_progress is not None:
-            on_progress(len(packs), total)
     _store(cache, new, stats)
     packs.sort(key=pack_order)
     return packs, stopped
@@ -247,21 +252,23 @@ def _load_batch(batch: list[FoundPack], content: bool, findings_only: bool = Fal
     """A worker's batch. A cache hit goes back as the stored bytes: the parent decodes them once, where decoding
     here and pickling the pack again to send it would cost twice that."""
     out: list[tuple[Pack | bytes, NewResult | bool]] = []
+    stored = stored_results(batch, content, findings_only, cache)
     for item in batch:
-        payload = cached_payload(item, content, findings_only, cache)
+        payload = cached_payload(item, stored.get(item.root))
         out.append((payload, True) if payload is not None else load_fresh(item, content, findings_only, cache))
     return out
 
 
-def load_cached(found: FoundPack, content: bool, findings_only: bool,
-                cache: CacheSpec | None) -> tuple[Pack, NewResult | bool]:
-    """The pack, from the result cache when its fingerprint is unchanged, else loaded (``load_safely``).
+def load_cached(found: FoundPack, content: bool, findings_only: bool, cache: CacheSpec | None,
+                stored: StoredResult | None) -> tuple[Pack, NewResult | bool]:
+    """The pack, from its ``stored`` result (``stored_results``) when its fingerprint is unchanged, else loaded
+    (``load_safely``).
 
     The second item is True for a cache hit, a ``NewResult`` for the caller to store (workers never write the
     cache: the process that owns the run stores every new result in one transaction), or False when there is
     nothing to store (no cache, a failed load, a fingerprint too recent or one the cache cannot vouch for).
     """
-    payload = cached_payload(found, content, findings_only, cache)
+    payload = cached_payload(found, stored)
     pack = from_payload(found, payload) if payload is not None else None
     if pack is not None:
         return pack, True
@@ -273,14 +280,25 @@ def _key(found: FoundPack, content: bool, findings_only: bool, cache: CacheSpec)
     return result_cache.result_key(cache, found.root, found.scope.value, found.scope_root, variant)
 
 
-def cached_payload(found: FoundPack, content: bool, findings_only: bool, cache: CacheSpec | None) -> bytes | None:
-    """The stored result's bytes when the pack's fingerprint is unchanged; None for any reason to load it."""
+def stored_results(batch: list[FoundPack], content: bool, findings_only: bool,
+                   cache: CacheSpec | None) -> dict[Path, StoredResult]:
+    """The result cache's rows for the packs of ``batch``, by root (a few queries for the batch: one per pack cost
+    twice as much). Nothing without a cache, or when the cache cannot be read."""
     if cache is None:
+        return {}
+    roots = {_key(found, content, findings_only, cache): found.root for found in batch}
+    try:
+        return {roots[key]: row for key, row in result_cache.lookup_many(cache, list(roots)).items()}
+    except Exception:  # a damaged row is a miss, never a failed load  # noqa: BLE001
+        return {}
+
+
+def cached_payload(found: FoundPack, stored: StoredResult | None) -> bytes | None:
+    """The stored result's bytes when the pack's fingerprint is unchanged; None for any reason to load it."""
+    if stored is None:
         return None
     try:
-        stored = result_cache.lookup(cache, _key(found, content, findings_only, cache))
-        if stored is not None and pack_fingerprint.still_matches(found.root, stored.tree, stored.extras,
-                                                                 stored.extras_print):
+        if pack_fingerprint.still_matches(found.root, stored.tree, stored.extras, stored.extras_print):
             return stored.payload
     except Exception:  # a damaged row is a miss, never a failed load  # noqa: BLE001
         pass

@@ -7,6 +7,9 @@ fingerprint (``pack_fingerprint``: every file's identity, ctime included). A lat
 the fingerprint is equal it takes the stored result instead of loading: walking is the floor, loading is many
 times that.
 
+Beside the packs' results it keeps each scanned root's scan (``scan_cache``: the pack folders found and the
+stamps of every folder listed), so that a warm run stats those folders instead of listing them.
+
 Why SQLite (measured on the 10,000-pack corpus, see the note of issue #28): one file, atomic transactions and
 concurrent readers with WAL, and 10,000 lookups by key in about 0.1 s; one file per pack needs as many opens and
 an own scheme for pruning and for writers racing each other.
@@ -27,7 +30,7 @@ import os
 import pickle
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,8 +47,8 @@ from studio.core.cache_files import (
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 
 CACHE_FILE = "results.sqlite3"
-FORMAT = 2
-"""The row layout and the pickled classes' shape; a file of another format is rebuilt."""
+FORMAT = 3
+"""The row layout and the pickled classes' shape; a file of another format is rebuilt (3: the ``scans`` table)."""
 APPLICATION_ID = 0x4B505352  # "KPSR"
 MAX_BYTES = 512 * 1024 * 1024
 """Above this the oldest rows go (down to ``PRUNE_TO`` of it): 10,000 packs with content findings take ~60 MB."""
@@ -66,7 +69,9 @@ CODES = (CACHE_REBUILT, CACHE_UNAVAILABLE)
 _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, tree BLOB NOT NULL, extras TEXT NOT NULL, "
     "extras_print BLOB NOT NULL, payload BLOB NOT NULL, written INTEGER NOT NULL) WITHOUT ROWID",
+    "CREATE TABLE IF NOT EXISTS scans (key TEXT PRIMARY KEY, payload BLOB NOT NULL, written INTEGER NOT NULL)",
 )
+_TABLES = ("results", "scans")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,21 +144,40 @@ def studio_salt() -> str:
     """
     global _salt
     if _salt is None:
-        core = Path(__file__).resolve().parent
         parts = [__version__, str(FORMAT)]
-        for folder, _dirs, files in sorted(os.walk(core)):
-            for name in sorted(files):
-                if name.endswith(".py"):
-                    with contextlib.suppress(OSError):
-                        st = os.stat(os.path.join(folder, name))
-                        parts.append(f"{os.path.relpath(os.path.join(folder, name), core)}:{st.st_size}:"
-                                     f"{st.st_mtime_ns}")
+        _module_stamps(os.path.dirname(os.path.abspath(__file__)), "", parts)
         _salt = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
     return _salt
 
 
+def _module_stamps(folder: str, rel: str, parts: list[str]) -> None:
+    """Each ``.py`` file under ``folder`` as 'path:size:mtime', in name order (a scandir per folder: every run pays
+    for this, and a walk with a relative path per file cost twice as much)."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        with contextlib.suppress(OSError):
+            if entry.name.endswith(".py"):
+                st = entry.stat()
+                parts.append(f"{rel}{entry.name}:{st.st_size}:{st.st_mtime_ns}")
+            elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+                _module_stamps(entry.path, f"{rel}{entry.name}/", parts)
+
+
 def result_key(spec: CacheSpec, root: Path, scope: str, scope_root: Path | None, variant: str) -> str:
-    return f"{spec.salt}\x00{root}\x00{scope}\x00{scope_root or ''}\x00{variant}"
+    key = f"{spec.salt}\x00{root}\x00{scope}\x00{scope_root or ''}\x00{variant}"
+    if key.isascii():
+        return key
+    try:
+        key.encode()
+    except UnicodeEncodeError:
+        # A folder name that is not UTF-8 reaches Python as lone surrogates, which SQLite's text cannot hold: the
+        # key's bytes in hex instead (a key made this way starts with '~', which a salt never does).
+        return "~" + key.encode("utf-8", "surrogatepass").hex()
+    return key
 
 
 # -- reading, in any process -------------------------------------------------------------------------------
@@ -161,19 +185,48 @@ def result_key(spec: CacheSpec, root: Path, scope: str, scope_root: Path | None,
 _readers: dict[tuple[int, str], sqlite3.Connection | None] = {}
 
 
-def lookup(spec: CacheSpec, key: str) -> StoredResult | None:
-    """The stored result for ``key``, or None (no row, no file, a busy or damaged store: all mean 'load it')."""
+_KEYS_PER_QUERY = 500
+"""Keys asked for in one query (SQLite allows 999 parameters at least): a query per pack cost 11 us a pack, one
+per few hundred 5 us."""
+
+
+def lookup_many(spec: CacheSpec, keys: list[str]) -> dict[str, StoredResult]:
+    """The stored result of each of ``keys`` that has one (none for any trouble: no file, a busy or damaged store
+    all mean 'load it')."""
+    conn = _reader(spec)
+    out: dict[str, StoredResult] = {}
+    if conn is None:
+        return out
+    for start in range(0, len(keys), _KEYS_PER_QUERY):
+        part = keys[start:start + _KEYS_PER_QUERY]
+        query = ("SELECT key, tree, extras, extras_print, payload FROM results WHERE key IN "
+                 f"({','.join('?' * len(part))})")
+        try:
+            rows = conn.execute(query, part).fetchall()
+        except sqlite3.Error:
+            return out
+        for key, tree, extras, extras_print, payload in rows:
+            out[key] = StoredResult(bytes(tree), tuple(extras.split("\x00")) if extras else (), bytes(extras_print),
+                                    bytes(payload))
+    return out
+
+
+def lookup_scan(spec: CacheSpec, key: str) -> bytes | None:
+    """The stored scan for ``key`` (``scan_cache``), or None (as ``lookup``: any trouble means 'scan it')."""
+    row = _row(spec, "SELECT payload FROM scans WHERE key = ?", key)
+    return None if row is None else bytes(row[0])
+
+
+def _row(spec: CacheSpec, query: str, key: str) -> tuple[Any, ...] | None:
+    """The row ``query`` finds for ``key``, or None (no row, no file, a busy or damaged store)."""
     conn = _reader(spec)
     if conn is None:
         return None
     try:
-        row = conn.execute("SELECT tree, extras, extras_print, payload FROM results WHERE key = ?", (key,)).fetchone()
+        row: tuple[Any, ...] | None = conn.execute(query, (key,)).fetchone()
     except sqlite3.Error:
         return None
-    if row is None:
-        return None
-    extras = tuple(row[1].split("\x00")) if row[1] else ()
-    return StoredResult(bytes(row[0]), extras, bytes(row[2]), bytes(row[3]))
+    return row
 
 
 def _reader(spec: CacheSpec) -> sqlite3.Connection | None:
@@ -261,6 +314,13 @@ class ResultStore:
     def store(self, results: Iterable[NewResult]) -> int:
         """Write ``results`` in one transaction; how many were written (0 when the store is busy or unusable)."""
         rows = [(r.key, r.tree, "\x00".join(r.extras), r.extras_print, r.payload, time.time_ns()) for r in results]
+        return self._write("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)", rows)
+
+    def store_scan(self, key: str, payload: bytes) -> bool:
+        """Write one root's scan (``scan_cache``); False when the store is busy or unusable."""
+        return self._write("INSERT OR REPLACE INTO scans VALUES (?, ?, ?)", [(key, payload, time.time_ns())]) == 1
+
+    def _write(self, statement: str, rows: Sequence[tuple[object, ...]]) -> int:
         if not rows:
             return 0
         conn = self._open()
@@ -268,7 +328,7 @@ class ResultStore:
             return 0
         try:
             with conn:
-                conn.executemany("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)", rows)
+                conn.executemany(statement, rows)
             self._prune(conn)
         except sqlite3.Error as exc:
             if is_damage(exc):
@@ -318,8 +378,7 @@ class ResultStore:
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(str(self.spec.path), timeout=BUSY_TIMEOUT_S)
         try:
-            prepare_database(conn, application_id=APPLICATION_ID, version=FORMAT, create=_create,
-                             tables=("results",))
+            prepare_database(conn, application_id=APPLICATION_ID, version=FORMAT, create=_create, tables=_TABLES)
             conn.execute("PRAGMA synchronous = NORMAL")
         except BaseException:
             conn.close()
@@ -342,11 +401,12 @@ class ResultStore:
         size = _size(self.spec.path)
         if size <= self.max_bytes:
             return
-        total = conn.execute("SELECT count(*) FROM results").fetchone()[0]
-        keep = int(total * PRUNE_TO * self.max_bytes / size)
         with conn:
-            conn.execute("DELETE FROM results WHERE key IN (SELECT key FROM results ORDER BY written LIMIT ?)",
-                         (total - keep,))
+            for table in _TABLES:  # the same share of each: the oldest packs' results and the oldest roots' scans
+                total = conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+                keep = int(total * PRUNE_TO * self.max_bytes / size)
+                conn.execute(f"DELETE FROM {table} WHERE key IN (SELECT key FROM {table} ORDER BY written LIMIT ?)",
+                             (total - keep,))
         with contextlib.suppress(sqlite3.OperationalError):
             conn.execute("VACUUM")
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")

@@ -12,7 +12,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.paths import SYMLINK_ESCAPE
@@ -69,8 +69,8 @@ class ScanResult:
 
     root: Path
     """The absolute scan root (symlinks not resolved, so paths read the way the user typed them)."""
-    pack_dirs: list[Path] = field(default_factory=list)
-    """Pack directories, sorted by path components."""
+    found: list[FoundDir] = field(default_factory=list)
+    """Each pack directory in the order the walk found it (``on_pack_dir``'s order)."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     """Workspace-level findings: absolute ``file``, empty ``pack``."""
     dirs_visited: int = 0
@@ -79,8 +79,86 @@ class ScanResult:
     """True when the directory limit or a cancel request stopped the scan early."""
     cancelled: bool = False
     """True when ``cancelled()`` asked to stop (the caller reports it; no diagnostic is added here)."""
-    top_dirs: dict[Path, frozenset[str]] = field(default_factory=dict)
-    """Each pack's top-level folder names (symlinks not followed), from the listing the scan made anyway."""
+    watch: ScanWatch = field(default_factory=lambda: ScanWatch())
+    """What this result depends on (``scan_cache`` keeps a result while all of it is unchanged)."""
+
+    @property
+    def pack_dirs(self) -> list[Path]:
+        """Pack directories, sorted by path components (made on demand: 10,000 paths cost more than a cached
+        scan, and the workspace needs only the strings)."""
+        return sorted((Path(f.path) for f in self.found), key=lambda p: p.parts)
+
+
+Stamp = tuple[int, int, int, int]
+"""A folder as ``os.stat`` saw it: device, inode, mtime and ctime in ns."""
+
+
+class FoundDir(NamedTuple):
+    """A pack directory a scan found."""
+
+    path: str
+    """Absolute, as the walk reached it (the scan root joined with folder names)."""
+    top_dirs: frozenset[str]
+    """Its top-level folder names (symlinks not followed), from the listing the scan made anyway."""
+    stamp: Stamp
+    """Its device, inode, mtime and ctime in ns, as this run saw them (stat-ed before it was listed, or checked
+    by the scan cache): a caller comparing the folder's times with its own records needs no stat of its own."""
+
+    @property
+    def identity(self) -> tuple[int, int]:
+        """Its (device, inode): the same folder reached twice is one pack."""
+        return (self.stamp[0], self.stamp[1])
+
+
+FileStamp = tuple[str, int, int, int, int, int]
+"""A file as ``os.lstat`` saw it: (path, device, inode, size, mtime ns, ctime ns)."""
+LinkState = tuple[str, int, str]
+"""A symlink: (path, the file type it resolves to or 0 when it resolves to nothing, its real path when that is a
+folder, else '')."""
+
+
+@dataclass(slots=True)
+class ScanWatch:
+    """Everything a scan's result was decided from, short of the names inside the folders it listed.
+
+    A name added to, removed from or renamed within a folder changes that folder's mtime and ctime, and so does
+    swapping an entry for a symlink; a chmod changes its ctime. So while every folder listed keeps its stamp,
+    every .gitignore read keeps its stamp, and every symlink followed still leads to the same kind of thing at
+    the same place, a new scan would list the same names and decide the same: ``scan_cache`` checks exactly
+    that, with a stat per folder instead of a listing.
+    """
+
+    folders: list[str] = field(default_factory=list)
+    """Every folder the scan stat-ed to list it (the listing failing or not, a second way into a folder too)."""
+    stamps: list[int] = field(default_factory=list)
+    """Four numbers per folder, as ``os.stat`` (following links) saw it before the listing: device, inode, mtime
+    and ctime in ns (flat: 10,000 packs' worth of tuples took longer to store and read back than to check)."""
+    files: list[FileStamp] = field(default_factory=list)
+    """Every .gitignore the scan read."""
+    links: list[LinkState] = field(default_factory=list)
+    """Every symlink whose target decided something (a linked folder entered or not, a linked KNOWLEDGE.md)."""
+    complete: bool = True
+    """False when a folder could not even be stat-ed (it vanished while the scan ran): nothing to check it by."""
+
+    @property
+    def newest_ns(self) -> int:
+        """The latest mtime or ctime among the stamps (a change in that clock tick could look like none)."""
+        folders = max(max(self.stamps[2::4], default=0), max(self.stamps[3::4], default=0))
+        return max(folders, max((max(f[4], f[5]) for f in self.files), default=0))
+
+
+def link_state(path: str) -> LinkState:
+    """What the symlink at ``path`` resolves to now (see ``LinkState``)."""
+    try:
+        kind = stat.S_IFMT(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return (path, 0, "")
+    if kind != stat.S_IFDIR:
+        return (path, kind, "")
+    try:
+        return (path, kind, os.path.realpath(path))
+    except (OSError, RuntimeError, ValueError):
+        return (path, kind, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +190,7 @@ def find_pack_dirs(
     max_dirs: int = 5000,
     honor_gitignore: bool = True,
     cancelled: Callable[[], bool] | None = None,
-    on_pack_dir: Callable[[Path, frozenset[str], tuple[int, int]], None] | None = None,
+    on_pack_dir: Callable[[FoundDir], None] | None = None,
 ) -> ScanResult:
     """Return the pack directories below ``root`` (``root`` itself when it is a pack).
 
@@ -123,8 +201,8 @@ def find_pack_dirs(
     it left out. Walks breadth-first so a directory limit cuts the deepest folders, never the shallow ones.
     Does not descend into a pack, into skipped or ignored folders, or through symlinks that leave
     ``root``. Never raises for file-system problems; they become diagnostics. Writes nothing.
-    ``on_pack_dir(pack dir, top-level folder names, (device, inode))`` is called for each pack as it is found
-    (in walk order, so a caller can start loading before the walk ends).
+    ``on_pack_dir`` is called with each pack as it is found (in walk order, so a caller can start loading before
+    the walk ends).
     """
     root = Path(os.path.abspath(root))
     result = ScanResult(root=root)
@@ -149,18 +227,18 @@ def find_pack_dirs(
         listed = _list_dir(item.path, seen, result)
         if listed is None:
             continue
-        entries, identity = listed
+        entries, stamp = listed
         result.dirs_visited += 1
         searching = item.depth > max_depth  # past the depth limit: looking for scope roots only
         if searching and any(e.name == KNOWLEDGE_FILE for e in entries):
             beyond_packs.append(item.path)
             continue
         if _is_pack(entries, item.path, result):
-            pack_dir = Path(item.path)
-            result.pack_dirs.append(pack_dir)
-            top = result.top_dirs[pack_dir] = frozenset(e.name for e in entries if _is_dir(e, follow_symlinks=False))
+            found = FoundDir(item.path, frozenset(e.name for e in entries if _is_dir(e, follow_symlinks=False)),
+                             stamp)
+            result.found.append(found)
             if on_pack_dir is not None:
-                on_pack_dir(pack_dir, top, identity)
+                on_pack_dir(found)
             continue
         entries.sort(key=_entry_name)  # breadth-first in name order, so results and limits are stable
         ignores = item.ignores
@@ -185,7 +263,6 @@ def find_pack_dirs(
         if beyond_depth:
             parts.append(f"{beyond_depth} directories deeper than {MAX_SEARCH_DEPTH} levels were not entered")
         result.diagnostics.append(SCAN_DEPTH_LIMIT("; ".join(parts), file=str(root)))
-    result.pack_dirs.sort(key=lambda p: p.parts)
     return result
 
 
@@ -199,21 +276,28 @@ def _entry_name(entry: os.DirEntry[str]) -> str:
 
 
 def _list_dir(path: str, seen: set[tuple[int, int]], result: ScanResult,
-              ) -> tuple[list[os.DirEntry[str]], tuple[int, int]] | None:
-    """Entries of a directory not seen before (unsorted) and its (device, inode), or None (already seen, or
-    unreadable)."""
+              ) -> tuple[list[os.DirEntry[str]], Stamp] | None:
+    """Entries of a directory not seen before (unsorted) and its stamp (device, inode, mtime and ctime in ns), or
+    None (already seen, or unreadable)."""
     try:
         st = os.stat(path)
+        stamp = (st.st_dev, st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
+        result.watch.folders.append(path)
+        result.watch.stamps += stamp
         key = (st.st_dev, st.st_ino)
         if key in seen:  # a second way into the same directory: a symlink loop or an alias
             return None
         seen.add(key)
         with os.scandir(path) as it:
-            return list(it), key
+            return list(it), stamp
     except PermissionError:
+        # A folder's mode decides this, and a chmod changes its ctime; unless not even its stat was allowed.
+        if not result.watch.folders or result.watch.folders[-1] != path:
+            result.watch.complete = False
         result.diagnostics.append(SCAN_PERMISSION_DENIED(f"Cannot list {path}: permission denied; packs inside it "
                                                          "were not found", file=path))
     except OSError as exc:
+        result.watch.complete = False  # vanished, or a passing failure: nothing a later stat could vouch for
         result.diagnostics.append(SCAN_UNREADABLE_DIR(f"Cannot list {path}: {exc.strerror or exc}", file=path))
     return None
 
@@ -223,17 +307,26 @@ def _is_pack(entries: list[os.DirEntry[str]], path: str, result: ScanResult) -> 
     decoys: list[os.DirEntry[str]] = []
     for entry in entries:
         if entry.name == KNOWLEDGE_FILE:
+            _watch_link(entry, result)
             if _is_file(entry):
                 return True
             if _is_dir(entry):
                 result.diagnostics.append(KNOWLEDGE_MD_IS_DIRECTORY(f"{entry.path} is a directory, so {path} is not "
                                                                     "a pack", file=entry.path))
-        elif entry.name.lower() == "knowledge.md" and _is_file(entry):
-            decoys.append(entry)
+        elif entry.name.lower() == "knowledge.md":
+            _watch_link(entry, result)
+            if _is_file(entry):
+                decoys.append(entry)
     for entry in sorted(decoys, key=_entry_name):
         result.diagnostics.append(WRONG_CASE_KNOWLEDGE_MD(f"Found '{entry.name}' in {path}; a pack needs exactly "
                                                           "'KNOWLEDGE.md', so it was not loaded", file=entry.path))
     return False
+
+
+def _watch_link(entry: os.DirEntry[str], result: ScanResult) -> None:
+    """Note a symlink whose target is about to decide something (a cached scan checks it still does the same)."""
+    if entry.is_symlink():
+        result.watch.links.append(link_state(entry.path))
 
 
 def _is_file(entry: os.DirEntry[str]) -> bool:
@@ -259,7 +352,10 @@ def _child_to_enter(
 ) -> str | None:
     """The child's root-relative path when the scan should enter it, else None."""
     name = entry.name
-    if (name.startswith(".") and name not in SCOPE_DOT_DIRS) or name in SKIPPED_DIR_NAMES or not _is_dir(entry):
+    if (name.startswith(".") and name not in SCOPE_DOT_DIRS) or name in SKIPPED_DIR_NAMES:
+        return None
+    _watch_link(entry, result)  # a link to a folder is entered (if it stays inside), one to anything else is not
+    if not _is_dir(entry):
         return None
     rel = f"{parent.rel}/{name}" if parent.rel else name
     if ignores and _ignored(rel, ignores):
@@ -306,6 +402,7 @@ def _read_gitignore(
         st = entry.stat(follow_symlinks=False)
         if not stat.S_ISREG(st.st_mode):
             return None
+        result.watch.files.append((entry.path, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
         with open(entry.path, "rb") as fh:
             text = fh.read(_GITIGNORE_LIMIT).decode("utf-8", errors="replace")
     except OSError:

@@ -1,6 +1,9 @@
 """The workspace: every scope scanned, every pack loaded, name collisions settled (digest 4 and 9).
 
-``open_workspace`` is the one call the CLI and the app make; it reads, never writes.
+``open_workspace`` is the one call the CLI and the app make; it reads, never writes. ``find_packs`` is the scan
+alone, all that a warm ``pack-studio search`` runs before asking its index: loading (and through it the checks),
+settling and look-alike names are therefore imported where they are used, not with this module (together
+6 ms of the 100 ms a warm search may cost over ``--version``).
 """
 
 from __future__ import annotations
@@ -11,14 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity, sort_diagnostics
-from studio.core.lookalike import skeleton
 from studio.core.model import NO_VERDICT, Pack, Scope, Verdict
-from studio.core.pack import NOT_A_DIRECTORY
-from studio.core.pack_loader import FoundPack, StreamingLoader, pack_order
 from studio.core.resources import builtin_scope_findings, examples_dir
 from studio.core.result_cache import CacheSpec, CacheStats
-from studio.core.scan import KNOWLEDGE_FILE, find_pack_dirs
-from studio.core.shadowing import apply, settle
+from studio.core.scan import KNOWLEDGE_FILE, Stamp
+from studio.core.scan_cache import find_pack_dirs_cached
 
 SCAN_CANCELLED = Code("scan-cancelled", Severity.INFO,
                       "the scan was cancelled: the workspace holds the packs loaded so far")
@@ -85,6 +85,9 @@ class ScanLocation:
     packs_found: int = 0
     dirs_visited: int = 0
     truncated: bool = False
+    from_cache: bool = False
+    """The scan was answered from the result cache (``scan_cache``): no folder of it changed since it was stored,
+    and none was listed this time."""
 
 
 @dataclass(slots=True)
@@ -124,6 +127,8 @@ class Workspace:
 
         ``verdicts`` are settled here unless given (a scan in another process sends the ones it computed).
         """
+        from studio.core.shadowing import apply, settle
+
         if verdicts is None:
             verdicts = settle(packs, trusted_project=options.trusted_project, pins=options.pins)
         return cls(apply(packs, verdicts), sort_diagnostics(diagnostics), locations, options)
@@ -179,6 +184,8 @@ class Workspace:
         name can win or lose a collision, so only those are settled (the app reloads a pack on every save; a
         10,000-pack workspace must not be settled whole each time).
         """
+        from studio.core.pack_loader import pack_order
+
         named = self._names()
         fresh = pack.with_verdict(NO_VERDICT)  # settled below with its name group
         index = self._index.get(pack.root)
@@ -239,6 +246,9 @@ class Workspace:
 
     def _resettle(self, roots: set[Path]) -> list[Path]:
         """Settle the packs at ``roots`` (a whole name group) again; the roots whose settled copy changed."""
+        from studio.core.pack_loader import pack_order
+        from studio.core.shadowing import settle
+
         group = sorted((self.packs[self._index[r]] for r in roots), key=pack_order)
         verdicts = settle(group, trusted_project=self.options.trusted_project, pins=self.options.pins)
         changed = []
@@ -290,6 +300,8 @@ class Workspace:
 
 def _lookalike_keys(name: str) -> tuple[str, str]:
     """The two skeletons that decide whether names look alike (``lookalike.lookalike_groups``)."""
+    from studio.core.lookalike import skeleton
+
     return (skeleton(name), "\0" + skeleton(name, fold_case_first=True))
 
 
@@ -326,11 +338,14 @@ def open_workspace(
     (packs loaded, packs found). When ``cancelled()`` turns true the workspace holds what was
     loaded so far plus a ``scan-cancelled`` diagnostic. Never raises for bad input.
     """
+    from studio.core.pack_loader import FoundPack, StreamingLoader
+
     loader = StreamingLoader(options.processes, content=options.content_checks, findings_only=options.findings_only,
                              on_pack=on_pack, on_progress=on_progress, cancelled=cancelled,
                              worker_init=options.worker_init, cache=options.cache)
     # Each pack goes to the loader as the walk finds it: with workers, loading starts while the walk goes on.
-    scan = _scan_all(options, cancelled, loader.add)
+    scan = _scan_all(options, cancelled, lambda root, scope, scope_root, top_dirs, _stamp: loader.add(
+        FoundPack(Path(root), scope, scope_root, top_dirs)), loader.cache_stats)
     packs, load_stopped = loader.finish()
     diagnostics = scan.diagnostics
     if scan.stopped or load_stopped:
@@ -342,20 +357,38 @@ def open_workspace(
     return workspace
 
 
-def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None) -> list[FoundPack]:
+@dataclass(frozen=True, slots=True)
+class FoundRoot:
+    """A pack folder as ``find_packs`` lists it: where it is and the scope it was found in."""
+
+    root: str
+    """Absolute (a string: 10,000 ``Path`` objects cost more than a scan answered from the cache)."""
+    scope: Scope
+    scope_root: Path | None
+    stamp: Stamp | None
+    """The folder's device, inode, mtime and ctime in ns as this run saw them (``scan.FoundDir.stamp``); None for
+    a pack named directly. The search index compares folder times with its records: it needs no stat of its own."""
+
+
+def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None) -> list[FoundRoot]:
     """Every pack folder of the workspace, in ``open_workspace``'s order, none of them loaded or read.
 
     For a command that needs only where the packs are and their scopes (``search`` reads the files itself):
-    the same scan as ``open_workspace``, without reading a ``KNOWLEDGE.md`` or asking the result cache, which
-    for 10,000 unchanged packs would still stat every pack to vouch for results nobody prints. ``notes`` receives
-    what the scan itself found (a scan limit reached, an unreadable folder), so the caller can say that some
-    packs were not looked at.
+    the same scan as ``open_workspace`` (answered from the result cache when no folder it lists changed), without
+    reading a ``KNOWLEDGE.md`` or asking the result cache for packs, which for 10,000 unchanged packs would still
+    walk every pack to vouch for results nobody prints. ``notes`` receives what the scan itself found (a scan
+    limit reached, an unreadable folder, a result cache rebuilt), so the caller can say that some packs were not
+    looked at.
     """
-    found: list[FoundPack] = []
-    scan = _scan_all(options, None, found.append)
+    found: list[FoundRoot] = []
+    stats = CacheStats()
+    scan = _scan_all(options, None, lambda root, scope, scope_root, _top, stamp: found.append(
+        FoundRoot(root, scope, scope_root, stamp)), stats)
     if notes is not None:
         notes.extend(scan.diagnostics)
-    found.sort(key=pack_order)
+        notes.extend(stats.notices)
+    # ``pack_order`` on strings: an absolute path's parts are its pieces between slashes.
+    found.sort(key=lambda f: (f.scope.precedence, f.root.split(os.sep)))
     return found
 
 
@@ -368,25 +401,34 @@ class _Scan:
     """Distinct pack folders found."""
 
 
-def _scan_all(options: WorkspaceOptions, cancelled: Callable[[], bool] | None,
-              on_found: Callable[[FoundPack], None]) -> _Scan:
-    """Scan every location in precedence order, handing each distinct pack folder to ``on_found`` as it is found."""
+OnFound = Callable[[str, Scope, Path | None, frozenset[str] | None, Stamp | None], None]
+"""Told of each distinct pack folder: (its absolute path, scope, scope root, top-level folders and stamp when the
+scan listed it)."""
+_Found = Callable[[str, Path | None, frozenset[str] | None, Stamp | None], None]
+
+
+def _scan_all(options: WorkspaceOptions, cancelled: Callable[[], bool] | None, on_found: OnFound,
+              stats: CacheStats) -> _Scan:
+    """Scan every location in precedence order, handing each distinct pack folder to ``on_found`` as it is found
+    (``stats`` receives the result cache's notices)."""
     scan = _Scan([], [], False, 0)
     seen: set[object] = set()
 
-    def found_in(scope: Scope) -> Callable[[Path, Path | None, frozenset[str] | None, object], None]:
-        def found(pack_dir: Path, scope_root: Path | None, top_dirs: frozenset[str] | None, identity: object) -> None:
-            key = _identity(pack_dir) if identity is None else identity
+    def found_in(scope: Scope) -> _Found:
+        def found(pack_dir: str, scope_root: Path | None, top_dirs: frozenset[str] | None,
+                  stamp: Stamp | None) -> None:
+            key = _identity(pack_dir) if stamp is None else stamp[:2]
             if key not in seen:  # the same folder reached from two locations keeps the first scope
                 seen.add(key)
-                on_found(FoundPack(pack_dir, scope, scope_root, top_dirs))
+                on_found(pack_dir, scope, scope_root, top_dirs, stamp)
         return found
 
     for scope, path in scan_locations(options):
         if cancelled is not None and cancelled():
             scan.stopped = True
             break
-        location, diags, scan.stopped = _scan_one(scope, path, options.limits, cancelled, found_in(scope))
+        location, diags, scan.stopped = _scan_one(scope, path, options.limits, options.cache, stats, cancelled,
+                                                  found_in(scope))
         scan.locations.append(location)
         scan.diagnostics.extend(diags)
         if scan.stopped:
@@ -396,11 +438,12 @@ def _scan_all(options: WorkspaceOptions, cancelled: Callable[[], bool] | None,
 
 
 def _scan_one(
-    scope: Scope, path: Path, limits: ScanLimits, cancelled: Callable[[], bool] | None,
-    found: Callable[[Path, Path | None, frozenset[str] | None, object], None],
+    scope: Scope, path: Path, limits: ScanLimits, cache: CacheSpec | None, stats: CacheStats,
+    cancelled: Callable[[], bool] | None, found: _Found,
 ) -> tuple[ScanLocation, list[Diagnostic], bool]:
-    """Scan one location, calling ``found(pack dir, scope root, top-level folders, (device, inode) or None)`` for
-    each pack as it is found: (location, diagnostics, cancelled)."""
+    """Scan one location (from the result cache when none of its folders changed), calling ``found(pack dir, scope
+    root, top-level folders, (device, inode) or None)`` for each pack as it is found: (location, diagnostics,
+    cancelled)."""
     named = scope in (Scope.EXPLICIT, Scope.ORGANIZATION)
     if scope is Scope.BUILTIN and not os.path.isdir(path):
         return ScanLocation(scope, path, os.path.exists(path)), builtin_scope_findings(path, 0), False
@@ -408,25 +451,29 @@ def _scan_one(
         diags = [_missing_root(scope, path)] if named else []
         return ScanLocation(scope, path, exists=False), diags, False
     if scope is Scope.EXPLICIT and _opens_directly(path):
-        found(path.parent if os.path.isfile(path) else path, None, None, None)
+        found(str(path.parent if os.path.isfile(path) else path), None, None, None)
         return ScanLocation(scope, path, True, 1, 1), [], False
     if not os.path.isdir(path):
+        from studio.core.pack import NOT_A_DIRECTORY
+
         diag = NOT_A_DIRECTORY(f"{path} is not a directory", file=str(path),
                                hint="Point the studio at a pack directory or a folder of packs.")
         return ScanLocation(scope, path, exists=True), [diag] if named else [], False
-    result = find_pack_dirs(path, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
-                            honor_gitignore=limits.honor_gitignore, cancelled=cancelled,
-                            on_pack_dir=lambda d, top, key: found(d, path, top, key))
+    result, from_cache = find_pack_dirs_cached(path, cache, max_depth=limits.max_depth, max_dirs=limits.max_dirs,
+                                               honor_gitignore=limits.honor_gitignore, cancelled=cancelled,
+                                               on_pack_dir=lambda f: found(f.path, path, f.top_dirs, f.stamp),
+                                               stats=stats)
     diags = list(result.diagnostics)
     if scope is Scope.BUILTIN and not result.cancelled:
-        diags.extend(builtin_scope_findings(path, len(result.pack_dirs)))
-    if scope is Scope.EXPLICIT and not result.pack_dirs and not result.cancelled:
+        diags.extend(builtin_scope_findings(path, len(result.found)))
+    if scope is Scope.EXPLICIT and not result.found and not result.cancelled:
         diags.append(NO_PACKS_FOUND(f"No pack (folder with a KNOWLEDGE.md) found under {path}", str(path)))
-    location = ScanLocation(scope, path, True, len(result.pack_dirs), result.dirs_visited, result.truncated)
+    location = ScanLocation(scope, path, True, len(result.found), result.dirs_visited, result.truncated,
+                            from_cache)
     return location, diags, result.cancelled
 
 
-def _identity(pack_dir: Path) -> object:
+def _identity(pack_dir: str) -> object:
     """The same folder reached twice (two locations, a symlinked alias) has one (device, inode)."""
     try:
         st = os.stat(pack_dir)
@@ -461,5 +508,5 @@ def _abs(path: Path) -> Path:
     return Path(os.path.abspath(os.path.expanduser(path)))
 
 
-__all__ = ["ScanLimits", "ScanLocation", "Workspace", "WorkspaceOptions", "find_packs", "open_workspace",
+__all__ = ["FoundRoot", "ScanLimits", "ScanLocation", "Workspace", "WorkspaceOptions", "find_packs", "open_workspace",
            "scan_locations"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -169,3 +170,23 @@ def test_a_scan_stopped_at_its_limit_says_so(by_name: bool, capsys: pytest.Captu
     main(argv)
     err = capsys.readouterr().err
     assert "search: warning:" in err and "not scanned" in err
+
+
+@pytest.mark.slow
+def test_a_warm_search_sees_a_pack_made_since_and_no_cache_stores_no_scan(capsys: pytest.CaptureFixture[str],
+                                                                        make_pack: Callable[..., Path],
+                                                                        tmp_path: Path, private_cache: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    guide = "---\nname: {0}\ndescription: kettle pack\ntype: domain-reference\nstatus: ready\n---\n# Guide\n\nKettle.\n"
+    make_pack("p0", guide.format("p0"), parent=tmp_path / "ws" / "a")
+    time.sleep(2.1)  # older than the result cache's racy margin: this scan is stored
+    assert main(["search", "kettle", str(tmp_path / "ws")]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(private_cache / "results.sqlite3") as conn:
+        assert conn.execute("SELECT count(*) FROM scans").fetchone()[0] == 1
+    make_pack("p1", guide.format("p1"), parent=tmp_path / "ws" / "b")  # a new folder of packs since
+    code, data = _json(capsys, ["search", "kettle", str(tmp_path / "ws"), "--format", "json"])
+    assert code == 0 and sorted({r["pack"] for r in data["results"]}) == ["p0", "p1"]
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
+    assert main(["search", "kettle", str(tmp_path / "ws"), "--no-cache"]) == 0
+    assert not (tmp_path / "other" / "knowledge-pack-studio" / "results.sqlite3").exists()

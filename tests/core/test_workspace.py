@@ -221,7 +221,7 @@ def test_find_packs_lists_the_packs_open_workspace_holds_without_loading_one(dir
     put(dirs["org"] / "team" / "shared", knowledge("shared"))
     via_file = put(dirs["explicit"] / "via-file", knowledge("via-file"))
     opts = options(dirs, explicit=[shared, via_file / "KNOWLEDGE.md", dirs["home"]], builtin=True)
-    expected = [(p.root, p.scope, p.scope_root) for p in open_workspace(opts).packs]
+    expected = [(str(p.root), p.scope, p.scope_root) for p in open_workspace(opts).packs]
     assert len(expected) == 6 + len(list(examples_dir().iterdir()))  # the home packs once, as explicit
 
     def no_loading(*args: object, **kw: object) -> None:
