@@ -368,6 +368,8 @@ class FoundRoot:
     stamp: Stamp | None
     """The folder's device, inode, mtime and ctime in ns as this run saw them (``scan.FoundDir.stamp``); None for
     a pack named directly. The search index compares folder times with its records: it needs no stat of its own."""
+    top_dirs: frozenset[str] | None = None
+    """Its top-level folders when the scan listed it (what a stored result is checked against, ``cached_first``)."""
 
 
 def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None) -> list[FoundRoot]:
@@ -382,8 +384,8 @@ def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None)
     """
     found: list[FoundRoot] = []
     stats = CacheStats()
-    scan = _scan_all(options, None, lambda root, scope, scope_root, _top, stamp: found.append(
-        FoundRoot(root, scope, scope_root, stamp)), stats)
+    scan = _scan_all(options, None, lambda root, scope, scope_root, top, stamp: found.append(
+        FoundRoot(root, scope, scope_root, stamp, top)), stats)
     if notes is not None:
         notes.extend(scan.diagnostics)
         notes.extend(stats.notices)

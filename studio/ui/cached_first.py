@@ -17,14 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
-from studio.core import pack_loader, result_cache
+from studio.core import pack_loader
 from studio.core.model import Pack
 from studio.core.pack_loader import FoundPack
 from studio.core.workspace import WorkspaceOptions, find_packs
 
 GIVE_UP_AFTER = 100
-"""Misses in a row, before any hit, after which the cache is taken to know nothing of this workspace."""
+"""Misses, before any hit, after which the cache is taken to know nothing of this workspace."""
+LOOKUP_BATCH = 100
+"""Pack folders looked up in one go (a query per pack cost twice as much as a few per batch)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,28 +53,24 @@ def stored_results(options: WorkspaceOptions, send: Callable[[Stored], None],
         on_found(len(folders))
     sent: dict[str, Stored] = {}
     looked = 0
-    for found in folders:
+    for start in range(0, len(folders), LOOKUP_BATCH):
         if cancelled is not None and cancelled():
             break
-        payload = _lookup(found, options, cache)
-        if payload is None:
-            if not sent and looked >= GIVE_UP_AFTER:
-                break  # the cache knows none of this workspace (another one's, or a newer studio's)
-            looked += 1
-            continue
-        item = Stored(found, payload)
-        sent[str(found.root)] = item
-        send(item)
+        batch = [FoundPack(Path(f.root), f.scope, f.scope_root, f.top_dirs)
+                 for f in folders[start:start + LOOKUP_BATCH]]
+        # The loader's own lookup (its keys), without its fingerprint check: shown now, confirmed later.
+        rows = pack_loader.stored_results(batch, options.content_checks, options.findings_only, cache)
+        for found in batch:
+            row = rows.get(found.root)
+            if row is None:
+                looked += 1
+                continue
+            item = Stored(found, row.payload)
+            sent[str(found.root)] = item
+            send(item)
+        if not sent and looked >= GIVE_UP_AFTER:
+            break  # the cache knows none of this workspace (another one's, or a newer studio's)
     return sent
-
-
-def _lookup(found: FoundPack, options: WorkspaceOptions, cache: result_cache.CacheSpec) -> bytes | None:
-    """The stored result for ``found`` under the key the loader would use, its fingerprint not checked."""
-    # The key is the loader's own (``pack_loader._key``), so the two can never disagree about which result
-    # answers for which load; the core has no public lookup that skips the fingerprint (asked for in #28's note).
-    key = pack_loader._key(found, options.content_checks, options.findings_only, cache)
-    stored = result_cache.lookup(cache, key)
-    return stored.payload if stored is not None else None
 
 
 def decode(item: Stored) -> Pack | None:
