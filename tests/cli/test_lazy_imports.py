@@ -71,7 +71,7 @@ def test_a_warm_search_imports_neither_the_resolver_nor_a_markdown_parser(tmp_pa
     # Nor, its pack list being a scan (answered from the cache), loading packs, their checks, pins or settling.
     foreign = ("studio.core.resolver", "markdown_it", "studio.core.evals", "studio.core.runs", "studio.core.feedback",
                "PySide6", "studio.core.pack_loader", "studio.core.checks", "studio.core.pack_fingerprint",
-               "studio.core.pins", "studio.core.shadowing", "studio.core.lookalike")
+               "studio.core.pins", "studio.core.shadowing", "studio.core.lookalike", "yaml", "studio.core.frontmatter")
     assert not any(m.startswith(foreign) for m in loaded), sorted(m for m in loaded if m.startswith(foreign))
 
 

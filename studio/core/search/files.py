@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
 from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held
 from studio.core.runtime_files import MAX_FILE_BYTES, MAX_FILES, RUNTIME_TOPS, Skip, file_layer
 from studio.core.search.blocks import Block, markdown_blocks, text_blocks
@@ -191,6 +190,10 @@ _REASONS = {Status.MISSING: "missing", Status.OUTSIDE: "symlink-escape", Status.
 def read_data(fs: PackFS, stamp: FileStamp) -> bytes | str:
     """The file's bytes (bounded; reached by descriptor, never through a symlink out of the pack, even one
     swapped in since the walk), or the reason it was not read."""
+    # Imported here, as in ``_knowledge``: the frontmatter module brings YAML (7.5 ms), which a warm search,
+    # reading no file, never needs.
+    from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES
+
     limit = (MAX_KNOWLEDGE_BYTES if stamp.layer == "guide" else MAX_FILE_BYTES) + 1
     got = fs.read(stamp.path, limit)
     if got.status is not Status.OK or got.data is None:
@@ -264,6 +267,8 @@ def _merged(kind: str, group: list[Block], text: str, line_offset: int) -> Row:
 
 def _knowledge(stamp: FileStamp, data: bytes, digest: bytes) -> ReadFile:
     """Frontmatter as one row (its YAML text), the guide body as heading sections."""
+    from studio.core.frontmatter import MAX_KNOWLEDGE_BYTES, read_knowledge_bytes
+
     kf, _diags = read_knowledge_bytes(data[:MAX_KNOWLEDGE_BYTES + 1], size=len(data))
     fm = kf.frontmatter
     rows: list[Row] = []
