@@ -28,6 +28,7 @@ from studio.cli._output import write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import Diagnostic, Severity, counted
 from studio.core.model import Scope
+from studio.core.scan import Stamp
 from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
 from studio.core.search.files import KINDS
 from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
@@ -75,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
         why = "the query is empty" if not args.query.strip() else "the query has no letters or digits"
         sys.stderr.write(f"search: nothing to search for: {why}; give a word or a \"phrase\"\n")
         return 2
-    roots, chosen = _pack_roots(args)
+    roots, chosen, seen = _pack_roots(args)
     index = SearchIndex.open(args.cache_dir)
     try:
         try:
-            refreshed = index.refresh(roots, quick=not args.recheck)
+            refreshed = index.refresh(roots, quick=not args.recheck, seen=seen)
         except IndexLocationError as exc:
             sys.stderr.write(f"search: {printable(str(exc))}\n")
             return 2
@@ -115,8 +116,9 @@ def run(args: argparse.Namespace) -> int:
     return 0 if results.hits else 1
 
 
-def _pack_roots(args: argparse.Namespace) -> tuple[list[str], list[str]]:
-    """Every pack root of the workspace (the index is kept up to date for all), and those the filters keep.
+def _pack_roots(args: argparse.Namespace) -> tuple[list[str], list[str], dict[str, Stamp]]:
+    """Every pack root of the workspace (the index is kept up to date for all), those the filters keep, and the
+    folders' stamps as the scan saw them (the refresh compares them without a stat of its own).
 
     Search needs where the packs are and their scopes, never what the checks find: the index reads the files
     itself, and only those that changed since it last did. Only ``--pack`` needs the packs' names, and so their
@@ -127,14 +129,16 @@ def _pack_roots(args: argparse.Namespace) -> tuple[list[str], list[str]]:
     if not args.pack:
         found = find_packs(options, notes)
         _say_scan_notes(notes)
-        return ([p.root for p in found], [p.root for p in found if not args.scopes or p.scope.value in args.scopes])
+        return ([p.root for p in found], [p.root for p in found if not args.scopes or p.scope.value in args.scopes],
+                {p.root: p.stamp for p in found if p.stamp is not None})
     options.content_checks = False
     options.findings_only = True
     workspace = open_workspace(options)
     _say_scan_notes(workspace.diagnostics)
     packs = workspace.packs
     return ([str(p.root) for p in packs],
-            [str(p.root) for p in packs if p.name in args.pack and (not args.scopes or p.scope.value in args.scopes)])
+            [str(p.root) for p in packs if p.name in args.pack and (not args.scopes or p.scope.value in args.scopes)],
+            {})
 
 
 def _say_scan_notes(notes: list[Diagnostic]) -> None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from studio.core.pack_fs import PackFS
 
@@ -31,6 +31,32 @@ class FolderStamp(NamedTuple):
     """Pack-relative folder ('' for the pack root)."""
     mtime_ns: int
     ctime_ns: int
+
+
+class FolderStat(Protocol):
+    """What the checks here read of a folder's stat: ``os.stat_result`` has it, and so has ``SeenFolder``."""
+
+    @property
+    def st_dev(self) -> int: ...
+    @property
+    def st_ino(self) -> int: ...
+    @property
+    def st_mode(self) -> int: ...
+    @property
+    def st_mtime_ns(self) -> int: ...
+    @property
+    def st_ctime_ns(self) -> int: ...
+
+
+class SeenFolder(NamedTuple):
+    """A pack folder as the workspace scan of this same run saw it (``workspace.FoundRoot.stamp``): a stat the
+    refresh need not make again (1,000 of them at 1,000 packs, 3 ms of a warm search)."""
+
+    st_dev: int
+    st_ino: int
+    st_mtime_ns: int
+    st_ctime_ns: int
+    st_mode: int = stat.S_IFDIR
 
 
 def stamp_folders(fs: PackFS, dirs: Iterable[str], walk_started_ns: int) -> list[FolderStamp]:
@@ -56,15 +82,16 @@ def _root_stat(fs: PackFS) -> os.stat_result | None:
         return None
 
 
-def unchanged(root: str, stamps: Iterable[tuple[str, int, int]], root_stat: os.stat_result | None) -> bool:
+def unchanged(root: str, stamps: Iterable[tuple[str, int, int]], root_stat: FolderStat | None) -> bool:
     """True when every folder of ``stamps`` under ``root`` has the times it had (a stat each, by path: nothing is
     opened, and a folder swapped for a symlink has changed its parent's times, so that pack is walked in full).
-    ``root_stat``: the caller's ``os.stat`` of ``root`` (None when it failed)."""
+    ``root_stat``: the caller's stat of ``root`` (None when it failed)."""
     seen = False
     for rel, mtime_ns, ctime_ns in stamps:
         seen = True
         if (mtime_ns, ctime_ns) == UNSURE:
             return False
+        st: FolderStat | None
         try:
             st = root_stat if rel == "" else os.lstat(f"{root}/{rel}")
         except (OSError, ValueError):

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 from studio.core.cache_files import NotOurs, default_cache_dir, is_damage, reason
 from studio.core.diagnostics import Diagnostic
+from studio.core.scan import Stamp
 from studio.core.search import indexer, query
 from studio.core.search.changes import RefreshReport
 from studio.core.search.query import SearchMode, SearchResults
@@ -88,12 +89,14 @@ class SearchIndex:
 
     # -- keeping it current --------------------------------------------------------------------------------
     def refresh(self, roots: Iterable[Path | str], *, on_progress: Callable[[int, int], None] | None = None,
-                cancelled: Callable[[], bool] | None = None, quick: bool = True) -> RefreshReport:
+                cancelled: Callable[[], bool] | None = None, quick: bool = True,
+                seen: Mapping[str, Stamp] | None = None) -> RefreshReport:
         """Bring the packs at ``roots`` up to date (build from nothing on first use). ``quick``: skip packs whose
-        folders did not change since their last walk (``folders``; False stats every file)."""
+        folders did not change since their last walk (``folders``; False stats every file). ``seen``: the pack
+        folders' stamps from the caller's scan of this run (``workspace.FoundRoot.stamp``), not stat'ed again."""
         wanted = list(roots)
         return self._healing(lambda: indexer.refresh(self.store, wanted, on_progress=on_progress,
-                                                     cancelled=cancelled, quick=quick))
+                                                     cancelled=cancelled, quick=quick, seen=seen))
 
     def update_paths(self, paths: Iterable[Path | str]) -> RefreshReport:
         """Re-index what changed at ``paths`` (what the live-reload watcher reports); cheap for one file."""

@@ -20,12 +20,13 @@ from __future__ import annotations
 import os
 import stat
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from studio.core.pack_fs import PackFS
+from studio.core.scan import Stamp
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
-from studio.core.search.folders import unchanged
+from studio.core.search.folders import FolderStat, SeenFolder, unchanged
 from studio.core.search.store import Store
 from studio.core.search.writes import Writer, drop_vanished, folder_stamps, known_files, write
 
@@ -43,7 +44,7 @@ Progress = Callable[[int, int], None]
 
 def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress | None = None,
             cancelled: Callable[[], bool] | None = None, threaded: bool = True,
-            quick: bool = True) -> RefreshReport:
+            quick: bool = True, seen: Mapping[str, Stamp] | None = None) -> RefreshReport:
     """Index every indexable file of the packs at ``roots``; other packs already in the index stay.
 
     Raises ``IndexLocationError`` when the database would lie inside one of the packs. Packs in the index whose
@@ -52,12 +53,14 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     threads of its own without the interpreter lock, so the three overlap).
     ``quick``: trust packs whose folders all have the times of their last walk (``folders``: a file created,
     deleted, renamed or saved atomically changes them; one rewritten in place does not); False walks every pack
-    and stats every file.
+    and stats every file. ``seen``: pack folders as the caller's scan of this run stat'ed them (device, inode,
+    mtime, ctime), by absolute path, so that they are not stat'ed again.
     """
     started = time.perf_counter()
     wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
     # One stat per pack root serves three checks: the index is not inside it, it still exists, its folder times.
-    root_stats = {root: _stat(root) for root in wanted}
+    root_stats: dict[str, FolderStat | None] = {
+        root: SeenFolder(*seen[root]) if seen is not None and root in seen else _stat(root) for root in wanted}
     store.check_outside(wanted, stats=root_stats)  # the strings as they are: a Path per pack costs 40 ms at 10,000
     store.reopen_if_replaced()
     report = RefreshReport(packs=len(wanted))

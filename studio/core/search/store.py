@@ -28,12 +28,13 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from studio.core.cache_files import NotOurs, open_or_rebuild, prepare_database, remove_database
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.search.engine import Engine, EngineWriter, folder_for, new_token, remove_others
+from studio.core.search.folders import FolderStat
 
 INDEX_FILE = "search-index-2.sqlite3"
 EARLIER_INDEX_FILES = ("search-index.sqlite3",)
@@ -220,7 +221,7 @@ class Store:
             self.conn.close()
 
     def check_outside(self, roots: Sequence[Path | str],
-                      stats: dict[str, os.stat_result | None] | None = None) -> None:
+                      stats: Mapping[str, FolderStat | None] | None = None) -> None:
         """Raise ``IndexLocationError`` when the database file lies inside one of ``roots`` (``stats``: the caller's
         ``os.stat`` of each root, by its string, when it has them)."""
         if self.path is None:
