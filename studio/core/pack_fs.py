@@ -355,6 +355,11 @@ class PackFS:
                     return _failed(exc).status, None, None
                 if not stat.S_ISLNK(st.st_mode):
                     return Status.OK, "/".join(parts), st
+            elif self._physically_missing(parts[:-1]):
+                # A folder on the way is simply not there (``evals/`` of a pack without evals, asked about on
+                # every warm load's fingerprint): no link can lead anywhere from it, so the slow path would only
+                # find the same.
+                return Status.MISSING, None, None
         result = self._resolve(parts, want="stat")
         if isinstance(result, ReadResult):
             return result.status, None, None
@@ -534,6 +539,23 @@ class PackFS:
             os.close(fd)
             fd = nxt
         return fd
+
+    def _physically_missing(self, parts: list[str]) -> bool:
+        """True when a folder of ``parts`` does not exist, the ones above it being physical folders (a link, a
+        file or an unreadable folder on the way is not 'missing': the caller resolves those the slow way)."""
+        for depth in range(len(parts)):
+            above = self._cached_dir(parts[:depth])
+            if above is None:
+                return False
+            try:
+                st = os.stat(parts[depth], dir_fd=above, follow_symlinks=False)
+            except FileNotFoundError:
+                return True
+            except (OSError, ValueError):
+                return False
+            if not stat.S_ISDIR(st.st_mode):
+                return False
+        return False
 
     def _cached_dir(self, parts: list[str]) -> int | None:
         """A cached descriptor of the physical folder ``parts`` (opened O_NOFOLLOW from the root down)."""

@@ -78,6 +78,8 @@ DYNAMIC: dict[str, list[re.Pattern[str]]] = {
     "studio/core/render/escape.py:wrapper_tags": [],  # filled below (needs the module's private pieces)
     # the long-blank-run finder of the token counter, one pattern per threshold
     "studio/core/tokens.py:long_blank_runs": [],
+    # the word and CJK patterns of the shared tokeniser, compiled on first use (fixed patterns)
+    "studio/core/text/terms.py:_patterns": [],  # filled below (the module's own)
 }
 
 
@@ -194,6 +196,8 @@ def source_call_sites() -> tuple[dict[str, re.Pattern[str]], list[str]]:
 
 
 def all_patterns() -> dict[str, re.Pattern[str]]:
+    from studio.core.text import terms
+
     found = module_level_patterns()
     seen = {(p.pattern, p.flags) for p in found.values()}
     literal, _ = source_call_sites()
@@ -201,6 +205,7 @@ def all_patterns() -> dict[str, re.Pattern[str]]:
     DYNAMIC["studio/core/render/escape.py:wrapper_tags"] = _escape_wrapper_patterns()
     DYNAMIC["studio/core/tokens.py:long_blank_runs"] = _token_run_patterns()
     DYNAMIC["studio/core/search/textprep.py:__init__"] = _highlight_patterns()
+    DYNAMIC["studio/core/text/terms.py:_patterns"] = list(terms._patterns())
     for where, patterns in DYNAMIC.items():
         for i, pattern in enumerate(patterns):
             found[f"{where}[{i}]"] = pattern
