@@ -55,15 +55,16 @@ def test_long_and_short_text_are_spread_into_the_same_tokens(text: str) -> None:
 def test_any_user_text_makes_a_query_the_engine_accepts(text: str) -> None:
     query = parse_query(text)
     for mode in ("all", "any"):
-        expression = engine_expression(query, mode,  # type: ignore[arg-type]
-                                       lambda prefix: _ENGINE.completions(_SEARCHER, prefix))
+        expression = engine_expression(query, mode,
+                                       lambda prefix: _ENGINE.completions(_SEARCHER, prefix), _ENGINE.tokens)
         if expression is not None:
             _ENGINE.top(_SEARCHER, _ENGINE.parse(expression), 5)  # raises EngineError if refused
 
 
 def test_phrases_of_characters_stop_at_punctuation_and_diacritics_fold() -> None:
     def found(text: str) -> bool:
-        expression = engine_expression(parse_query(text), "all", lambda p: _ENGINE.completions(_SEARCHER, p))
+        expression = engine_expression(parse_query(text), "all", lambda p: _ENGINE.completions(_SEARCHER, p),
+                                       _ENGINE.tokens)
         assert expression is not None
         return bool(_ENGINE.top(_SEARCHER, _ENGINE.parse(expression), 5))
 

@@ -45,7 +45,9 @@ TOKENIZER_NAME = "studio-words"
 TEXT_FIELDS = ("heading", "path", "body")
 FIELD_BOOSTS = {"heading": 8.0, "path": 3.0}
 """Heading and path above the body (1.0): curators name headings and files after what they hold."""
-MAX_TOKEN_CHARS = 64
+MAX_TOKEN_BYTES = 64
+"""Words of this many UTF-8 bytes or more are not indexed (tantivy's ``remove_long`` counts bytes, not characters:
+32 Cyrillic letters are dropped)."""
 FRESH_HEAP_BYTES = 192 * 1024 * 1024
 """The writer's memory while an empty index is built, shared by its threads: few, large segments."""
 UPDATE_HEAP_BYTES = 24 * 1024 * 1024
@@ -72,7 +74,7 @@ def _schema() -> Any:
 
 def _analyzer() -> Any:
     return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-            .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS))
+            .filter(tantivy.Filter.remove_long(MAX_TOKEN_BYTES))
             .filter(tantivy.Filter.lowercase())
             .filter(tantivy.Filter.ascii_fold())
             .build())
@@ -113,7 +115,8 @@ class Engine:
                 self.index = tantivy.Index(_schema(), path=str(folder), reuse=True)
         except ValueError as exc:
             raise NotOurs(f"its full-text part cannot be opened ({exc})") from exc
-        self.index.register_tokenizer(TOKENIZER_NAME, _analyzer())
+        self._analyzer = _analyzer()
+        self.index.register_tokenizer(TOKENIZER_NAME, self._analyzer)
 
     # -- writing ---------------------------------------------------------------------------------------------
     def writer(self, *, fresh: bool = False) -> EngineWriter:
@@ -146,6 +149,10 @@ class Engine:
                 with contextlib.suppress(OSError):
                     total += entry.stat(follow_symlinks=False).st_size
         return total
+
+    def tokens(self, text: str) -> list[str]:
+        """The words the index would hold for ``text`` (already prepared by ``textprep.index_text``)."""
+        return list(self._analyzer.analyze(text))
 
     def parse(self, expression: str) -> Any:
         """``expression`` (tantivy's query language, as ``textprep.engine_expression`` writes it) over the text

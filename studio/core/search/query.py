@@ -26,7 +26,7 @@ from typing import Any, Literal
 from studio.core.cache_files import NotOurs, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.pack_fs import PackFS
-from studio.core.search.engine import EngineError
+from studio.core.search.engine import MAX_TOKEN_BYTES, EngineError
 from studio.core.search.snippets import UNREAD, heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store
 from studio.core.search.textprep import Query, engine_expression, highlight_pattern, parse_query
@@ -112,8 +112,12 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
         searcher = store.engine.searcher()
         filters = _filters(store, roots)
         for m in modes:
-            expression = engine_expression(query, m, lambda prefix: store.engine.completions(searcher, prefix))
-            assert expression is not None
+            expression = engine_expression(query, m, lambda prefix: store.engine.completions(searcher, prefix),
+                                           store.engine.tokens)
+            if expression is None:
+                result.problem = ("Nothing to search for: the index leaves out words this long "
+                                  f"({MAX_TOKEN_BYTES} bytes or more).")
+                return result
             rows = _match(store, searcher, expression, filters, kinds, path_prefix, limit)
             if rows:
                 result.matched = m

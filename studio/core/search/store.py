@@ -40,7 +40,7 @@ EARLIER_INDEX_FILES = ("search-index.sqlite3",)
 """Indexes of earlier studios (SQLite FTS5): deleted when this one is opened beside them."""
 APPLICATION_ID = 0x4B505331  # "KPS1"
 SCHEMA_VERSION = 2
-TOKENIZER = "tantivy-simple-cjk-chars-1"
+TOKENIZER = "tantivy-simple-cjk-chars-2"
 """Bumped whenever ``textprep.index_text`` or the engine's analyzer change what the index holds: an index made
 otherwise is rebuilt."""
 BUSY_TIMEOUT_S = 10.0
