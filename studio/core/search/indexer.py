@@ -63,6 +63,10 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     report = RefreshReport(packs=len(wanted))
     drop_vanished(store, report, {r for r, st in root_stats.items() if st is not None and stat.S_ISDIR(st.st_mode)})
     fresh = _is_empty(store)
+    if store.meta(CLEARING):  # emptied in the engine but maybe not in SQLite (see ``clear``): empty both again
+        clear(store)
+        report.compacted = True
+        fresh = True
     if quick and not fresh:
         stamps = folder_stamps(store)
         trusted = {root for root in wanted if unchanged(root, stamps.get(root, ()), root_stats[root])}
@@ -186,9 +190,18 @@ def _should_compact(store: Store) -> bool:
     return strays > 0 and (sections == 0 or (strays >= COMPACT_MIN_STRAYS and strays > sections))
 
 
+CLEARING = "clearing"
+"""Key of ``meta`` set while ``clear`` runs: the engine commits first, so a crash before SQLite's commit leaves
+SQLite holding every file as indexed over an empty engine, which no stamp comparison would ever notice."""
+
+
 def clear(store: Store) -> None:
-    """Empty the index (stray engine rows included); the refresh that follows fills it again."""
+    """Empty the index (stray engine rows included); the refresh that follows fills it again. Marked in SQLite
+    first, in a transaction of its own, so that a refresh finishes an interrupted one (``CLEARING``)."""
+    with store.write() as conn:
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (CLEARING,))
     with store.write_all() as (conn, engine):
+        conn.execute("DELETE FROM meta WHERE key = ?", (CLEARING,))
         conn.execute("DELETE FROM sections")
         conn.execute("DELETE FROM files")
         conn.execute("DELETE FROM packs")
