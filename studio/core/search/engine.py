@@ -30,7 +30,7 @@ import contextlib
 import os
 import secrets
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,9 @@ MAX_TOKEN_BYTES = 64
 FRESH_HEAP_BYTES = 192 * 1024 * 1024
 """The writer's memory while an empty index is built, shared by its threads: few, large segments."""
 UPDATE_HEAP_BYTES = 24 * 1024 * 1024
+MAX_REGEX_BYTES = 800
+"""Longest path prefix (UTF-8 bytes) filtered with a regex: tantivy refuses a regex of more than 1,000 states,
+about one per byte (measured: 981 ASCII characters, 245 emoji)."""
 PREFIX_EXPANSIONS = 64
 """Words a prefix (``retr*``) stands for at most: its commonest completions in the index."""
 
@@ -171,9 +174,10 @@ class Engine:
         return sorted(counts, key=lambda t: (-counts[t], t))[:limit]
 
     def filtered(self, text_query: Any, *, packs: Sequence[int] | None, kinds: Iterable[str] | None,
-                 path_prefix: str) -> Any:
+                 path_prefix: str, files: Callable[[], list[str]] = list) -> Any:
         """``text_query`` limited to ``packs``, ``kinds`` and files under ``path_prefix``; the filters add
-        nothing to the score."""
+        nothing to the score. ``files``: the indexed paths starting with ``path_prefix``, asked for only when the
+        prefix is too long for a regex (``MAX_REGEX_BYTES``)."""
         schema = self.index.schema
         clauses = [(tantivy.Occur.Must, text_query)]
         filters = []
@@ -181,8 +185,11 @@ class Engine:
             filters.append(tantivy.Query.term_set_query(schema, "pack", list(packs)))
         if kinds is not None:
             filters.append(tantivy.Query.term_set_query(schema, "kind", list(kinds)))
-        if path_prefix:
-            filters.append(tantivy.Query.regex_query(schema, "file", regex_literal(path_prefix) + ".*"))
+        if len(path_prefix.encode("utf-8")) > MAX_REGEX_BYTES:
+            filters.append(tantivy.Query.term_set_query(schema, "file", files()))
+        elif path_prefix:
+            # ``(?s:.*)``: ``.`` alone stops at a line break, and a file name may hold one.
+            filters.append(tantivy.Query.regex_query(schema, "file", regex_literal(path_prefix) + "(?s:.*)"))
         clauses += [(tantivy.Occur.Must, tantivy.Query.const_score_query(f, 0.0)) for f in filters]
         return text_query if not filters else tantivy.Query.boolean_query(clauses)
 

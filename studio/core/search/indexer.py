@@ -25,6 +25,7 @@ from pathlib import Path
 
 from studio.core.pack_fs import PackFS
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
+from studio.core.search.files import is_text
 from studio.core.search.folders import unchanged
 from studio.core.search.store import Store
 from studio.core.search.writes import Writer, drop_vanished, folder_stamps, known_files, write
@@ -55,12 +56,15 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     and stats every file.
     """
     started = time.perf_counter()
-    wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
+    every = [os.path.abspath(r) for r in roots]
+    wanted = list(dict.fromkeys(r for r in every if is_text(r)))  # the index stores text (see ``files._stamp``)
     # One stat per pack root serves three checks: the index is not inside it, it still exists, its folder times.
     root_stats = {root: _stat(root) for root in wanted}
     store.check_outside(wanted, stats=root_stats)  # the strings as they are: a Path per pack costs 40 ms at 10,000
     store.reopen_if_replaced()
     report = RefreshReport(packs=len(wanted))
+    if len(set(every)) > len(wanted):
+        report.skipped["undecodable-name"] += len(set(every)) - len(wanted)
     drop_vanished(store, report, {r for r, st in root_stats.items() if st is not None and stat.S_ISDIR(st.st_mode)})
     fresh = _is_empty(store)
     if store.meta(CLEARING):  # emptied in the engine but maybe not in SQLite (see ``clear``): empty both again
@@ -81,7 +85,7 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         clear(store)
         report.compacted = True
         report.trusted = 0
-        wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
+        wanted = list(root_stats)
         fresh = True
     known = known_files(store, wanted)
     stop = cancelled or (lambda: False)
@@ -131,6 +135,9 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     single: dict[str, set[str]] = {}
     for raw in paths:
         path = os.path.abspath(raw)
+        if not is_text(path):  # never in the index (see ``files._stamp``)
+            report.skipped["undecodable-name"] += 1
+            continue
         root = _owning_root(store, path)
         if root is None:
             report.skipped["not-in-the-index"] += 1

@@ -186,7 +186,7 @@ def parse_query(text: str) -> Query:
     note = ""
     if len(text) > MAX_QUERY_CHARS:
         text, note = text[:MAX_QUERY_CHARS], f"Only the first {MAX_QUERY_CHARS} characters were searched."
-    text = normal(text)
+    text = normal(text.encode("utf-8", "replace").decode("utf-8"))  # lone surrogates: never stored, never sent
     terms: list[Term] = []
     common: list[Term] = []
     for m in _CHUNK.finditer(text):
