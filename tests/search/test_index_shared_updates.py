@@ -2,11 +2,13 @@
 
 Writers take turns on SQLite's write lock (the engine is written only inside it); a writer that commits one
 update after another must not keep the other out until its wait times out, and a search racing commits and
-merges of segments must always answer.
+merges of segments must always answer. An error of the engine that is not damage (the process out of file
+descriptors) is said in the result and leaves the index as it is.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -81,3 +83,45 @@ def test_two_writers_and_a_reader_share_one_index(make_pack: Callable[..., Path]
                 assert [h.path for h in index.search(word).hits] == [f"wiki/{page.name}"]
     finally:
         index.close()
+
+
+_OUT_OF_FILES = textwrap.dedent("""
+    import json, os, resource, sys
+    from pathlib import Path
+    from studio.core.search import SearchIndex
+    cache, page = sys.argv[1], Path(sys.argv[2])
+    index = SearchIndex.open(cache)
+    index.search("kettle")
+    other = SearchIndex.open(cache)  # another studio adds a segment the first must open at its next search
+    page.write_text("# Page\\n\\nkettle changed\\n", encoding="utf-8")
+    other.update_paths([page])
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, 4096), hard))
+    held = []
+    try:
+        while True:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+    except OSError:
+        pass
+    result = index.search("kettle")
+    for fd in held:
+        os.close(fd)
+    print(json.dumps({"problem": result.problem, "notices": [n.code for n in index.notices],
+                      "files": index.info().files, "after": len(index.search("kettle", limit=50).hits)}))
+""")
+
+
+def test_running_out_of_file_descriptors_is_not_damage(make_pack: Callable[..., Path], tmp_path: Path,
+                                                       cache_dir: Path) -> None:
+    pack = make_pack("pack", knowledge("pack"), {f"wiki/page{n}.md": f"# Page\n\nkettle {n}\n" for n in range(10)},
+                     parent=tmp_path / "packs")
+    index = SearchIndex.open(cache_dir)
+    index.refresh([pack])
+    index.close()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, "-c", _OUT_OF_FILES, str(cache_dir), str(pack / "wiki" / "page0.md")],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout)
+    assert "Too many open files" in seen["problem"]  # said, and the index kept
+    assert seen["notices"] == [] and seen["files"] == 11 and seen["after"] == 10

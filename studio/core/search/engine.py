@@ -117,7 +117,10 @@ class Engine:
                     folder.mkdir(parents=True, exist_ok=True)
                 self.index = tantivy.Index(_schema(), path=str(folder), reuse=True)
         except ValueError as exc:
-            raise NotOurs(f"its full-text part cannot be opened ({exc})") from exc
+            if isinstance(_damage_or(exc), NotOurs):
+                raise NotOurs(f"its full-text part cannot be opened ({exc})") from exc
+            # Not damage (too many open files, no permission): the caller keeps the index in memory this time.
+            raise OSError(f"the search index's full-text part cannot be opened ({exc})") from exc
         self._analyzer = _analyzer()
         self.index.register_tokenizer(TOKENIZER_NAME, self._analyzer)
 
@@ -256,12 +259,20 @@ class EngineWriter:
                 raw.wait_merging_threads()
 
 
+_DAMAGE_MARKERS = ("corrupt", "invaliddata", "unexpectedeof", "filedoesnotexist", "notfound", "no such file",
+                   "deserializ", "checksum", "incompatible")
+"""What tantivy's messages say of a damaged or vanished file (seen for a garbled or truncated segment file:
+``IoError { kind: InvalidData, "Footer magic byte mismatch. File corrupted ..." }`` or ``UnexpectedEof``; a
+deleted one: ``FileDoesNotExist``; a garbled ``meta.json``: ``Data corruption ... cannot be deserialized``).
+An I/O error of another kind is not damage: too many open files, no memory, permission denied or a full disk
+left the index as it was, and deleting it would cost the user a rebuild for nothing (or for no better)."""
+
+
 def _damage_or(exc: ValueError) -> Exception:
-    """tantivy reports a damaged or vanished file as a ``ValueError`` with an I/O or corruption message: that is
-    the index's damage (rebuilt by the caller); anything else is a refusal."""
-    text = str(exc).lower()
-    if any(word in text for word in ("corrupt", "io error", "ioerror", "no such file", "not found", "checksum",
-                                     "incompatible", "failed to open", "deserialize", "data corruption")):
+    """tantivy's ``ValueError`` as the index's damage (``NotOurs``: the caller deletes and rebuilds it) when its
+    message says a file is corrupt or gone, else as a refusal (``EngineError``) that leaves the files alone."""
+    text = str(exc).lower().replace(" ", "")
+    if any(marker.replace(" ", "") in text for marker in _DAMAGE_MARKERS):
         return NotOurs(f"its full-text part is damaged ({exc})")
     return EngineError(str(exc))
 
