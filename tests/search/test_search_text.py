@@ -31,7 +31,10 @@ _writer.commit()
 _SEARCHER = _ENGINE.searcher()
 
 _TEXT = st.text(alphabet=st.sampled_from(list('ab "*()-:^+\\\'AND OR NOT NEAR 品牌，。 \n\t\x1b\u202e\ua66e\ue000é_')),
-                max_size=60) | st.text(max_size=40)
+                max_size=60) | st.text(max_size=40) | st.lists(st.sampled_from(
+                    ["ж" * 32, "a" * 64, "İst", "İ*", "पाठ", "ไทย", "x*", '"', "ß", "ﬁ", "e\u0301", "\ud800", "品*"]),
+                    max_size=4).map(" ".join)
+"""Any text, and words the engine reads otherwise than Python (too long to index, dotted I, vowel signs)."""
 
 
 def test_cjk_characters_become_tokens_and_punctuation_a_boundary() -> None:
