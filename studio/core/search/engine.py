@@ -62,6 +62,11 @@ class EngineError(Exception):
     """The engine refused a query it was given (never for user text, which ``textprep`` quotes)."""
 
 
+class EngineUnavailable(EngineError):
+    """The engine could not read its files for a reason that is not damage (too many open files, no memory, no
+    permission): the index is left as it is, and the same call may work later."""
+
+
 def _schema() -> Any:
     builder = tantivy.SchemaBuilder()
     for name in TEXT_FIELDS:
@@ -274,6 +279,8 @@ def _damage_or(exc: ValueError) -> Exception:
     text = str(exc).lower().replace(" ", "")
     if any(marker.replace(" ", "") in text for marker in _DAMAGE_MARKERS):
         return NotOurs(f"its full-text part is damaged ({exc})")
+    if "ioerror" in text:
+        return EngineUnavailable(str(exc))
     return EngineError(str(exc))
 
 

@@ -26,7 +26,7 @@ from typing import Any, Literal
 from studio.core.cache_files import NotOurs, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.pack_fs import PackFS
-from studio.core.search.engine import MAX_TOKEN_BYTES, EngineError
+from studio.core.search.engine import MAX_TOKEN_BYTES, EngineError, EngineUnavailable
 from studio.core.search.files import is_text
 from studio.core.search.snippets import UNREAD, heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store
@@ -137,7 +137,8 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
         result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
         return result
     except EngineError as exc:
-        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
+        advice = "Try again in a moment." if isinstance(exc, EngineUnavailable) else "Try fewer or simpler words."
+        result.problem = f"The search could not run: {exc}. {advice}"
         return result
     result.hits = _hits(rows, query)
     result.elapsed_ms = (time.perf_counter() - started) * 1000
