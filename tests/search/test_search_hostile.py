@@ -60,7 +60,7 @@ def awkward(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
              for name in ("a+b", "x(1)", "[draft]", "dot.", "ünï", "a\nb")}
     files[f"wiki/{deep}/page.md"] = "# Deep\n\nkettle deep down\n"
     files["wiki/plain.md"] = "# Plain\n\nkettle plain\n"
-    return make_pack("awkward", knowledge("awkward"), files, parent=tmp_path / "packs")
+    return make_pack("awkward (1)", knowledge("awkward"), files, parent=tmp_path / "pä cks [x]+")
 
 
 def test_the_folder_filter_takes_any_folder_name_literally(index: SearchIndex, awkward: Path) -> None:
@@ -68,6 +68,7 @@ def test_the_folder_filter_takes_any_folder_name_literally(index: SearchIndex, a
     everything = {h.path for h in index.search("kettle", limit=50).hits}
     assert len(everything) == 8
     assert {h.path for h in index.search("kettle", path_prefix="wiki/", limit=50).hits} == everything
+    assert {h.path for h in index.search("kettle", roots=[awkward], limit=50).hits} == everything
     for path in everything:
         assert [h.path for h in index.search("kettle", path_prefix=path, limit=50).hits] == [path], path
         folder = path.rsplit("/", 1)[0] + "/"
