@@ -22,6 +22,8 @@ Consistency: the engine commits first, SQLite second, both inside SQLite's write
 the two leaves engine rows SQLite does not know (new ones, or rows of a file SQLite still holds as it was): a
 hit is used only when its ``sid`` is a section of SQLite whose file is its ``fid`` (``query``), and the next
 write of that file deletes every engine row of its ``fid`` first, so such rows are never shown and do not stay.
+Emptying the whole index (``indexer.clear``) marks itself in SQLite first: a crash after the engine emptied
+would otherwise leave SQLite sure of every file over an empty engine, which no later comparison of stamps sees.
 """
 
 from __future__ import annotations
