@@ -16,7 +16,8 @@ from studio.core.search import SearchIndex
 @pytest.fixture
 def scripts(make_pack: Callable[..., Path], tmp_path: Path) -> Path:
     return make_pack("scripts", knowledge("scripts"), {
-        "wiki/hindi.md": "# हिंदी\n\nयह हिंदी पाठ है, नमस्ते।\n",
+        "wiki/hindi.md": "# हिंदी\n\nयह हिंदी पाठ है, नमस्ते। मैंने कहा कि वह आएगा।\n",
+        "wiki/letter.md": "# अक्षर\n\nक वर्णमाला का पहला व्यंजन है।\n",
         "wiki/thai.md": "# ไทย\n\nสวัสดีครับ\n",
         "wiki/turkish.md": "# Şehir\n\nİstanbul büyük bir şehir.\n",
         "wiki/decomposed.md": "# Schools\n\nL'e\u0301cole du village.\n",
@@ -32,6 +33,7 @@ def _paths(index: SearchIndex, text: str) -> list[str]:
 
 @pytest.mark.parametrize(("text", "path"), [
     ("हिंदी", "wiki/hindi.md"), ("पाठ", "wiki/hindi.md"), ("नमस्ते", "wiki/hindi.md"),  # vowel signs inside words
+    ("कि", "wiki/hindi.md"),  # not the letter क alone, which Python's \w makes of it
     ("สวัสดีครับ", "wiki/thai.md"),
     ("İstanbul", "wiki/turkish.md"), ("istanbul", "wiki/turkish.md"), ("ISTANBUL", "wiki/turkish.md"),
     ("İst*", "wiki/turkish.md"),

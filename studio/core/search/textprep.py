@@ -241,7 +241,7 @@ def term_expression(term: Term, complete: Completions, analyze: Analyze) -> str 
     words = analyze(term.engine_text)
     if not words:
         return None
-    if term.is_word:
+    if term.is_word and analyze(term.tokens[0]) == words:  # Python's word is the engine's (not a piece of it)
         # Forms the engine reads as the same word are given once: each one given adds to the score.
         kept: dict[tuple[str, ...], str] = {tuple(words): term.engine_text}
         for form in surface_forms(fold(term.tokens[0])):
