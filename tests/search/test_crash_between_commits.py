@@ -83,3 +83,32 @@ def test_a_crash_while_the_index_is_emptied_for_compaction_is_healed_by_the_next
     index.refresh([kettle])
     index.close()
     assert _found(cache_dir, "warranty") == before
+
+
+def test_a_build_seen_between_its_two_commits_is_not_taken_for_strays(
+        cache_dir: Path, kettle: Path, teahouse: Path) -> None:
+    # One studio is between the engine's commit and SQLite's (its rows visible to the engine, not yet to SQLite)
+    # when another starts a refresh: that one must not empty the index the first has just built.
+    import threading
+
+    from studio.core.search.changes import RefreshReport, produce
+    from studio.core.search.writes import Writer, known_files
+
+    first, second = SearchIndex.open(cache_dir), SearchIndex.open(cache_dir)
+    report = RefreshReport()
+    writer = Writer(first.store, report, limit=1 << 62, fresh=True)
+    for work in produce([str(kettle)], known_files(first.store, [str(kettle)]), report, lambda: False):
+        if not isinstance(work, int):
+            writer.add(work)
+    assert writer._engine is not None
+    writer._engine.commit()
+    other = threading.Thread(target=lambda: second.refresh([teahouse]))
+    other.start()
+    other.join(timeout=0.5)  # it waits for the write lock the first studio still holds
+    first.store.conn.execute("COMMIT")
+    writer._end()
+    other.join(timeout=60)
+    assert {h.path for h in first.search("warranty", limit=20).hits} >= {"compiled/facts.md", "documents/brief.md"}
+    assert second.search("外公").hits
+    first.close()
+    second.close()

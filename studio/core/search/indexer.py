@@ -67,8 +67,9 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         report.skipped["undecodable-name"] += len(set(every)) - len(wanted)
     drop_vanished(store, report, {r for r, st in root_stats.items() if st is not None and stat.S_ISDIR(st.st_mode)})
     fresh = _is_empty(store)
-    if store.meta(CLEARING):  # emptied in the engine but maybe not in SQLite (see ``clear``): empty both again
-        clear(store)
+    # Emptied in the engine but maybe not in SQLite (see ``clear``): empty both again, unless the clear that set
+    # the mark has finished meanwhile (it deletes the mark), or another process's build would be lost.
+    if store.meta(CLEARING) and clear(store, lambda: bool(store.meta(CLEARING))):
         report.compacted = True
         fresh = True
     if quick and not fresh:
@@ -81,8 +82,7 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         wanted = [root for root in wanted if root not in trusted]
     # Checked only when something is to be written (counting the sections costs 16 ms at 10,000 packs): stray
     # engine rows are harmless to a search (``query`` skips them), and a build from nothing must not keep any.
-    if _should_compact(store):
-        clear(store)
+    if _should_compact(store) and clear(store, lambda: _should_compact(store)):
         report.compacted = True
         report.trusted = 0
         wanted = list(root_stats)
@@ -202,18 +202,30 @@ CLEARING = "clearing"
 SQLite holding every file as indexed over an empty engine, which no stamp comparison would ever notice."""
 
 
-def clear(store: Store) -> None:
-    """Empty the index (stray engine rows included); the refresh that follows fills it again. Marked in SQLite
-    first, in a transaction of its own, so that a refresh finishes an interrupted one (``CLEARING``)."""
+def clear(store: Store, needed: Callable[[], bool] = lambda: True) -> bool:
+    """Empty the index (stray engine rows included) when ``needed()``, asked under the write lock; the refresh
+    that follows fills it again. Returns whether it did. Marked in SQLite first, in a transaction of its own, so
+    that a refresh finishes an interrupted one (``CLEARING``).
+
+    ``needed`` is asked again inside each transaction because what it saw before may have been another process
+    between its engine commit and its SQLite commit (engine rows SQLite did not show yet, which look like
+    strays): clearing then emptied the index that process had just built, and its search found nothing
+    (seen with four processes building one empty index at once)."""
     with store.write() as conn:
+        if not needed():
+            return False
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (CLEARING,))
     with store.write_all() as (conn, engine):
+        go = needed()
         conn.execute("DELETE FROM meta WHERE key = ?", (CLEARING,))
+        if not go:
+            return False
         conn.execute("DELETE FROM sections")
         conn.execute("DELETE FROM files")
         conn.execute("DELETE FROM packs")
         conn.execute("DELETE FROM folders")
         engine.delete_all()
+    return True
 
 
 def _owning_root(store: Store, path: str) -> str | None:
