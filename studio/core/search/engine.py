@@ -22,6 +22,8 @@ Consistency: the engine commits first, SQLite second, both inside SQLite's write
 the two leaves engine rows SQLite does not know (new ones, or rows of a file SQLite still holds as it was): a
 hit is used only when its ``sid`` is a section of SQLite whose file is its ``fid`` (``query``), and the next
 write of that file deletes every engine row of its ``fid`` first, so such rows are never shown and do not stay.
+Emptying the whole index (``indexer.clear``) marks itself in SQLite first: a crash after the engine emptied
+would otherwise leave SQLite sure of every file over an empty engine, which no later comparison of stamps sees.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import contextlib
 import os
 import secrets
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,16 +47,26 @@ TOKENIZER_NAME = "studio-words"
 TEXT_FIELDS = ("heading", "path", "body")
 FIELD_BOOSTS = {"heading": 8.0, "path": 3.0}
 """Heading and path above the body (1.0): curators name headings and files after what they hold."""
-MAX_TOKEN_CHARS = 64
+MAX_TOKEN_BYTES = 64
+"""Words of this many UTF-8 bytes or more are not indexed (tantivy's ``remove_long`` counts bytes, not characters:
+32 Cyrillic letters are dropped)."""
 FRESH_HEAP_BYTES = 192 * 1024 * 1024
 """The writer's memory while an empty index is built, shared by its threads: few, large segments."""
 UPDATE_HEAP_BYTES = 24 * 1024 * 1024
+MAX_REGEX_BYTES = 800
+"""Longest path prefix (UTF-8 bytes) filtered with a regex: tantivy refuses a regex of more than 1,000 states,
+about one per byte (measured: 981 ASCII characters, 245 emoji)."""
 PREFIX_EXPANSIONS = 64
 """Words a prefix (``retr*``) stands for at most: its commonest completions in the index."""
 
 
 class EngineError(Exception):
     """The engine refused a query it was given (never for user text, which ``textprep`` quotes)."""
+
+
+class EngineUnavailable(EngineError):
+    """The engine could not read its files for a reason that is not damage (too many open files, no memory, no
+    permission): the index is left as it is, and the same call may work later."""
 
 
 def _schema() -> Any:
@@ -72,7 +84,7 @@ def _schema() -> Any:
 
 def _analyzer() -> Any:
     return (tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.simple())
-            .filter(tantivy.Filter.remove_long(MAX_TOKEN_CHARS))
+            .filter(tantivy.Filter.remove_long(MAX_TOKEN_BYTES))
             .filter(tantivy.Filter.lowercase())
             .filter(tantivy.Filter.ascii_fold())
             .build())
@@ -112,8 +124,12 @@ class Engine:
                     folder.mkdir(parents=True, exist_ok=True)
                 self.index = tantivy.Index(_schema(), path=str(folder), reuse=True)
         except ValueError as exc:
-            raise NotOurs(f"its full-text part cannot be opened ({exc})") from exc
-        self.index.register_tokenizer(TOKENIZER_NAME, _analyzer())
+            if isinstance(_damage_or(exc), NotOurs):
+                raise NotOurs(f"its full-text part cannot be opened ({exc})") from exc
+            # Not damage (too many open files, no permission): the caller keeps the index in memory this time.
+            raise OSError(f"the search index's full-text part cannot be opened ({exc})") from exc
+        self._analyzer = _analyzer()
+        self.index.register_tokenizer(TOKENIZER_NAME, self._analyzer)
 
     # -- writing ---------------------------------------------------------------------------------------------
     def writer(self, *, fresh: bool = False) -> EngineWriter:
@@ -147,6 +163,10 @@ class Engine:
                     total += entry.stat(follow_symlinks=False).st_size
         return total
 
+    def tokens(self, text: str) -> list[str]:
+        """The words the index would hold for ``text`` (already prepared by ``textprep.index_text``)."""
+        return list(self._analyzer.analyze(text))
+
     def parse(self, expression: str) -> Any:
         """``expression`` (tantivy's query language, as ``textprep.engine_expression`` writes it) over the text
         fields with their boosts."""
@@ -164,9 +184,10 @@ class Engine:
         return sorted(counts, key=lambda t: (-counts[t], t))[:limit]
 
     def filtered(self, text_query: Any, *, packs: Sequence[int] | None, kinds: Iterable[str] | None,
-                 path_prefix: str) -> Any:
+                 path_prefix: str, files: Callable[[], list[str]] = list) -> Any:
         """``text_query`` limited to ``packs``, ``kinds`` and files under ``path_prefix``; the filters add
-        nothing to the score."""
+        nothing to the score. ``files``: the indexed paths starting with ``path_prefix``, asked for only when the
+        prefix is too long for a regex (``MAX_REGEX_BYTES``)."""
         schema = self.index.schema
         clauses = [(tantivy.Occur.Must, text_query)]
         filters = []
@@ -174,8 +195,11 @@ class Engine:
             filters.append(tantivy.Query.term_set_query(schema, "pack", list(packs)))
         if kinds is not None:
             filters.append(tantivy.Query.term_set_query(schema, "kind", list(kinds)))
-        if path_prefix:
-            filters.append(tantivy.Query.regex_query(schema, "file", regex_literal(path_prefix) + ".*"))
+        if len(path_prefix.encode("utf-8")) > MAX_REGEX_BYTES:
+            filters.append(tantivy.Query.term_set_query(schema, "file", files()))
+        elif path_prefix:
+            # ``(?s:.*)``: ``.`` alone stops at a line break, and a file name may hold one.
+            filters.append(tantivy.Query.regex_query(schema, "file", regex_literal(path_prefix) + "(?s:.*)"))
         clauses += [(tantivy.Occur.Must, tantivy.Query.const_score_query(f, 0.0)) for f in filters]
         return text_query if not filters else tantivy.Query.boolean_query(clauses)
 
@@ -242,13 +266,23 @@ class EngineWriter:
                 raw.wait_merging_threads()
 
 
+_DAMAGE_MARKERS = ("corrupt", "invaliddata", "unexpectedeof", "filedoesnotexist", "notfound", "no such file",
+                   "deserializ", "checksum", "incompatible")
+"""What tantivy's messages say of a damaged or vanished file (seen for a garbled or truncated segment file:
+``IoError { kind: InvalidData, "Footer magic byte mismatch. File corrupted ..." }`` or ``UnexpectedEof``; a
+deleted one: ``FileDoesNotExist``; a garbled ``meta.json``: ``Data corruption ... cannot be deserialized``).
+An I/O error of another kind is not damage: too many open files, no memory, permission denied or a full disk
+left the index as it was, and deleting it would cost the user a rebuild for nothing (or for no better)."""
+
+
 def _damage_or(exc: ValueError) -> Exception:
-    """tantivy reports a damaged or vanished file as a ``ValueError`` with an I/O or corruption message: that is
-    the index's damage (rebuilt by the caller); anything else is a refusal."""
-    text = str(exc).lower()
-    if any(word in text for word in ("corrupt", "io error", "ioerror", "no such file", "not found", "checksum",
-                                     "incompatible", "failed to open", "deserialize", "data corruption")):
+    """tantivy's ``ValueError`` as the index's damage (``NotOurs``: the caller deletes and rebuilds it) when its
+    message says a file is corrupt or gone, else as a refusal (``EngineError``) that leaves the files alone."""
+    text = str(exc).lower().replace(" ", "")
+    if any(marker.replace(" ", "") in text for marker in _DAMAGE_MARKERS):
         return NotOurs(f"its full-text part is damaged ({exc})")
+    if "ioerror" in text:
+        return EngineUnavailable(str(exc))
     return EngineError(str(exc))
 
 

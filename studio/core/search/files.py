@@ -120,13 +120,11 @@ def list_pack_files(root: Path | str, fs: PackFS | None = None) -> PackListing:
             if seen > MAX_FILES:
                 out.skipped["too-many-files"] += 1
                 continue
-            layer = file_layer(rel)
-            if isinstance(layer, Skip):
-                out.skipped[layer.reason] += 1
-            elif size > MAX_FILE_BYTES and layer != "guide":
-                out.skipped["too-large"] += 1
+            stamp = _stamp(rel, size, mtime_ns)
+            if isinstance(stamp, str):
+                out.skipped[stamp] += 1
             else:
-                out.files.append(FileStamp(rel, layer, size, mtime_ns))
+                out.files.append(stamp)
     out.files.sort(key=lambda f: f.path)
     return out
 
@@ -174,12 +172,30 @@ def stamp_file(fs: PackFS, rel: str) -> FileStamp | str:
             return "missing" if stat.S_ISDIR(mode) else "not-a-regular-file"
     if not stat.S_ISREG(st.st_mode):
         return "missing" if stat.S_ISDIR(st.st_mode) else "not-a-regular-file"
+    return _stamp(rel, st.st_size, st.st_mtime_ns)
+
+
+def _stamp(rel: str, size: int, mtime_ns: int) -> FileStamp | str:
+    """The stamp of a file the walk or a stat found, or why search does not index it: ``undecodable-name`` for a
+    name that is not UTF-8 (Python holds its bytes as surrogates, which neither SQLite nor the engine takes: one
+    such file stopped the whole refresh), then its layer's skip, then ``too-large``."""
+    if not is_text(rel):
+        return "undecodable-name"
     layer = file_layer(rel)
     if isinstance(layer, Skip):
         return layer.reason
-    if st.st_size > MAX_FILE_BYTES and layer != "guide":
+    if size > MAX_FILE_BYTES and layer != "guide":
         return "too-large"
-    return FileStamp(rel, layer, st.st_size, st.st_mtime_ns)
+    return FileStamp(rel, layer, size, mtime_ns)
+
+
+def is_text(name: str) -> bool:
+    """Whether ``name`` can be stored as text (no surrogates: an undecodable byte of a file name, or a lone one)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 _REASONS = {Status.MISSING: "missing", Status.OUTSIDE: "symlink-escape", Status.NOT_REGULAR: "not-a-regular-file",

@@ -26,6 +26,7 @@ from pathlib import Path
 from studio.core.pack_fs import PackFS
 from studio.core.scan import Stamp
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
+from studio.core.search.files import is_text
 from studio.core.search.folders import FolderStat, SeenFolder, unchanged
 from studio.core.search.store import Store
 from studio.core.search.writes import Writer, drop_vanished, folder_stamps, known_files, write
@@ -57,15 +58,23 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     mtime, ctime), by absolute path, so that they are not stat'ed again.
     """
     started = time.perf_counter()
-    wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
+    every = [os.path.abspath(r) for r in roots]
+    wanted = list(dict.fromkeys(r for r in every if is_text(r)))  # the index stores text (see ``files._stamp``)
     # One stat per pack root serves three checks: the index is not inside it, it still exists, its folder times.
     root_stats: dict[str, FolderStat | None] = {
         root: SeenFolder(*seen[root]) if seen is not None and root in seen else _stat(root) for root in wanted}
     store.check_outside(wanted, stats=root_stats)  # the strings as they are: a Path per pack costs 40 ms at 10,000
     store.reopen_if_replaced()
     report = RefreshReport(packs=len(wanted))
+    if len(set(every)) > len(wanted):
+        report.skipped["undecodable-name"] += len(set(every)) - len(wanted)
     drop_vanished(store, report, {r for r, st in root_stats.items() if st is not None and stat.S_ISDIR(st.st_mode)})
     fresh = _is_empty(store)
+    # Emptied in the engine but maybe not in SQLite (see ``clear``): empty both again, unless the clear that set
+    # the mark has finished meanwhile (it deletes the mark), or another process's build would be lost.
+    if store.meta(CLEARING) and clear(store, lambda: bool(store.meta(CLEARING))):
+        report.compacted = True
+        fresh = True
     if quick and not fresh:
         stamps = folder_stamps(store)
         trusted = {root for root in wanted if unchanged(root, stamps.get(root, ()), root_stats[root])}
@@ -76,11 +85,10 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
         wanted = [root for root in wanted if root not in trusted]
     # Checked only when something is to be written (counting the sections costs 16 ms at 10,000 packs): stray
     # engine rows are harmless to a search (``query`` skips them), and a build from nothing must not keep any.
-    if _should_compact(store):
-        clear(store)
+    if _should_compact(store) and clear(store, lambda: _should_compact(store)):
         report.compacted = True
         report.trusted = 0
-        wanted = list(dict.fromkeys(os.path.abspath(r) for r in roots))
+        wanted = list(root_stats)
         fresh = True
     known = known_files(store, wanted)
     stop = cancelled or (lambda: False)
@@ -130,6 +138,9 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     single: dict[str, set[str]] = {}
     for raw in paths:
         path = os.path.abspath(raw)
+        if not is_text(path):  # never in the index (see ``files._stamp``)
+            report.skipped["undecodable-name"] += 1
+            continue
         root = _owning_root(store, path)
         if root is None:
             report.skipped["not-in-the-index"] += 1
@@ -189,14 +200,35 @@ def _should_compact(store: Store) -> bool:
     return strays > 0 and (sections == 0 or (strays >= COMPACT_MIN_STRAYS and strays > sections))
 
 
-def clear(store: Store) -> None:
-    """Empty the index (stray engine rows included); the refresh that follows fills it again."""
+CLEARING = "clearing"
+"""Key of ``meta`` set while ``clear`` runs: the engine commits first, so a crash before SQLite's commit leaves
+SQLite holding every file as indexed over an empty engine, which no stamp comparison would ever notice."""
+
+
+def clear(store: Store, needed: Callable[[], bool] = lambda: True) -> bool:
+    """Empty the index (stray engine rows included) when ``needed()``, asked under the write lock; the refresh
+    that follows fills it again. Returns whether it did. Marked in SQLite first, in a transaction of its own, so
+    that a refresh finishes an interrupted one (``CLEARING``).
+
+    ``needed`` is asked again inside each transaction because what it saw before may have been another process
+    between its engine commit and its SQLite commit (engine rows SQLite did not show yet, which look like
+    strays): clearing then emptied the index that process had just built, and its search found nothing
+    (seen with four processes building one empty index at once)."""
+    with store.write() as conn:
+        if not needed():
+            return False
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, '1')", (CLEARING,))
     with store.write_all() as (conn, engine):
+        go = needed()
+        conn.execute("DELETE FROM meta WHERE key = ?", (CLEARING,))
+        if not go:
+            return False
         conn.execute("DELETE FROM sections")
         conn.execute("DELETE FROM files")
         conn.execute("DELETE FROM packs")
         conn.execute("DELETE FROM folders")
         engine.delete_all()
+    return True
 
 
 def _owning_root(store: Store, path: str) -> str | None:

@@ -26,7 +26,8 @@ from typing import Any, Literal
 from studio.core.cache_files import NotOurs, is_damage, reason
 from studio.core.diagnostics import Diagnostic
 from studio.core.pack_fs import PackFS
-from studio.core.search.engine import EngineError
+from studio.core.search.engine import MAX_TOKEN_BYTES, EngineError, EngineUnavailable
+from studio.core.search.files import is_text
 from studio.core.search.snippets import UNREAD, heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store
 from studio.core.search.textprep import Query, engine_expression, highlight_pattern, parse_query
@@ -103,6 +104,9 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             "Nothing to search for: the text has no letters or digits.")
         return result
     limit = max(1, min(limit, MAX_LIMIT))
+    if not is_text(path_prefix):  # no stored path holds an undecodable byte (``files._stamp``)
+        return result
+    kinds = None if kinds is None else [k for k in kinds if isinstance(k, str) and is_text(k)]
     modes: list[Literal["all", "any"]] = ["all", "any"] if mode == "auto" else [mode]
     if len(query.terms) == 1:
         modes = modes[:1]
@@ -112,8 +116,12 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
         searcher = store.engine.searcher()
         filters = _filters(store, roots)
         for m in modes:
-            expression = engine_expression(query, m, lambda prefix: store.engine.completions(searcher, prefix))
-            assert expression is not None
+            expression = engine_expression(query, m, lambda prefix: store.engine.completions(searcher, prefix),
+                                           store.engine.tokens)
+            if expression is None:
+                result.problem = ("Nothing to search for: the index leaves out words this long "
+                                  f"({MAX_TOKEN_BYTES} bytes or more).")
+                return result
             rows = _match(store, searcher, expression, filters, kinds, path_prefix, limit)
             if rows:
                 result.matched = m
@@ -129,7 +137,8 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
         result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
         return result
     except EngineError as exc:
-        result.problem = f"The search could not run: {exc}. Try fewer or simpler words."
+        advice = "Try again in a moment." if isinstance(exc, EngineUnavailable) else "Try fewer or simpler words."
+        result.problem = f"The search could not run: {exc}. {advice}"
         return result
     result.hits = _hits(rows, query)
     result.elapsed_ms = (time.perf_counter() - started) * 1000
@@ -159,7 +168,7 @@ def _match(store: Store, searcher: Any, expression: str, packs: list[int] | None
     engine = store.engine
     text_query = engine.parse(expression)
     query = engine.filtered(text_query, packs=packs, kinds=None if kinds is None else list(kinds),
-                            path_prefix=path_prefix)
+                            path_prefix=path_prefix, files=lambda: _paths_under(store, path_prefix))
     wanted = limit + 10
     for _ in range(MAX_ROUNDS):
         ranked = engine.top(searcher, query, wanted)
@@ -173,6 +182,12 @@ def _match(store: Store, searcher: Any, expression: str, packs: list[int] | None
             return rows[:limit]
         wanted *= 4
     return rows[:limit]
+
+
+def _paths_under(store: Store, prefix: str) -> list[str]:
+    with store.lock:
+        return [path for (path,) in store.conn.execute(
+            "SELECT DISTINCT path FROM files WHERE substr(path, 1, ?) = ?", (len(prefix), prefix))]
 
 
 def _significant(value: float, digits: int = 4) -> float:

@@ -11,8 +11,8 @@ notice, and the new one is built in its place. Errors met later (a file damaged 
 same way by the caller, which rebuilds.
 
 Sharing: several studios (and ``pack-studio search``) may use the files at once. WAL lets readers go on while
-one writer writes; writers take turns (``BEGIN IMMEDIATE``, a 10 s busy timeout) and write in short
-transactions, except a build from an empty index, which is one transaction (``indexer``). The engine is written
+one writer writes; writers take turns (``BEGIN IMMEDIATE``, asked for up to 10 s: ``Store.begin``) and write in
+short transactions, except a build from an empty index, which is one transaction (``indexer``). The engine is written
 only inside SQLite's write transaction (``write_all``), so SQLite's lock is the only one writers wait for;
 readers of the engine see each commit of any process.
 
@@ -28,6 +28,7 @@ import contextlib
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -41,10 +42,12 @@ EARLIER_INDEX_FILES = ("search-index.sqlite3",)
 """Indexes of earlier studios (SQLite FTS5): deleted when this one is opened beside them."""
 APPLICATION_ID = 0x4B505331  # "KPS1"
 SCHEMA_VERSION = 2
-TOKENIZER = "tantivy-simple-cjk-chars-1"
+TOKENIZER = "tantivy-simple-cjk-chars-2"
 """Bumped whenever ``textprep.index_text`` or the engine's analyzer change what the index holds: an index made
 otherwise is rebuilt."""
 BUSY_TIMEOUT_S = 10.0
+BEGIN_POLL_S = 0.002
+"""How often a writer waiting for the write lock asks for it (``Store.begin``)."""
 
 INDEX_REBUILT = Code("search-index-rebuilt", Severity.INFO, "the search index in the cache folder was not "
                      "usable (damaged, not the studio's, or from another version); it was made again",
@@ -238,12 +241,35 @@ class Store:
                                          "choose a cache folder outside every pack")
 
     # -- transactions ------------------------------------------------------------------------------------
+    def begin(self) -> sqlite3.Connection:
+        """Start a write transaction on ``conn`` (hold ``lock``): ``BEGIN IMMEDIATE``, waiting up to
+        ``BUSY_TIMEOUT_S`` for other writers.
+
+        Asked again every ``BEGIN_POLL_S`` rather than left to SQLite's busy handler, which sleeps 100 ms between
+        tries: a process writing one transaction after another (updates of 40 ms each, the batches of a refresh)
+        leaves gaps of a few milliseconds, which those tries missed for 10 s, so the other process's update
+        failed with ``database is locked`` (measured: two processes updating files in a loop).
+        """
+        conn = self.conn
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        conn.execute("PRAGMA busy_timeout = 0")
+        try:
+            while True:
+                try:
+                    conn.execute("BEGIN IMMEDIATE")
+                    return conn
+                except sqlite3.OperationalError as exc:
+                    if not _is_busy(exc) or time.monotonic() >= deadline:
+                        raise
+                time.sleep(BEGIN_POLL_S)
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+
     @contextlib.contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        """A write transaction (``BEGIN IMMEDIATE``: waits its turn behind other writers, up to the timeout)."""
+        """A write transaction (``begin``: waits its turn behind other writers, up to the timeout)."""
         with self.lock:
-            conn = self.conn
-            conn.execute("BEGIN IMMEDIATE")
+            conn = self.begin()
             try:
                 yield conn
             except BaseException:
@@ -307,6 +333,11 @@ def _create(conn: sqlite3.Connection) -> None:
     for statement in _SCHEMA.split(";"):
         if statement.strip():
             conn.execute(statement)
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 def _inode(path: Path | str) -> tuple[int, int] | None:

@@ -16,14 +16,23 @@ as a word and no query contains unless it was typed). A single query word also m
 the resolver's light plural fold (``studio.core.resolver.rank``); a word ending in ``*`` stands for the
 commonest indexed words it begins (``engine.completions``).
 
-User text never reaches the engine as syntax: every word or ``"quoted phrase"`` becomes a quoted string of its
-tokens (letters, digits, single CJK characters), so ``AND``, ``NEAR``, ``field:``, unbalanced quotes or a lone
-``*`` are searched as text or dropped, never a syntax error.
+User text never reaches the engine as syntax: every word or ``"quoted phrase"`` becomes a quoted string (quotes
+and backslashes taken out), so ``AND``, ``NEAR``, ``field:``, unbalanced quotes or a lone ``*`` are searched as text
+or dropped, never a syntax error. Inside the quotes is the user's text as the index was given its text
+(``index_text``), and the engine's own analyzer (``Analyze``) says which words it keeps: Python's idea of a letter
+is not Rust's (a Devanagari or Thai vowel sign is a letter to the engine and a gap to Python's ``\\w``), and the
+engine drops words of ``engine.MAX_TOKEN_BYTES`` or more; tokens cut by Python found nothing in Hindi, and a term
+the engine drops whole made the query an error. Python's tokens (``Term.tokens``) serve only what the engine does
+not do: common words, plural forms, highlights.
+
+Both sides are normalised first (``normal``): NFC, so a decomposed ``école`` is the precomposed one, and the
+capital dotted I made a plain I, since lower-casing it leaves a combining dot that splits the word in two.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -61,8 +70,16 @@ ARRAY_MIN_CHARS = 512
 """From this length on, text is spread with array operations (numpy) rather than string joins."""
 
 
+def normal(text: str) -> str:
+    """``text`` in the one form the index and queries share: NFC, with the capital dotted I (U+0130) a plain I."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFC", text).replace("\u0130", "I")
+
+
 def index_text(text: str) -> str:
-    """``text`` as the engine's tokenizer should see it: each CJK character a token, CJK punctuation a boundary.
+    """``text`` as the engine's tokenizer should see it (``normal``): each CJK character a token, CJK punctuation
+    a boundary.
 
     Short text: split at runs of CJK characters and spread each run out with ``str.join`` (twice as fast as a
     ``str.translate`` table or a regex substitution, which pay a Python step per character or per match). Long
@@ -73,6 +90,7 @@ def index_text(text: str) -> str:
     """
     if text.isascii():
         return text
+    text = normal(text)
     if len(text) >= ARRAY_MIN_CHARS:
         return _spread_array(text)
     return _spread_runs(text)
@@ -127,6 +145,9 @@ class Term:
     """Lower-cased words and single CJK characters, in order."""
     quoted: bool = False
     prefix: bool = False
+    engine_text: str = ""
+    """What the engine is given to analyse: the text as the index was given its text, without quotes, backslashes
+    or boundaries at either end."""
 
     @property
     def is_word(self) -> bool:
@@ -165,6 +186,7 @@ def parse_query(text: str) -> Query:
     note = ""
     if len(text) > MAX_QUERY_CHARS:
         text, note = text[:MAX_QUERY_CHARS], f"Only the first {MAX_QUERY_CHARS} characters were searched."
+    text = normal(text.encode("utf-8", "replace").decode("utf-8"))  # lone surrogates: never stored, never sent
     terms: list[Term] = []
     common: list[Term] = []
     for m in _CHUNK.finditer(text):
@@ -179,7 +201,7 @@ def parse_query(text: str) -> Query:
             tokens = tokens[:-1]
         if not tokens:
             continue
-        term = Term(raw, tokens, quoted, prefix and not _is_cjk(tokens[-1]))
+        term = Term(raw, tokens, quoted, prefix and not _is_cjk(tokens[-1]), _engine_text(raw))
         (common if term.is_word and tokens[0] in STOPWORDS else terms).append(term)
     if not terms:
         terms, common = common, []
@@ -195,40 +217,57 @@ def _token(raw: str) -> str:
     return BOUNDARY if len(raw) == 1 and _PUNCT.match(raw) else raw.lower()
 
 
-def _quoted(tokens: tuple[str, ...] | list[str]) -> str:
-    # Tokens hold letters, digits or one CJK character (``_TOKEN``); anything else is dropped rather than escaped.
-    return '"' + " ".join(t for t in tokens if _TOKEN.fullmatch(t)) + '"'
+_UNQUOTABLE = str.maketrans({'"': " ", "\\": " "})
+"""Inside a quoted string only these two mean anything to the engine's query parser."""
+
+
+def _engine_text(raw: str) -> str:
+    return index_text(raw).translate(_UNQUOTABLE).strip(" " + BOUNDARY)
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.translate(_UNQUOTABLE) + '"'
 
 
 Completions = Callable[[str], list[str]]
-"""A prefix (lower-cased) -> the indexed words it begins (``engine.Engine.completions``)."""
+"""A prefix (as the engine's analyzer leaves it) -> the indexed words it begins (``engine.Engine.completions``)."""
+Analyze = Callable[[str], list[str]]
+"""Text -> the words the engine's analyzer makes of it (``engine.Engine.tokens``)."""
 
 
-def term_expression(term: Term, complete: Completions) -> str:
+def term_expression(term: Term, complete: Completions, analyze: Analyze) -> str | None:
     """One term in the engine's query language: a quoted phrase, the plural forms of a word, a phrase ending in a
-    prefix, or a single prefix's completions."""
-    if term.is_word:
-        forms = surface_forms(fold(term.tokens[0]))
-        if term.tokens[0] not in forms:
-            forms = (term.tokens[0], *forms)
-        return any_of([(f,) for f in forms])
-    if term.prefix and len(term.tokens) == 1:
-        words = [w for w in complete(term.tokens[0]) if _TOKEN.fullmatch(w)]
-        return any_of([(w,) for w in words] or [term.tokens])
-    return _quoted(term.tokens) + ("*" if term.prefix else "")
-
-
-def any_of(phrases: list[tuple[str, ...]]) -> str:
-    if len(phrases) == 1:
-        return _quoted(phrases[0])
-    return "(" + " OR ".join(_quoted(p) for p in phrases) + ")"
-
-
-def engine_expression(query: Query, mode: Mode = "all", complete: Completions = lambda prefix: []) -> str | None:
-    """The engine's query text for ``query`` (None when there is nothing to search)."""
-    if query.empty:
+    prefix, or a single prefix's completions; None when the engine keeps no word of it (all too long)."""
+    words = analyze(term.engine_text)
+    if not words:
         return None
-    return (" AND " if mode == "all" else " OR ").join(term_expression(t, complete) for t in query.terms)
+    if term.is_word and analyze(term.tokens[0]) == words:  # Python's word is the engine's (not a piece of it)
+        # Forms the engine reads as the same word are given once: each one given adds to the score.
+        kept: dict[tuple[str, ...], str] = {tuple(words): term.engine_text}
+        for form in surface_forms(fold(term.tokens[0])):
+            kept.setdefault(tuple(analyze(form)) or (form,), form)
+        return any_of(list(kept.values()))
+    if term.prefix and len(words) == 1:
+        # A completion is a word of the index, so the analyzer keeps it as it is unless it is not a plain word.
+        completions = [w for w in complete(words[0]) if analyze(w) == [w]]
+        return any_of(completions or [term.engine_text])
+    return _quoted(term.engine_text) + ("*" if term.prefix else "")
+
+
+def any_of(texts: list[str]) -> str:
+    unique = list(dict.fromkeys(texts))
+    if len(unique) == 1:
+        return _quoted(unique[0])
+    return "(" + " OR ".join(_quoted(t) for t in unique) + ")"
+
+
+def engine_expression(query: Query, mode: Mode, complete: Completions, analyze: Analyze) -> str | None:
+    """The engine's query text for ``query`` (None when there is nothing to search: no term, or only terms the
+    engine keeps no word of)."""
+    parts = [p for p in (term_expression(t, complete, analyze) for t in query.terms) if p is not None]
+    if not parts:
+        return None
+    return (" AND " if mode == "all" else " OR ").join(parts)
 
 
 _GAP = r"(?:[^\w\n]|_){0,8}"

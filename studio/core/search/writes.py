@@ -71,9 +71,8 @@ class Writer:
 
     def _begin(self) -> sqlite3.Connection:
         self.store.lock.acquire()
-        conn = self.store.conn
         try:
-            conn.execute("BEGIN IMMEDIATE")
+            conn = self.store.begin()
         except BaseException:
             self.store.lock.release()
             raise
