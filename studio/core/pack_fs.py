@@ -165,6 +165,16 @@ class _Held:
             os.close(self.fd)
 
 
+def is_text_name(name: str) -> bool:
+    """Whether a path can be stored as text: it holds no surrogate (a byte of a file name that is not UTF-8, which
+    Python keeps as a lone surrogate, and which SQLite, JSON and the search engine cannot hold)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def split_rel(rel: str) -> list[str]:
     """Components of a pack-relative path ('/' or the OS separator), without empty ones and '.'."""
     return [p for p in rel.replace(os.sep, "/").split("/") if p not in ("", ".")]

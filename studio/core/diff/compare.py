@@ -18,6 +18,7 @@ from studio.core.diff.trouble import DiffTrouble
 from studio.core.evals.model import EvalConfig
 from studio.core.model import Pack
 from studio.core.pack import load_pack
+from studio.core.pack_fs import is_text_name
 from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer
 
 MAX_TASKS = 100
@@ -64,7 +65,7 @@ def diff_packs(old: Snapshot, new: Snapshot, options: DiffOptions | None = None)
     suites = list(dict.fromkeys([*eval_delta.suite_names(pack_b), *eval_delta.suite_names(pack_a)]))
     # Measured with ir-measures, whose C core crashes the process on a file name that is not UTF-8 (a lone
     # surrogate in a ranked path; ``pack-studio eval`` has the same problem): such a pack's suites are not run.
-    odd = next((p for p in (*listing_a.entries, *listing_b.entries) if not _utf8(p)), None)
+    odd = next((p for p in (*listing_a.entries, *listing_b.entries) if not is_text_name(p)), None)
     if odd is not None and suites:
         report.notes.append(f"eval suites not run: the file name {odd.encode('utf-8', 'backslashreplace').decode()} "
                             "is not UTF-8, which the ranking measures cannot take")
@@ -83,14 +84,6 @@ def diff_packs(old: Snapshot, new: Snapshot, options: DiffOptions | None = None)
     report.claims = claims.diff_claims(claims.claims_of(session_a.source_map(pack_a.root)),
                                        claims.claims_of(session_b.source_map(pack_b.root)))
     return report
-
-
-def _utf8(path: str) -> bool:
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _load(snapshot: Snapshot) -> Pack:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held
+from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held, is_text_name
 from studio.core.runtime_files import MAX_FILE_BYTES, MAX_FILES, RUNTIME_TOPS, Skip, file_layer
 from studio.core.search.blocks import Block, markdown_blocks, text_blocks
 from studio.core.search.folders import FolderStamp, stamp_folders
@@ -179,7 +179,7 @@ def _stamp(rel: str, size: int, mtime_ns: int) -> FileStamp | str:
     """The stamp of a file the walk or a stat found, or why search does not index it: ``undecodable-name`` for a
     name that is not UTF-8 (Python holds its bytes as surrogates, which neither SQLite nor the engine takes: one
     such file stopped the whole refresh), then its layer's skip, then ``too-large``."""
-    if not is_text(rel):
+    if not is_text_name(rel):
         return "undecodable-name"
     layer = file_layer(rel)
     if isinstance(layer, Skip):
@@ -187,15 +187,6 @@ def _stamp(rel: str, size: int, mtime_ns: int) -> FileStamp | str:
     if size > MAX_FILE_BYTES and layer != "guide":
         return "too-large"
     return FileStamp(rel, layer, size, mtime_ns)
-
-
-def is_text(name: str) -> bool:
-    """Whether ``name`` can be stored as text (no surrogates: an undecodable byte of a file name, or a lone one)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 _REASONS = {Status.MISSING: "missing", Status.OUTSIDE: "symlink-escape", Status.NOT_REGULAR: "not-a-regular-file",

@@ -23,10 +23,9 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from studio.core.pack_fs import PackFS
+from studio.core.pack_fs import PackFS, is_text_name
 from studio.core.scan import Stamp
 from studio.core.search.changes import PackWork, RefreshReport, check_one, produce, produce_threaded
-from studio.core.search.files import is_text
 from studio.core.search.folders import FolderStat, SeenFolder, unchanged
 from studio.core.search.store import Store
 from studio.core.search.writes import Writer, drop_vanished, folder_stamps, known_files, write
@@ -59,7 +58,7 @@ def refresh(store: Store, roots: Iterable[Path | str], *, on_progress: Progress 
     """
     started = time.perf_counter()
     every = [os.path.abspath(r) for r in roots]
-    wanted = list(dict.fromkeys(r for r in every if is_text(r)))  # the index stores text (see ``files._stamp``)
+    wanted = list(dict.fromkeys(r for r in every if is_text_name(r)))  # the index stores text (see ``files._stamp``)
     # One stat per pack root serves three checks: the index is not inside it, it still exists, its folder times.
     root_stats: dict[str, FolderStat | None] = {
         root: SeenFolder(*seen[root]) if seen is not None and root in seen else _stat(root) for root in wanted}
@@ -138,7 +137,7 @@ def update_paths(store: Store, paths: Iterable[Path | str]) -> RefreshReport:
     single: dict[str, set[str]] = {}
     for raw in paths:
         path = os.path.abspath(raw)
-        if not is_text(path):  # never in the index (see ``files._stamp``)
+        if not is_text_name(path):  # never in the index (see ``files._stamp``)
             report.skipped["undecodable-name"] += 1
             continue
         root = _owning_root(store, path)

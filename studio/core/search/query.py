@@ -25,9 +25,8 @@ from typing import Any, Literal
 
 from studio.core.cache_files import NotOurs, is_damage, reason
 from studio.core.diagnostics import Diagnostic
-from studio.core.pack_fs import PackFS
+from studio.core.pack_fs import PackFS, is_text_name
 from studio.core.search.engine import MAX_TOKEN_BYTES, EngineError, EngineUnavailable
-from studio.core.search.files import is_text
 from studio.core.search.snippets import UNREAD, heading_at, make_snippet, read_lines, safe_text
 from studio.core.search.store import Store
 from studio.core.search.textprep import Query, engine_expression, highlight_pattern, parse_query
@@ -104,9 +103,9 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
             "Nothing to search for: the text has no letters or digits.")
         return result
     limit = max(1, min(limit, MAX_LIMIT))
-    if not is_text(path_prefix):  # no stored path holds an undecodable byte (``files._stamp``)
+    if not is_text_name(path_prefix):  # no stored path holds an undecodable byte (``files._stamp``)
         return result
-    kinds = None if kinds is None else [k for k in kinds if isinstance(k, str) and is_text(k)]
+    kinds = None if kinds is None else [k for k in kinds if isinstance(k, str) and is_text_name(k)]
     modes: list[Literal["all", "any"]] = ["all", "any"] if mode == "auto" else [mode]
     if len(query.terms) == 1:
         modes = modes[:1]
