@@ -168,22 +168,24 @@ class Store:
 
     def _open_engine(self, conn: sqlite3.Connection) -> Engine:
         """The engine folder this SQLite file names; made (under the write lock, so two processes opening a new
-        index make it once) while SQLite holds no files yet, and ``NotOurs`` when it is gone after that."""
+        index make it once) while SQLite holds no files yet, and ``NotOurs`` when it is gone or damaged after that.
+
+        Only a failure met under the write lock counts: then no other process is writing the engine. Outside it,
+        an open can fail while another process commits (its files change under the open), and taking that for
+        damage would delete the index every process shares (seen with four processes building one at once)."""
         assert self.path is not None
         row = conn.execute("SELECT value FROM meta WHERE key = 'engine'").fetchone()
         if row is not None:
-            try:
+            with contextlib.suppress(NotOurs):
                 return Engine(folder_for(self.path, row[0]), create=False)
-            except NotOurs:
-                if conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None:
-                    raise
         conn.execute("BEGIN IMMEDIATE")
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'engine'").fetchone()
             token = row[0] if row is not None else new_token()
             if row is None:
                 conn.execute("INSERT INTO meta(key, value) VALUES ('engine', ?)", (token,))
-            engine = Engine(folder_for(self.path, token), create=True)
+            holds_files = conn.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+            engine = Engine(folder_for(self.path, token), create=not holds_files)
         except BaseException:
             conn.execute("ROLLBACK")
             raise
