@@ -30,6 +30,7 @@ from studio.core.diagnostics import Diagnostic, Severity, counted
 from studio.core.model import Scope
 from studio.core.scan import Stamp
 from studio.core.search import IndexLocationError, RefreshReport, SearchIndex, SearchResults
+from studio.core.search.engine import EngineError
 from studio.core.search.files import KINDS
 from studio.core.search.query import DEFAULT_LIMIT, MAX_LIMIT
 from studio.core.search.textprep import parse_query
@@ -84,10 +85,11 @@ def run(args: argparse.Namespace) -> int:
         except IndexLocationError as exc:
             sys.stderr.write(f"search: {printable(str(exc))}\n")
             return 2
-        except sqlite3.OperationalError as exc:  # another studio holds the index (building it from nothing)
+        except (sqlite3.OperationalError, EngineError) as exc:
+            # Another studio holds the index (building it from nothing), or the engine could not write (a full
+            # disk, too many open files): the index as it is still answers.
             sys.stderr.write(f"search: the index could not be brought up to date ({printable(str(exc))}); "
-                             "searching what it "
-                             "holds, which may be incomplete\n")
+                             "searching what it holds, which may be incomplete\n")
             refreshed = RefreshReport(packs=len(roots))
         results = index.search(args.query, roots=chosen, kinds=args.kind or None, path_prefix=args.folder,
                                limit=args.limit, mode=args.mode)

@@ -372,7 +372,8 @@ class FoundRoot:
     """Its top-level folders when the scan listed it (what a stored result is checked against, ``cached_first``)."""
 
 
-def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None) -> list[FoundRoot]:
+def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None,
+               cancelled: Callable[[], bool] | None = None) -> list[FoundRoot]:
     """Every pack folder of the workspace, in ``open_workspace``'s order, none of them loaded or read.
 
     For a command that needs only where the packs are and their scopes (``search`` reads the files itself):
@@ -380,11 +381,11 @@ def find_packs(options: WorkspaceOptions, notes: list[Diagnostic] | None = None)
     reading a ``KNOWLEDGE.md`` or asking the result cache for packs, which for 10,000 unchanged packs would still
     walk every pack to vouch for results nobody prints. ``notes`` receives what the scan itself found (a scan
     limit reached, an unreadable folder, a result cache rebuilt), so the caller can say that some packs were not
-    looked at.
+    looked at. ``cancelled()`` turning true ends the walk with what it found so far (such a scan is not cached).
     """
     found: list[FoundRoot] = []
     stats = CacheStats()
-    scan = _scan_all(options, None, lambda root, scope, scope_root, top, stamp: found.append(
+    scan = _scan_all(options, cancelled, lambda root, scope, scope_root, top, stamp: found.append(
         FoundRoot(root, scope, scope_root, stamp, top)), stats)
     if notes is not None:
         notes.extend(scan.diagnostics)

@@ -48,7 +48,7 @@ def stored_results(options: WorkspaceOptions, send: Callable[[Stored], None],
     cache = options.cache
     if cache is None or not cache.path.is_file():
         return {}  # a first start: nothing to show early, and the walk is not done twice
-    folders = find_packs(options)
+    folders = find_packs(options, cancelled=cancelled)  # a cancel or a rescan need not wait for the walk
     if on_found is not None:
         on_found(len(folders))
     sent: dict[str, Stored] = {}

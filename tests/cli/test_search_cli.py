@@ -190,3 +190,27 @@ def test_a_warm_search_sees_a_pack_made_since_and_no_cache_stores_no_scan(capsys
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other"))
     assert main(["search", "kettle", str(tmp_path / "ws"), "--no-cache"]) == 0
     assert not (tmp_path / "other" / "knowledge-pack-studio" / "results.sqlite3").exists()
+
+
+def test_an_engine_that_cannot_write_still_searches_what_it_holds(capsys: pytest.CaptureFixture[str],
+                                                                  tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # A full disk or a process out of descriptors makes the engine's writer fail: a sentence, never a traceback.
+    from studio.core.search import engine as engine_module
+
+    cache = tmp_path / "cache"
+    assert main(["search", "refund", str(EXAMPLES), "--cache-dir", str(cache)]) == 0
+    capsys.readouterr()
+    extra = tmp_path / "extra"
+    (extra / "wiki").mkdir(parents=True)
+    (extra / "KNOWLEDGE.md").write_text("---\nname: extra\ndescription: x\ntype: domain-reference\n"
+                                        "status: ready\n---\n# Extra\n\nMarmalade.\n", encoding="utf-8")
+
+    def cannot_write(self: object, *, fresh: bool = False) -> object:
+        raise engine_module.EngineUnavailable("No space left on device")
+
+    monkeypatch.setattr(engine_module.Engine, "writer", cannot_write)
+    code = main(["search", "refund", str(EXAMPLES), str(extra), "--cache-dir", str(cache)])
+    captured = capsys.readouterr()
+    assert code == 0 and "refund" in captured.out.lower()
+    assert "could not be brought up to date" in captured.err and "No space left" in captured.err

@@ -32,6 +32,7 @@ import contextlib
 import os
 import secrets
 import shutil
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,6 +57,8 @@ UPDATE_HEAP_BYTES = 24 * 1024 * 1024
 MAX_REGEX_BYTES = 800
 """Longest path prefix (UTF-8 bytes) filtered with a regex: tantivy refuses a regex of more than 1,000 states,
 about one per byte (measured: 981 ASCII characters, 245 emoji)."""
+READ_ATTEMPTS = 3
+"""Reloads tried before a missing file is taken for damage (see ``Engine.searcher``)."""
 PREFIX_EXPANSIONS = 64
 """Words a prefix (``retr*``) stands for at most: its commonest completions in the index."""
 
@@ -133,22 +136,38 @@ class Engine:
 
     # -- writing ---------------------------------------------------------------------------------------------
     def writer(self, *, fresh: bool = False) -> EngineWriter:
-        """A writer; call only while holding SQLite's write transaction (the lock writers share)."""
+        """A writer; call only while holding SQLite's write transaction (the lock writers share).
+
+        On an index opened afresh: tantivy keeps the list of the files it manages in memory from the moment the
+        index was opened and writes it back at each commit, so a long-lived index (the window's) would write over
+        the files other processes' commits listed since, and those would never be cleaned up."""
         threads = 2 if fresh and (os.cpu_count() or 1) > 1 else 1
         try:
-            raw = self.index.writer(FRESH_HEAP_BYTES if fresh else UPDATE_HEAP_BYTES, threads)
+            index = self.index
+            if self.folder is not None:
+                index = tantivy.Index(_schema(), path=str(self.folder), reuse=True)
+                index.register_tokenizer(TOKENIZER_NAME, self._analyzer)
+            raw = index.writer(FRESH_HEAP_BYTES if fresh else UPDATE_HEAP_BYTES, threads)
         except ValueError as exc:
             raise _damage_or(exc) from exc
         return EngineWriter(raw)
 
     # -- reading ---------------------------------------------------------------------------------------------
     def searcher(self) -> Any:
-        """A searcher over the last commit of any process."""
-        try:
-            self.index.reload()
-            return self.index.searcher()
-        except ValueError as exc:
-            raise _damage_or(exc) from exc
+        """A searcher over the last commit of any process.
+
+        A file missing is retried before it is called damage: another process's commit deletes the files of the
+        commit before it, and a reload that read the old list a moment earlier then misses one."""
+        for attempt in range(READ_ATTEMPTS):
+            try:
+                self.index.reload()
+                return self.index.searcher()
+            except ValueError as exc:
+                failure = _damage_or(exc)
+                if not isinstance(failure, NotOurs) or attempt == READ_ATTEMPTS - 1:
+                    raise failure from exc
+                time.sleep(0.01 * (attempt + 1))
+        raise AssertionError("unreachable")
 
     def num_docs(self) -> int:
         return int(self.searcher().num_docs)
@@ -179,7 +198,11 @@ class Engine:
         """The commonest indexed words starting with ``prefix`` (already lower-cased), in any text field."""
         counts: dict[str, int] = {}
         for name in TEXT_FIELDS:
-            for term, count in searcher.terms_with_prefix(name, prefix, limit=limit):
+            try:
+                found = searcher.terms_with_prefix(name, prefix, limit=limit)
+            except ValueError as exc:
+                raise _damage_or(exc) from exc
+            for term, count in found:
                 counts[term] = counts.get(term, 0) + int(count)
         return sorted(counts, key=lambda t: (-counts[t], t))[:limit]
 

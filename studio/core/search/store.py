@@ -287,10 +287,10 @@ class Store:
             writer = self.engine.writer()
             try:
                 yield conn, writer
+                writer.commit()
             except BaseException:
-                writer.rollback()
+                writer.rollback()  # also when the commit failed: the engine's writer lock goes with it
                 raise
-            writer.commit()
 
     def maintain(self, min_wal_bytes: int = 4 * 1024 * 1024) -> None:
         """Housekeeping after updates: checkpoint a grown WAL (the engine merges its segments itself, in the

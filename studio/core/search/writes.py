@@ -84,9 +84,13 @@ class Writer:
             raise
         self._conn = conn
         self._size = 0
-        row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'sections'").fetchone()
-        self._next_id = int(row[0] if row else 0) + 1
-        self._next_file = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
+        try:
+            row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'sections'").fetchone()
+            self._next_id = int(row[0] if row else 0) + 1
+            self._next_file = int(conn.execute("SELECT coalesce(max(id), 0) FROM files").fetchone()[0]) + 1
+        except BaseException:
+            self.abort()  # the store's lock must not stay held by this thread (every later search would wait)
+            raise
         return conn
 
     def _end(self) -> None:
@@ -158,9 +162,12 @@ class Writer:
 def write(store: Store, works: list[PackWork], report: RefreshReport) -> None:
     """Store ``works`` in one transaction."""
     writer = Writer(store, report, limit=1 << 62)
-    for work in works:
-        writer.add(work)
-    writer.commit()
+    try:
+        for work in works:
+            writer.add(work)
+        writer.commit()
+    finally:
+        writer.abort()  # nothing when committed; otherwise the transaction, the engine writer and the lock go
 
 
 def pack_row(conn: sqlite3.Connection, work: PackWork) -> tuple[int, bool]:

@@ -78,10 +78,10 @@ class VisibilityView(QWidget):
         self.paths: dict[Path, str] = {}
         self.policy = Policy.STANDARD
         self.narrow = False
-        self.line_chars = 0
-        """Narrow: the characters a line of a table holds (its rows are wrapped to this, paths included)."""
         """True while the view is narrower than ``NARROW`` (a dock beside the editor): each table is then one
         column, a row a few short lines, instead of five columns cut to a few letters each."""
+        self.line_chars = 0
+        """Narrow: the characters a line of a table holds (its rows are wrapped to this, paths included)."""
         self.title = QLabel("Select a pack to see which scopes can see it.")
         self.title.setWordWrap(True)
         bold = QFont(self.title.font())
