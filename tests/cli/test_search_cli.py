@@ -136,15 +136,21 @@ def test_index_keeps_token_counts_in_the_cache_folder(capsys: pytest.CaptureFixt
     assert [e["tokens"] for e in first["entries"]] == [e["tokens"] for e in exact["entries"]]
 
 
-def test_search_while_another_process_holds_the_index(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    cache = tmp_path / "busy"
+def _indexed_examples_and_a_new_pack(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> tuple[Path, Path]:
+    """A cache whose index holds the examples, and a pack it has not seen yet (so the next search must write)."""
+    cache = tmp_path / "cache"
     assert main(["search", "refund", str(EXAMPLES), "--cache-dir", str(cache)]) == 0
     capsys.readouterr()
     extra = tmp_path / "extra"
     (extra / "wiki").mkdir(parents=True)
     (extra / "KNOWLEDGE.md").write_text("---\nname: extra\ndescription: x\ntype: domain-reference\n"
                                         "status: ready\n---\n# Extra\n\nMarmalade.\n", encoding="utf-8")
+    return cache, extra
+
+
+def test_search_while_another_process_holds_the_index(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    cache, extra = _indexed_examples_and_a_new_pack(capsys, tmp_path)
     monkeypatch.setattr(store_module, "BUSY_TIMEOUT_S", 0.2)
     holder = sqlite3.connect(cache / INDEX_FILE, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # what a studio building the index from nothing does for seconds
@@ -198,13 +204,7 @@ def test_an_engine_that_cannot_write_still_searches_what_it_holds(capsys: pytest
     # A full disk or a process out of descriptors makes the engine's writer fail: a sentence, never a traceback.
     from studio.core.search import engine as engine_module
 
-    cache = tmp_path / "cache"
-    assert main(["search", "refund", str(EXAMPLES), "--cache-dir", str(cache)]) == 0
-    capsys.readouterr()
-    extra = tmp_path / "extra"
-    (extra / "wiki").mkdir(parents=True)
-    (extra / "KNOWLEDGE.md").write_text("---\nname: extra\ndescription: x\ntype: domain-reference\n"
-                                        "status: ready\n---\n# Extra\n\nMarmalade.\n", encoding="utf-8")
+    cache, extra = _indexed_examples_and_a_new_pack(capsys, tmp_path)
 
     def cannot_write(self: object, *, fresh: bool = False) -> object:
         raise engine_module.EngineUnavailable("No space left on device")
