@@ -339,8 +339,3 @@ def _inside_word(text: str, a: int, b: int) -> bool:
 
 def highlight_pattern(query: Query) -> Highlighter:
     return Highlighter(query)
-
-
-def word_tokens(text: str) -> list[str]:
-    """The lower-cased tokens of ``text`` as the index sees them (words and single CJK characters)."""
-    return [t for t in (_token(raw) for raw in _TOKEN.findall(text)) if t != BOUNDARY]
