@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import threading
 from collections import Counter
 from collections.abc import Callable, Generator
@@ -135,6 +134,8 @@ def produce(roots: list[str], known: dict[str, dict[str, Known]], report: Refres
 def produce_threaded(roots: list[str], known: dict[str, dict[str, Known]], report: RefreshReport,
                       stop: Callable[[], bool]) -> Generator[PackWork | int, None, None]:
     """``produce`` in a second thread, a few packs ahead of the writer."""
+    import queue  # here: only a refresh with work to do needs it (2 ms of every warm search otherwise)
+
     out: queue.Queue[PackWork | int | BaseException | None] = queue.Queue(maxsize=16)
     halt = threading.Event()
 

@@ -30,8 +30,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
-import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -94,6 +92,8 @@ def _analyzer() -> Any:
 
 
 def new_token() -> str:
+    import secrets  # here: a warm search never makes a token, and the import costs a millisecond
+
     return secrets.token_hex(8)
 
 
@@ -103,6 +103,8 @@ def folder_for(index_file: Path, token: str) -> Path:
 
 def remove_others(index_file: Path, keep: str | None) -> None:
     """Delete the engine folders of SQLite files that no longer exist (all of them when ``keep`` is None)."""
+    import shutil  # here: it imports three compression modules (2 ms) a warm search never needs
+
     parent = Path(str(index_file) + ENGINE_FOLDER_SUFFIX)
     with contextlib.suppress(OSError):
         for entry in os.scandir(parent):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple, Protocol
 
 from studio.core.pack_fs import PackFS
@@ -82,22 +82,43 @@ def _root_stat(fs: PackFS) -> os.stat_result | None:
         return None
 
 
-def unchanged(root: str, stamps: Iterable[tuple[str, int, int]], root_stat: FolderStat | None) -> bool:
-    """True when every folder of ``stamps`` under ``root`` has the times it had (a stat each, by path: nothing is
-    opened, and a folder swapped for a symlink has changed its parent's times, so that pack is walked in full).
-    ``root_stat``: the caller's stat of ``root`` (None when it failed)."""
-    seen = False
-    for rel, mtime_ns, ctime_ns in stamps:
-        seen = True
-        if (mtime_ns, ctime_ns) == UNSURE:
-            return False
+def trusted_roots(rows: Iterable[tuple[int, str, int, int]], roots: Mapping[int, str],
+                  root_stats: Mapping[str, FolderStat | None]) -> set[str]:
+    """The packs of ``root_stats`` whose every folder still has the times of its last walk.
+
+    ``rows``: (pack id, folder, mtime, ctime) of the stored stamps, grouped by pack (the ``folders`` table's key
+    order); ``roots``: pack id -> root. One pass over the rows, a stat per folder by path (nothing is opened; a
+    folder swapped for a symlink has changed its parent's times, so that pack is walked in full), and a pack stops
+    being checked at its first difference. ``root_stats``: the caller's stat of each root (None when it failed),
+    which stands for the root's own row. A pack with no stored stamps is not trusted."""
+    trusted: set[str] = set()
+    current = -1
+    root = ""
+    good = False
+    lstat = os.lstat
+    for pack_id, rel, mtime_ns, ctime_ns in rows:
+        if pack_id != current:
+            if good:
+                trusted.add(root)
+            current = pack_id
+            root = roots.get(pack_id, "")
+            good = root in root_stats and root_stats[root] is not None
+        if not good:
+            continue
+        if mtime_ns == UNSURE[0] and ctime_ns == UNSURE[1]:
+            good = False
+            continue
         st: FolderStat | None
-        try:
-            st = root_stat if rel == "" else os.lstat(f"{root}/{rel}")
-        except (OSError, ValueError):
-            return False
-        if st is None:
-            return False
-        if not stat.S_ISDIR(st.st_mode) or st.st_mtime_ns != mtime_ns or st.st_ctime_ns != ctime_ns:
-            return False
-    return seen
+        if rel == "":
+            st = root_stats[root]
+        else:
+            try:
+                st = lstat(f"{root}/{rel}")
+            except (OSError, ValueError):
+                good = False
+                continue
+        good = (st is not None and stat.S_ISDIR(st.st_mode) and st.st_mtime_ns == mtime_ns
+                and st.st_ctime_ns == ctime_ns)
+    if good:
+        trusted.add(root)
+    return trusted

@@ -6,11 +6,12 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from studio.core.search.changes import Known, PackWork, RefreshReport
 from studio.core.search.engine import EngineWriter
+from studio.core.search.folders import FolderStat, trusted_roots
 from studio.core.search.store import Store
 
 
@@ -192,14 +193,16 @@ def write_folders(conn: sqlite3.Connection, pack_id: int, created: bool, work: P
                          [(pack_id, *stamp) for stamp in work.folders or ()])
 
 
-def folder_stamps(store: Store) -> dict[str, list[tuple[str, int, int]]]:
-    """Root -> the folder stamps of each pack's last walk."""
-    out: dict[str, list[tuple[str, int, int]]] = {}
+def trusted_packs(store: Store, root_stats: Mapping[str, FolderStat | None]) -> set[str]:
+    """The packs of ``root_stats`` whose folders all have the times of their last walk (``folders``).
+
+    The stamps are read in the table's key order and compared as they come: building a list per pack first cost
+    more than the comparing (40 ms of a warm search at 10,000 packs)."""
     with store.lock, contextlib.suppress(sqlite3.OperationalError):
-        for root, path, mtime_ns, ctime_ns in store.conn.execute(
-                "SELECT p.root, f.path, f.mtime_ns, f.ctime_ns FROM folders f JOIN packs p ON p.id = f.pack_id"):
-            out.setdefault(root, []).append((path, mtime_ns, ctime_ns))
-    return out
+        roots = dict(store.conn.execute("SELECT id, root FROM packs").fetchall())
+        rows = store.conn.execute("SELECT pack_id, path, mtime_ns, ctime_ns FROM folders ORDER BY pack_id, path")
+        return trusted_roots(rows, roots, root_stats)
+    return set()  # an index without the table (an older studio shares it): every pack is walked
 
 
 def drop_file(conn: sqlite3.Connection, engine: EngineWriter, file_id: int) -> None:
