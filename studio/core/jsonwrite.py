@@ -33,10 +33,6 @@ from json.encoder import encode_basestring
 from pathlib import PurePath
 from typing import Any, ClassVar
 
-import orjson
-
-from studio.core.fastre import compile_re2
-
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _INERT = re.compile("[\x7f-\x9f\u2028\u2029]")
 
@@ -53,45 +49,10 @@ def dumps(value: Any, *, indent: int | None = 2, notes: list[str] | None = None)
         if indent is None:
             text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=lambda v: _default(v, "", None))
         else:
-            text = (_orjson_indented(value) if indent == 2 else None) or _indented(value, " " * indent)
+            text = _indented(value, " " * indent)
     except (ValueError, TypeError):  # NaN/Infinity, an integer too long for decimal, a key json cannot write
         text = json.dumps(to_json_value(value), ensure_ascii=False, indent=indent, allow_nan=False)
     return _make_inert(text, notes)
-
-
-_ORJSON_OPTIONS = (orjson.OPT_INDENT_2 | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS
-                   | orjson.OPT_PASSTHROUGH_DATETIME)
-"""Two-space indentation, and every value that is not exactly a plain JSON type handed to ``default`` (which
-refuses it), so that only what ``_indented`` writes itself goes this way."""
-_FLOAT_TOKEN = compile_re2(r"(?:^|[:\[,])-?[0-9]+[.eE]", as_bytes=True)
-"""A number written with a fraction or an exponent, in compact JSON (the text inside a string may match too: then
-the slower writer runs, never a wrong one). RE2: Python's ``re`` took 0.2 s over 10 MB of output, RE2 0.02 s."""
-
-
-def _refuse(value: Any) -> Any:
-    raise TypeError(type(value).__name__)
-
-
-def _orjson_indented(value: Any) -> str | None:
-    """``_indented(value, "  ")`` written by orjson (ten times faster: 10,000 packs' ``validate --format json``
-    spent 0.4 s writing), or None where the two could differ and ``_indented`` must write it.
-
-    orjson writes NaN as ``null`` and spells some floats its own way (``1e16`` where Python writes
-    ``1e+16``), so a compact pass of ``json``'s C encoder comes first: it refuses NaN and anything but plain types,
-    and a float in its output sends the value to ``_indented``. orjson refuses the rest of what ``_indented``
-    refuses (keys that are not strings, integers past 64 bits, lone surrogates, subclasses, deep nesting).
-    """
-    try:
-        compact = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"), default=_refuse)
-        encoded = compact.encode("utf-8")  # a lone surrogate raises here (orjson would refuse it too)
-    except (ValueError, TypeError, RecursionError):
-        return None
-    if _FLOAT_TOKEN.search(encoded):
-        return None
-    try:
-        return orjson.dumps(value, option=_ORJSON_OPTIONS, default=_refuse).decode("utf-8")
-    except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return None
 
 
 _MAX_PLAIN_DEPTH = 100
