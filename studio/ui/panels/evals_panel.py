@@ -73,12 +73,7 @@ class ConfigBox(QGroupBox):
         row = FlowLayout(self)
         row.setContentsMargins(6, 6, 6, 6)
         for label, widget in (("Budget", self.budget), ("Profile", self.profile), ("Ranking", self.ranking)):
-            pair = QWidget()
-            pair_layout = QHBoxLayout(pair)
-            pair_layout.setContentsMargins(0, 0, 0, 0)
-            pair_layout.addWidget(QLabel(label))
-            pair_layout.addWidget(widget)
-            row.add(pair)
+            row.add_labelled(label, widget)
 
     def config(self, encoding: str) -> EvalConfig:
         return EvalConfig(self.budget.value(), self.profile.currentData(), encoding, self.ranking.currentData())

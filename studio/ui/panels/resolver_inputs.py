@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QSlider,
     QSpinBox,
@@ -126,12 +125,7 @@ class ResolverInputs(QWidget):
         overrides = FlowLayout()
         for label, combo in (("Profile", self.profile), ("Runtime mode", self.mode),
                              ("Grounding", self.grounding), ("Encoding", self.encoding)):
-            pair = QWidget()
-            pair_layout = QHBoxLayout(pair)
-            pair_layout.setContentsMargins(0, 0, 0, 0)
-            pair_layout.addWidget(QLabel(label))
-            pair_layout.addWidget(combo)
-            overrides.add(pair)
+            overrides.add_labelled(label, combo)
         # The switches share the budget's row: every line of the form is a line less for the results below it.
         budget = QHBoxLayout()
         budget.addWidget(self.slider, 1)
