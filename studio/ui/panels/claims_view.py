@@ -44,7 +44,7 @@ from studio.core.model import Pack
 from studio.core.resources import in_builtin_scope
 from studio.core.terminal import printable, printable_block
 from studio.ui.fit import wrap_label
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.workers import next_request_id, submit
@@ -106,12 +106,11 @@ def compare(pack: Pack, task: str, claim_id: str, decision: str, new_text: str |
 class ClaimsModel(ItemTableModel[ClaimRow]):
     columns = ("Claim", "Status", "Evidence", "Dispute", "Text")
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index) or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+    def cell(self, row: ClaimRow, column: int, role: int) -> Any:
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
-        row = self.item(index.row())
         value = (row.claim.claim_id, row.claim.status, row.claim.evidence_state or "-", row.dispute or "-",
-                 row.claim.text)[index.column()]
+                 row.claim.text)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return printable(value[:2000])
         return printable(value[:MAX_CELL_CHARS])

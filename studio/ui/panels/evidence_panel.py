@@ -131,7 +131,7 @@ class EvidencePanel(QWidget):
         self.source_view.clear()
         self.compiled_view.clear()
         if audit is None:
-            self.claims.set_claims([])
+            self.claims.set_items([])
             self.provenance_diagnostics.set_diagnostics([])
             self.provenance_diagnostics.hide()
             self.consistency.clear()
@@ -146,8 +146,8 @@ class EvidencePanel(QWidget):
         self.provenance_diagnostics.set_diagnostics(provenance.diagnostics)
         self.provenance_diagnostics.setVisible(bool(provenance.diagnostics))
         evidence = audit.evidence
-        self.claims.set_claims(evidence.claims)
-        broken = sum(1 for row in range(self.claims.rowCount()) if is_broken(self.claims.claim(row)))
+        self.claims.set_items(evidence.claims)
+        broken = sum(1 for row in range(self.claims.rowCount()) if is_broken(self.claims.item(row)))
         self.map_state.setText(
             f"{SOURCE_MAP}: {len(evidence.claims)} claims, {broken} with a broken anchor or target"
             if evidence.source_map_present else f"No {SOURCE_MAP} in this pack.")

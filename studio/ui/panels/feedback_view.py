@@ -29,7 +29,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, FileFeedback
 from studio.core.terminal import printable
 from studio.ui.fit import splitter
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.record_view import DiagnosticsList
 
 COLUMNS = ("File", "Helpful", "Harmful", "Confidence", "Latest outcome")
@@ -56,12 +56,9 @@ class FeedbackTableModel(ItemTableModel[FileFeedback]):
     """One row per file with feedback, in the core's order (confidence, then helpful count)."""
 
     columns = COLUMNS
+    item_role = FILE_ROLE
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        f = self.items[index.row()]
-        col = index.column()
+    def cell(self, f: FileFeedback, col: int, role: int) -> Any:
         confidence = f.confidence
         if role == Qt.ItemDataRole.DisplayRole:
             shown = "-" if confidence is None else f"{confidence:.2f}"
@@ -82,8 +79,6 @@ class FeedbackTableModel(ItemTableModel[FileFeedback]):
                 return ("Wilson score lower bound (95%) of the helpful share: the share of helpful outcomes one can "
                         "be fairly sure of, given how many there are.")
             return f.path if col == 0 else _latest(f)
-        if role == FILE_ROLE:
-            return f
         return None
 
 

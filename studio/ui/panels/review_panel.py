@@ -51,7 +51,7 @@ from studio.core.runs import read_runs
 from studio.core.terminal import printable
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.turns import next_turn
@@ -69,6 +69,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
     """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
 
     columns = ("Pack", "Status", "Trust", "Last decision")
+    item_role = PACK_ROLE
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -88,11 +89,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
         found = self.decision(pack)
         return found is not None and found.stands
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        pack = self.items[index.row()]
-        column = index.column()
+    def cell(self, pack: Pack, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             label = self.labels.get(pack.root)
             return (label.text if label else pack.name, pack.status or "", pack.trust or "",
@@ -109,8 +106,6 @@ class ReviewQueueModel(ItemTableModel[Pack]):
                          "Status or trust changed since.")
                 return f"{found.summary}\n{found.reason}\n{found.record}\n{state}"
             return f"{pack.scope.value} scope\n{pack.root}"
-        if role == PACK_ROLE:
-            return pack
         return None
 
     def _decision_text(self, pack: Pack) -> str:

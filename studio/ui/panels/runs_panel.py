@@ -127,7 +127,7 @@ class RunsPanel(ModePanel):
         self.audit = audit
         self.error = ""
         records = audit.runs.records if audit else []
-        self.model.set_records(records)
+        self.model.set_items(records)
         self._fill_filters()
         self.record_view.show_text("")
         self.record_diagnostics.set_diagnostics([])
