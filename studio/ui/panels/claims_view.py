@@ -21,17 +21,14 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -47,6 +44,7 @@ from studio.ui.fit import wrap_label
 from studio.ui.models.item_table import ItemTableModel
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
+from studio.ui.row_table import record_table, size_columns
 from studio.ui.workers import next_request_id, submit
 
 MAX_CELL_CHARS = 200
@@ -136,17 +134,8 @@ class ClaimsView(QWidget):
         self._fence_request = 0
         self.heading = wrap_label(QLabel("Select a pack to see its claims."))
         self.model = ClaimsModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((170, 80, 110, 100)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.table = record_table(self.model)
+        size_columns(self.table, (170, 80, 110, 100), stretch=4)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_thread())
         # Evidence excerpts are pack text: their blank runs are bounded. Wrapped at the widget's width.
         self.thread_view = PackTextView(font=monospace_font())

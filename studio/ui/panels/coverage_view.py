@@ -16,12 +16,10 @@ from dataclasses import dataclass
 from PySide6.QtCore import QItemSelection, QRect, QSize, Qt, QThreadPool, Signal
 from PySide6.QtGui import QPainter, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
-    QTableView,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -46,6 +44,7 @@ from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
 from studio.ui.pack_text_view import PackTextView
+from studio.ui.row_table import record_table
 from studio.ui.theme import editor_font
 from studio.ui.workers import submit
 
@@ -143,15 +142,9 @@ class CoverageView(QWidget):
         self.clusters.currentItemChanged.connect(self._cluster_chosen)
 
         self.model = CoverageMatrixModel(self)
-        self.table = QTableView()
+        self.table = record_table(self.model)
         self.table.setHorizontalHeader(FileNamesHeader(self.table))
-        self.table.setModel(self.model)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         self.detail = PackTextView(font=editor_font(), wrap=False)  # drafts quote the task and pack text

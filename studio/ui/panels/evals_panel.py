@@ -13,18 +13,15 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QItemSelection, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QSpinBox,
-    QTableView,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -42,12 +39,14 @@ from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.debounce import debounce_timer
 from studio.ui.diff_preview import DiffPreviewDialog
 from studio.ui.fit import FlowLayout, splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
+from studio.ui.row_table import record_table, size_columns
 from studio.ui.workers import submit
 
 RANKINGS = ("bm25f", "bm25", "reference")
@@ -121,8 +120,7 @@ class EvalsPanel(ModePanel):
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)  # the session belongs to one thread at a time
         self._latest = 0
-        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.run)
+        self._debounce = debounce_timer(self, DEBOUNCE_MS, self.run)
 
         self.title = wrap_label(QLabel("No pack selected."))
         self.suite_combo = QComboBox()
@@ -167,17 +165,8 @@ class EvalsPanel(ModePanel):
         self.model = EvalCasesModel(self)
         self.proxy = CaseFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((150, 90, 90, 80, 120, 90, 300)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
+        self.table = record_table(self.proxy)
+        size_columns(self.table, (150, 90, 90, 80, 120, 90, 300), stretch=7)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(lambda _index: self.open_selected_in_resolve())
         self.detail = QTextBrowser()

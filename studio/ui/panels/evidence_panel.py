@@ -10,11 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QGroupBox,
-    QHeaderView,
     QLabel,
-    QTableView,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -30,6 +27,7 @@ from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, 
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
+from studio.ui.row_table import record_table, size_columns
 
 NEVER_RUNS = "The studio never runs, installs or fetches Builder Skills."
 
@@ -69,21 +67,11 @@ class EvidencePanel(QWidget):
         self.claims = ClaimTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.claims)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table = record_table(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.proxy.sort(-1)  # the source map's own order until the user clicks a header
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((170, 0, 90, 280, 90, 280)):
-            if width:
-                header.resizeSection(column, width)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().hide()
+        size_columns(self.table, (170, 0, 90, 280, 90, 280), stretch=1)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)

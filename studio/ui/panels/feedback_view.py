@@ -14,7 +14,6 @@ from PySide6.QtCore import QItemSelection, QModelIndex, QPersistentModelIndex, Q
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHeaderView,
     QLabel,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -31,6 +30,7 @@ from studio.core.terminal import printable
 from studio.ui.fit import splitter
 from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.record_view import DiagnosticsList
+from studio.ui.row_table import size_columns
 
 COLUMNS = ("File", "Helpful", "Harmful", "Confidence", "Latest outcome")
 CONFIDENCE_COLUMN = COLUMNS.index("Confidence")
@@ -121,10 +121,7 @@ class FeedbackView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((260, 64, 64, 90)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        size_columns(self.table, (260, 64, 64, 90), stretch=4)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         self.table.doubleClicked.connect(self._open_row)
         self.history = QTreeWidget()

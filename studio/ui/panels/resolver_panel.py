@@ -12,13 +12,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
@@ -37,6 +36,7 @@ from studio.core.diagnostics import counted
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.debounce import debounce_timer
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
 from studio.ui.fit import OutputBox, scroll_page, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
@@ -49,6 +49,7 @@ from studio.ui.panels.layers_view import LayersView
 from studio.ui.panels.resolve_extras import ResolveExtras
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
+from studio.ui.row_table import size_columns
 from studio.ui.workers import LatestWork, next_request_id, submit
 
 DEBOUNCE_MS = 50
@@ -119,8 +120,7 @@ class ResolverPanel(ModePanel):
         self._latest = 0
         self._sent_at = 0.0
         self.last_latency_ms = 0.0
-        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.run_now)
+        self._debounce = debounce_timer(self, DEBOUNCE_MS, self.run_now)
 
         self.header = wrap_label(QLabel())
         """Which pack the simulation starts from, by its distinguishing label (and why it is not offered)."""
@@ -163,12 +163,8 @@ class ResolverPanel(ModePanel):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        header = self.table.horizontalHeader()
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        for column, width in enumerate((64, 110, 0, 90, 48, 52, 44, 120)):
-            if width:
-                header.resizeSection(column, width)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        size_columns(self.table, (64, 110, 0, 90, 48, 52, 44, 120), stretch=2)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.clicked.connect(self._row_clicked)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

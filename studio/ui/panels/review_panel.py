@@ -18,7 +18,6 @@ from typing import Any
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDialog,
     QGroupBox,
@@ -28,7 +27,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -54,6 +52,7 @@ from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
+from studio.ui.row_table import record_table
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
 
@@ -178,12 +177,7 @@ class ReviewPanel(ModePanel):
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.queue)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
+        self.table = record_table(self.queue)
         header = self.table.horizontalHeader()
         header.resizeSection(0, 160)
         # Status and trust are short words from the standard's lists: room for the longest, worked out once

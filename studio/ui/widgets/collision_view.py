@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
     QTableWidget,
@@ -34,6 +33,7 @@ from studio.core.labels import pack_labels
 from studio.core.model import Pack
 from studio.core.shadowing import RULES, decide
 from studio.core.terminal import printable
+from studio.ui.row_table import size_columns
 
 COLUMNS = ("", "Scope", "Version", "Updated", "Folder")
 WIN_COLOR = QColor("#2e7d32")
@@ -68,10 +68,7 @@ class CollisionView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setTextElideMode(Qt.TextElideMode.ElideLeft)  # the end of a folder path is what differs
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((86, 84, 70, 96)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        size_columns(self.table, (86, 84, 70, 96), stretch=len(COLUMNS) - 1)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.why_not = QLabel()
         self.why_not.setWordWrap(True)

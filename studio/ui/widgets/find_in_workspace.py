@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, Signal
 from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack, Scope
 from studio.core.search import RefreshReport, SearchHit, SearchResults
 from studio.core.search.files import KINDS
+from studio.ui.debounce import debounce_timer
 from studio.ui.fit import FlowLayout
 from studio.ui.models.pack_choices import PackChoicesModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
@@ -98,8 +99,7 @@ class FindInWorkspacePanel(QWidget):
         self._last_open: tuple[tuple[str, str, int] | None, float] = (None, 0.0)
         self.dropped = 0
         """Answers that arrived after a newer query was sent (counted, never shown)."""
-        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.search_now)
+        self._debounce = debounce_timer(self, DEBOUNCE_MS, self.search_now)
 
         self.query = QLineEdit(placeholderText="Find in workspace: words, \"a phrase\", prefix*")
         self.query.setClearButtonEnabled(True)

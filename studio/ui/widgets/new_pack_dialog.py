@@ -16,7 +16,7 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -41,6 +41,7 @@ from studio.core.authoring.new_pack import NewPackError, NewPackRequest, PackPla
 from studio.core.authoring.templates import Template, TemplateSet, load_templates, user_templates_dir
 from studio.core.model import PROFILES, RUNTIME_MODES, STANDARD_TYPES
 from studio.ui import workers
+from studio.ui.debounce import debounce_timer
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.theme import editor_font
 
@@ -146,8 +147,7 @@ class NewPackDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(1060, 720)
 
-        self._replan_timer = QTimer(self, singleShot=True, interval=REPLAN_MS)
-        self._replan_timer.timeout.connect(self.replan)
+        self._replan_timer = debounce_timer(self, REPLAN_MS, self.replan)
         for signal in (self.name.textChanged, self.type.currentTextChanged, self.profile.currentTextChanged,
                        self.mode.currentTextChanged, self.language.textChanged, self.description.textChanged,
                        self.folder.textChanged):
