@@ -6,7 +6,7 @@ show; ``size_columns`` gives either fixed column widths.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QAbstractItemModel, Qt
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
@@ -35,6 +35,17 @@ def sorted_row_table(model: QAbstractItemModel) -> QTableView:
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     return table
+
+
+def select_first(table: QTableView, role: int, wanted: Callable[[object], bool]) -> bool:
+    """Select the first row, in the order shown, whose first cell gives a ``wanted`` value under ``role`` (the
+    row's item), as a click would; False when no row does."""
+    model = table.model()
+    for row in range(model.rowCount()):
+        if wanted(model.index(row, 0).data(role)):
+            table.selectRow(row)
+            return True
+    return False
 
 
 def size_columns(table: QTableView, widths: Sequence[int], stretch: int | None = None) -> None:

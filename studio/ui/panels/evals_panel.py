@@ -46,7 +46,7 @@ from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
-from studio.ui.row_table import record_table, size_columns
+from studio.ui.row_table import record_table, select_first, size_columns
 from studio.ui.workers import submit
 
 RANKINGS = ("bm25f", "bm25", "reference")
@@ -348,12 +348,7 @@ class EvalsPanel(ModePanel):
         return case if isinstance(case, CaseDelta) else None
 
     def select_case(self, case_id: str) -> bool:
-        for row in range(self.proxy.rowCount()):
-            case = self.proxy.index(row, 0).data(CASE_ROLE)
-            if isinstance(case, CaseDelta) and case.id == case_id:
-                self.table.selectRow(row)
-                return True
-        return False
+        return select_first(self.table, CASE_ROLE, lambda case: isinstance(case, CaseDelta) and case.id == case_id)
 
     def _selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         case = self.selected_case()

@@ -27,7 +27,7 @@ from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, 
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
-from studio.ui.row_table import record_table, size_columns
+from studio.ui.row_table import record_table, select_first, size_columns
 
 NEVER_RUNS = "The studio never runs, installs or fetches Builder Skills."
 
@@ -142,12 +142,8 @@ class EvidencePanel(QWidget):
 
     def select_claim(self, claim_id: str) -> bool:
         """Select the row of ``claim_id`` (as a user click would); False when there is no such claim."""
-        for row in range(self.proxy.rowCount()):
-            evidence = self.proxy.index(row, 0).data(CLAIM_ROLE)
-            if isinstance(evidence, ClaimEvidence) and evidence.claim.claim_id == claim_id:
-                self.table.selectRow(row)
-                return True
-        return False
+        return select_first(self.table, CLAIM_ROLE,
+                            lambda found: isinstance(found, ClaimEvidence) and found.claim.claim_id == claim_id)
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()
