@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -40,6 +39,7 @@ from studio.core.disputes.render import thread_text
 from studio.core.model import Pack
 from studio.core.resources import in_builtin_scope
 from studio.core.terminal import printable, printable_block
+from studio.ui.buttons import command_button
 from studio.ui.fit import wrap_label
 from studio.ui.models.item_table import ItemTableModel
 from studio.ui.pack_text_view import PackTextView
@@ -159,9 +159,7 @@ class ClaimsView(QWidget):
         self.new_text.setPlaceholderText("the claim's new text (amend)")
         self.evidence = QLineEdit()
         self.evidence.setPlaceholderText("sources/spec.md:12, sources/notes.md")
-        self.record_button = QPushButton("&Record step")
-        self.record_button.setToolTip("Write the step to runs/ (Ctrl+Return)")
-        self.record_button.clicked.connect(self.record_step)
+        self.record_button = command_button("&Record step", self.record_step, "Write the step to runs/ (Ctrl+Return)")
         QShortcut(QKeySequence("Ctrl+Return"), self, self.record_step,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         form = QFormLayout()
@@ -177,9 +175,8 @@ class ClaimsView(QWidget):
 
         self.task = QLineEdit()
         self.task.setPlaceholderText("a task, e.g. how big is the brew boiler")
-        self.compare_button = QPushButton("Compare &fences")
-        self.compare_button.setToolTip("What the agent sees for the task before and after the chosen decision")
-        self.compare_button.clicked.connect(self.compare_fences)
+        self.compare_button = command_button("Compare &fences", self.compare_fences,
+                                             "What the agent sees for the task before and after the chosen decision")
         self.task.returnPressed.connect(self.compare_fences)
         task_row = QHBoxLayout()
         task_label = QLabel("Tas&k")

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -40,6 +39,7 @@ from studio.core.coverage import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolverSession
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
@@ -126,9 +126,8 @@ class CoverageView(QWidget):
 
         self.summary = wrap_label(QLabel("No pack selected."))
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.refresh_button = QPushButton("Measure again")
-        self.refresh_button.setToolTip("Resolve every known task again (after editing pages or recording runs)")
-        self.refresh_button.clicked.connect(self.run)
+        self.refresh_button = command_button("Measure again", self.run,
+                                             "Resolve every known task again (after editing pages or recording runs)")
         head = QHBoxLayout()
         head.addWidget(self.summary, 1)
         head.addWidget(self.refresh_button)
@@ -149,12 +148,10 @@ class CoverageView(QWidget):
 
         self.detail = PackTextView(font=editor_font(), wrap=False)  # drafts quote the task and pack text
         self.highlighter = DiffHighlighter(self.detail.document())
-        self.draft_button = QPushButton("Make draft")
-        self.draft_button.setToolTip("Plan a draft page and eval case for the selected gap; shows the diff first")
-        self.draft_button.clicked.connect(self.make_draft)
-        self.write_button = QPushButton("Write draft")
-        self.write_button.setToolTip("Write the previewed draft into the pack (atomically), then measure again")
-        self.write_button.clicked.connect(self.write_draft)
+        self.draft_button = command_button(
+            "Make draft", self.make_draft, "Plan a draft page and eval case for the selected gap; shows the diff first")
+        self.write_button = command_button(
+            "Write draft", self.write_draft, "Write the previewed draft into the pack (atomically), then measure again")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.draft_button)

@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -34,6 +33,7 @@ from PySide6.QtWidgets import (
 from studio.core.diff.report import TIERS, PackDiff, ResolverDelta
 from studio.core.diff.wording import claim_fields, count, measure, passed, short_json
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
@@ -364,13 +364,11 @@ class DiffDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
         self.view = DiffView()
         self.markdown = ""
-        self.copy_button = QPushButton("Copy as &Markdown")
-        self.copy_button.setToolTip("The report as a pull-request comment (Ctrl+Shift+C)")
-        self.copy_button.clicked.connect(self.copy_markdown)
+        self.copy_button = command_button("Copy as &Markdown", self.copy_markdown,
+                                          "The report as a pull-request comment (Ctrl+Shift+C)")
         self.copy_button.setEnabled(False)
         QShortcut(QKeySequence("Ctrl+Shift+C"), self, self.copy_markdown)
-        close = QPushButton("Close")
-        close.clicked.connect(self.close)
+        close = command_button("Close", self.close)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)

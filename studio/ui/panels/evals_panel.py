@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QSpinBox,
     QTabWidget,
     QTextBrowser,
@@ -39,6 +38,7 @@ from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.buttons import command_button
 from studio.ui.debounce import debounce_timer
 from studio.ui.diff_preview import DiffPreviewDialog
 from studio.ui.fit import FlowLayout, splitter, wrap_label
@@ -126,9 +126,8 @@ class EvalsPanel(ModePanel):
         self.suite_combo = QComboBox()
         self.suite_combo.setMinimumContentsLength(22)
         self.suite_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Run the suite again (after editing a split, a description or the budget)")
-        self.run_button.clicked.connect(self.run)
+        self.run_button = command_button("Run", self.run,
+                                         "Run the suite again (after editing a split, a description or the budget)")
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(QLabel("Suite"))
@@ -173,14 +172,12 @@ class EvalsPanel(ModePanel):
         self.detail.setOpenLinks(False)
         split = splitter(Qt.Orientation.Vertical, (self.table, 3), (self.detail, 1))
 
-        self.open_button = QPushButton("Open in Resolve")
-        self.open_button.setToolTip("Open the selected case in Resolve mode with its prompt and budget")
-        self.open_button.clicked.connect(self.open_selected_in_resolve)
-        self.edit_button = QPushButton("Edit suite")
-        self.edit_button.clicked.connect(self._edit_suite)
-        self.record_button = QPushButton("Record run A")
-        self.record_button.setToolTip("Write run A under runs/ (the Runs mode charts pass rate and recall over time)")
-        self.record_button.clicked.connect(self.record_run)
+        self.open_button = command_button("Open in Resolve", self.open_selected_in_resolve,
+                                          "Open the selected case in Resolve mode with its prompt and budget")
+        self.edit_button = command_button("Edit suite", self._edit_suite)
+        self.record_button = command_button("Record run A", self.record_run,
+                                            "Write run A under runs/ (the Runs mode charts pass rate and recall over "
+                                            "time)")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         for button in (self.open_button, self.edit_button, self.record_button):

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QMessageBox,
-    QPushButton,
     QSizePolicy,
     QSplitter,
     QStyle,
@@ -36,6 +35,7 @@ from studio.core.diagnostics import counted
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.buttons import command_button
 from studio.ui.debounce import debounce_timer
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
 from studio.ui.fit import OutputBox, scroll_page, wrap_label
@@ -128,24 +128,19 @@ class ResolverPanel(ModePanel):
         self.inputs = ResolverInputs()
         self.inputs.changed.connect(self._debounce.start)
         self.status = wrap_label(QLabel())
-        self.pin_button = QPushButton("Pin")
-        self.pin_button.setToolTip("Keep this result and compare every later run with it")
-        self.pin_button.clicked.connect(self.pin)
-        self.unpin_button = QPushButton("Unpin")
-        self.unpin_button.clicked.connect(self.unpin)
-        self.save_button = QPushButton("Save as run ...")
-        self.save_button.setToolTip("Write this resolution as runs/context-<time>.json into each pack that "
-                                    "contributed context")
-        self.save_button.clicked.connect(self._save_clicked)
+        self.pin_button = command_button("Pin", self.pin, "Keep this result and compare every later run with it")
+        self.unpin_button = command_button("Unpin", self.unpin)
+        self.save_button = command_button("Save as run ...", self._save_clicked,
+                                          "Write this resolution as runs/context-<time>.json into each pack that "
+                                          "contributed context")
         # Feedback from the row menu is written off the GUI thread; Runs shows it through ``runs_written``.
         self.recorder = FeedbackRecorder(self)
         self.feedback_requested.connect(self.recorder.record)
         self.recorder.recorded.connect(self._feedback_written)
         self.recorder.failed.connect(self.note_feedback_failed)
-        self.case_button = QPushButton("Add as eval case")
-        self.case_button.setToolTip("Add this task to the pack's answer-quality suite, expecting the files picked "
-                                    "now (Evals mode)")
-        self.case_button.clicked.connect(self._case_clicked)
+        self.case_button = command_button("Add as eval case", self._case_clicked,
+                                          "Add this task to the pack's answer-quality suite, expecting the files "
+                                          "picked now (Evals mode)")
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         for button in (self.pin_button, self.unpin_button, self.save_button, self.case_button):

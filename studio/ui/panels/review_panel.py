@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -47,6 +46,7 @@ from studio.core.review_reasons import (
 )
 from studio.core.runs import read_runs
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.item_table import ItemTableModel
@@ -200,10 +200,11 @@ class ReviewPanel(ModePanel):
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
-        self.since_review = QPushButton("Changes since the last review decision")
-        self.since_review.setToolTip("Compare the pack with the git commit of its last recorded review decision")
+        self.since_review = command_button(
+            "Changes since the last review decision",
+            lambda: self.diff_requested.emit(self.pack) if self.pack else None,
+            "Compare the pack with the git commit of its last recorded review decision")
         self.since_review.setEnabled(False)
-        self.since_review.clicked.connect(lambda: self.diff_requested.emit(self.pack) if self.pack else None)
         self.reason_list = QListWidget()
         self.reason_list.setWordWrap(True)  # reasons are sentences; a list view wraps them, a tree would not
         self.reason_list.setResizeMode(QListView.ResizeMode.Adjust)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHBoxLayout,
     QLabel,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -33,6 +32,7 @@ from studio.core.labels import pack_labels
 from studio.core.model import Pack
 from studio.core.shadowing import RULES, decide
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.row_table import size_columns
 
 COLUMNS = ("", "Scope", "Version", "Updated", "Folder")
@@ -73,11 +73,9 @@ class CollisionView(QWidget):
         self.why_not = QLabel()
         self.why_not.setWordWrap(True)
         self.why_not.setStyleSheet("color: #b26a00")
-        self.make_winner = QPushButton("Make this copy win")
-        self.make_winner.setToolTip("Pin the selected copy: it wins among the copies of its scope, from now on")
-        self.make_winner.clicked.connect(self._pin_selected)
-        self.unpin = QPushButton("Remove pin")
-        self.unpin.clicked.connect(lambda: self.pin_requested.emit(self.name, None))
+        self.make_winner = command_button("Make this copy win", self._pin_selected,
+                                          "Pin the selected copy: it wins among the copies of its scope, from now on")
+        self.unpin = command_button("Remove pin", lambda: self.pin_requested.emit(self.name, None))
         buttons = QHBoxLayout()
         buttons.addWidget(self.make_winner)
         buttons.addWidget(self.unpin)
