@@ -1,7 +1,7 @@
 """The panels' tables of records (runs, claims, cases, packs to review...): one record a line, picked one at a time.
 
 ``record_table`` is the plain one, ``sorted_row_table`` the read-only, sortable one the Problems dock and Runs mode
-show; ``size_columns`` gives either fixed column widths.
+show; ``size_columns`` gives fixed column widths to these and to the panels' trees.
 """
 
 from __future__ import annotations
@@ -48,12 +48,14 @@ def select_first(table: QTableView, role: int, wanted: Callable[[object], bool])
     return False
 
 
-def size_columns(table: QTableView, widths: Sequence[int], stretch: int | None = None) -> None:
-    """The first columns get ``widths`` (0 leaves that one as it is) and column ``stretch`` the rest of the width.
+def size_columns(header: QHeaderView, widths: Sequence[int], stretch: int | None = None) -> None:
+    """The first columns of a table's or tree's ``header`` get ``widths`` (0 leaves that one as it is); column
+    ``stretch``, if given, takes the rest of the width, and the last column no longer does.
 
     Fixed widths: fitting the columns to their contents measures every cell, at every refill.
     """
-    header = table.horizontalHeader()
+    if stretch is not None:
+        header.setStretchLastSection(False)
     for column, width in enumerate(widths):
         if width:
             header.resizeSection(column, width)

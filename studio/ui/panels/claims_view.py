@@ -135,7 +135,7 @@ class ClaimsView(QWidget):
         self.heading = wrap_label(QLabel("Select a pack to see its claims."))
         self.model = ClaimsModel(self)
         self.table = record_table(self.model)
-        size_columns(self.table, (170, 80, 110, 100), stretch=4)
+        size_columns(self.table.horizontalHeader(), (170, 80, 110, 100), stretch=4)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_thread())
         # Evidence excerpts are pack text: their blank runs are bounded. Wrapped at the widget's width.
         self.thread_view = PackTextView(font=monospace_font())

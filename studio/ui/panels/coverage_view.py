@@ -44,7 +44,7 @@ from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
 from studio.ui.pack_text_view import PackTextView
-from studio.ui.row_table import record_table
+from studio.ui.row_table import record_table, size_columns
 from studio.ui.theme import editor_font
 from studio.ui.workers import submit
 
@@ -135,9 +135,7 @@ class CoverageView(QWidget):
         self.clusters = QTreeWidget()
         self.clusters.setHeaderLabels(["Gaps (similar tasks together)", "Asked"])
         self.clusters.setRootIsDecorated(True)
-        self.clusters.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.clusters.header().setStretchLastSection(False)
-        self.clusters.header().resizeSection(1, 50)
+        size_columns(self.clusters.header(), (0, 50), stretch=0)
         self.clusters.currentItemChanged.connect(self._cluster_chosen)
 
         self.model = CoverageMatrixModel(self)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QTreeWidget,
     QTreeWidgetItem,
@@ -38,6 +37,7 @@ from studio.ui.fit import splitter, wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
+from studio.ui.row_table import size_columns
 from studio.ui.theme import is_dark
 
 MAX_LINE_CHARS = 400
@@ -91,12 +91,7 @@ class DiffView(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, 110)
+        size_columns(self.tree.header(), (0, 110, 110), stretch=0)
         self.tree.currentItemChanged.connect(self._current_changed)
         self.detail = PackTextView(font=monospace_font(), wrap=False)  # tier text diffs are pack text
         self.detail.setPlaceholderText("Select a change to see it in full.")

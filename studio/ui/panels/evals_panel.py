@@ -165,7 +165,7 @@ class EvalsPanel(ModePanel):
         self.proxy = CaseFilterProxy(self)
         self.proxy.setSourceModel(self.model)
         self.table = record_table(self.proxy)
-        size_columns(self.table, (150, 90, 90, 80, 120, 90, 300), stretch=7)
+        size_columns(self.table.horizontalHeader(), (150, 90, 90, 80, 120, 90, 300), stretch=7)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(lambda _index: self.open_selected_in_resolve())
         self.detail = QTextBrowser()

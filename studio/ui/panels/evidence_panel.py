@@ -71,7 +71,7 @@ class EvidencePanel(QWidget):
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.proxy.sort(-1)  # the source map's own order until the user clicks a header
-        size_columns(self.table, (170, 0, 90, 280, 90, 280), stretch=1)
+        size_columns(self.table.horizontalHeader(), (170, 0, 90, 280, 90, 280), stretch=1)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)
@@ -99,8 +99,7 @@ class EvidencePanel(QWidget):
         self.builders.setHeaderLabels(["From", "Kind", "Name", "Version", "Digest", "Source"])
         self.builders.setRootIsDecorated(False)
         self.builders.setMaximumHeight(110)
-        for column, width in enumerate((280, 90, 220, 80, 300)):
-            self.builders.setColumnWidth(column, width)
+        size_columns(self.builders.header(), (280, 90, 220, 80, 300))
         self.provenance_diagnostics = DiagnosticsList()
         self.provenance_diagnostics.setMaximumHeight(70)
         self.provenance_diagnostics.diagnostic_activated.connect(self._open_diagnostic)

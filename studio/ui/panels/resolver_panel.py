@@ -159,7 +159,7 @@ class ResolverPanel(ModePanel):
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        size_columns(self.table, (64, 110, 0, 90, 48, 52, 44, 120), stretch=2)
+        size_columns(self.table.horizontalHeader(), (64, 110, 0, 90, 48, 52, 44, 120), stretch=2)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.clicked.connect(self._row_clicked)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)

@@ -68,7 +68,7 @@ class CollisionView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setTextElideMode(Qt.TextElideMode.ElideLeft)  # the end of a folder path is what differs
-        size_columns(self.table, (86, 84, 70, 96), stretch=len(COLUMNS) - 1)
+        size_columns(self.table.horizontalHeader(), (86, 84, 70, 96), stretch=len(COLUMNS) - 1)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.why_not = QLabel()
         self.why_not.setWordWrap(True)
