@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QDir, QObject, QSettings, QStandardPaths, QThreadPool, Signal, Slot
+from PySide6.QtCore import QDir, QObject, QSettings, QStandardPaths, Signal, Slot
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QWidget
 
@@ -183,8 +183,7 @@ class RecoveryKeeper(QObject):
         self._watches: dict[int, _TabWatch] = {}
         """By ``id(tab)``."""
         self._jobs: dict[int, Path] = {}
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
+        self._pool = workers.serial_pool(self)
 
     # -- tracking tabs ------------------------------------------------------------------------------
     def track(self, tab: EditorTab) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QItemSelection, QRect, QSize, Qt, QThreadPool, Signal
+from PySide6.QtCore import QItemSelection, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -46,7 +46,7 @@ from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixMo
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.row_table import record_table, size_columns
 from studio.ui.theme import editor_font
-from studio.ui.workers import submit
+from studio.ui.workers import serial_pool, submit
 
 CLUSTER_ROLE = Qt.ItemDataRole.UserRole + 61
 FILE_COLUMN_WIDTH = 26
@@ -119,8 +119,7 @@ class CoverageView(QWidget):
         self.draft: GapDraft | None = None
         self.error = ""
         self.session = ResolverSession()
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)  # the session belongs to one thread at a time
+        self.pool = serial_pool(self)  # the session belongs to one thread at a time
         self._latest = 0
         self._stale = True
 

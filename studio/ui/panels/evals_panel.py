@@ -13,7 +13,7 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, Qt, QThreadPool, Signal
+from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QGridLayout,
@@ -47,7 +47,7 @@ from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCase
 from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
 from studio.ui.row_table import record_table, select_first, size_columns
-from studio.ui.workers import submit
+from studio.ui.workers import serial_pool, submit
 
 RANKINGS = ("bm25f", "bm25", "reference")
 COMPARE_MODES = (("none", "No comparison"), ("config", "Configuration B"), ("last", "Last recorded run"))
@@ -117,8 +117,7 @@ class EvalsPanel(ModePanel):
         self.result: PairResult | None = None
         self.error = ""
         self.session = ResolverSession()
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)  # the session belongs to one thread at a time
+        self.pool = serial_pool(self)  # the session belongs to one thread at a time
         self._latest = 0
         self._debounce = debounce_timer(self, DEBOUNCE_MS, self.run)
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -50,7 +50,7 @@ from studio.ui.panels.resolve_extras import ResolveExtras
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.row_table import size_columns
-from studio.ui.workers import LatestWork, next_request_id, submit
+from studio.ui.workers import LatestWork, next_request_id, serial_pool, submit
 
 DEBOUNCE_MS = 50
 FORM_FLOOR_LINES = 5
@@ -108,8 +108,7 @@ class ResolverPanel(ModePanel):
         # A turn later: the panel's first paint comes first, instead of taking turns at the interpreter lock with
         # the worker (which made a 35 ms paint a 60 ms stall).
         self._offer_work = LatestWork(self._offer, self, later=True)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)  # the session belongs to exactly one thread at a time
+        self.pool = serial_pool(self)  # the session belongs to exactly one thread at a time
         self.result: ResolveResult | None = None
         self.pinned: ResolveResult | None = None
         self.pinned_label = ""
