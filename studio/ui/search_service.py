@@ -156,7 +156,7 @@ class SearchService(QObject):
 
     def _failed(self, _rid: int, text: str) -> None:
         self.refreshing = False
-        last = text.strip().splitlines()[-1] if text.strip() else "unknown error"
+        last = workers.failure_line(text)
         if IndexLocationError.__name__ in last:
             last = last.split(":", 1)[-1].strip()
         self.notice.emit(f"Search index: {last}")

@@ -45,7 +45,7 @@ from studio.ui.models.item_table import ItemTableModel
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.row_table import record_table, size_columns
-from studio.ui.workers import next_request_id, submit
+from studio.ui.workers import failure_line, next_request_id, submit
 
 MAX_CELL_CHARS = 200
 """A claim's text in the table is cut here (the thread view shows it whole)."""
@@ -238,7 +238,7 @@ class ClaimsView(QWidget):
         self.heading.setText(f"{printable(pack.name)}: reading claims ...")
         self._pending = submit(read_claim_rows, pack.root, on_done=self._claims_read,
                                on_error=lambda _id, trace: self._say(f"Claims could not be read: "
-                                                                     f"{trace.splitlines()[-1]}"))
+                                                                     f"{failure_line(trace)}"))
 
     def _claims_read(self, request_id: int, read: object) -> None:
         if request_id != self._pending or not isinstance(read, ClaimsRead) or self.pack is None:
@@ -318,7 +318,7 @@ class ClaimsView(QWidget):
         submit(record, self.pack.root, self.pack.name, claim_id, action, self.text.toPlainText(), evidence,
                self.decision.currentText() if deciding else None, new_text, self.author.text().strip() or None,
                on_done=self._recorded,
-               on_error=lambda _id, trace: self._refused(f"failed: {trace.splitlines()[-1]}"))
+               on_error=lambda _id, trace: self._refused(f"failed: {failure_line(trace)}"))
 
     def _recorded(self, _request_id: int, result: object) -> None:
         if not isinstance(result, Path):
@@ -353,7 +353,7 @@ class ClaimsView(QWidget):
         self._fence_request = request = next_request_id()
         submit(compare, self.pack, task, claim_id, self.decision.currentText(), new_text,
                on_done=self._fences_done, request_id=request,
-               on_error=lambda _id, trace: self._say(f"The fences could not be resolved: {trace.splitlines()[-1]}"))
+               on_error=lambda _id, trace: self._say(f"The fences could not be resolved: {failure_line(trace)}"))
 
     def _fences_done(self, request_id: int, pair: object) -> None:
         if request_id != self._fence_request:

@@ -139,7 +139,7 @@ class LayersView(QWidget):
     def _failed(self, request_id: int, text: str) -> None:
         if request_id != self.latest:
             return
-        self.error = text.strip().splitlines()[-1] if text.strip() else "unknown error"
+        self.error = workers.failure_line(text)
         self.title.setText(f"The layers simulation failed: {self.error}")
 
     # -- showing -----------------------------------------------------------------------------------------

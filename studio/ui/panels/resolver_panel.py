@@ -50,7 +50,7 @@ from studio.ui.panels.resolve_extras import ResolveExtras
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.row_table import size_columns
-from studio.ui.workers import LatestWork, next_request_id, serial_pool, submit
+from studio.ui.workers import LatestWork, failure_line, next_request_id, serial_pool, submit
 
 DEBOUNCE_MS = 50
 FORM_FLOOR_LINES = 5
@@ -323,7 +323,7 @@ class ResolverPanel(ModePanel):
             return
         self.background_pending = False
         self.error = trace
-        last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
+        last = failure_line(trace)
         self.status.setText(f"The resolver failed: {last}")
 
     # -- results -----------------------------------------------------------------------------------

@@ -128,8 +128,7 @@ class PreviewPane(QTabWidget):
 
     def _failed(self, request_id: int, trace: str) -> None:
         if request_id == self._latest and self.pack is not None:
-            lines = trace.strip().splitlines()
-            self.show_failure(lines[-1] if lines else "unknown error")
+            self.show_failure(workers.failure_line(trace))
 
     def show_failure(self, reason: str) -> None:
         """Show that the previews of the current pack failed (every token count reads "cannot count: ...")."""
