@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Any
 
 from studio.core.jsonwrite import dumps
+
+
+def add_format_option(parser: argparse.ArgumentParser, formats: tuple[str, ...] = ("text", "json"),
+                      help: str | None = None) -> None:
+    """``--format``: which of ``formats`` the command prints; the first is the default. ``help`` says more than
+    "output format" where the formats need explaining."""
+    parser.add_argument("--format", choices=formats, default=formats[0],
+                        help=help or f"output format (default: {formats[0]})")
 
 
 def write_json(data: Any, notes: list[str] | None = None) -> None:

@@ -160,6 +160,15 @@ def pack_argument(value: Path, args: argparse.Namespace) -> Pack:
     return pack_arguments([value], args)[0]
 
 
+def pack_folder_argument(value: Path, args: argparse.Namespace) -> Pack:
+    """``pack_argument``, for a command that reads the pack's folder: a PACK that is not a directory (a file, a
+    path that does not exist) raises UsageError."""
+    pack = pack_argument(value, args)
+    if not pack.root.is_dir():
+        raise UsageError(f"{value} is not a directory")
+    return pack
+
+
 def pack_arguments(values: list[Path], args: argparse.Namespace) -> list[Pack]:
     """``pack_argument`` for each value; the scopes are scanned at most once, and only if a name is given."""
     from studio.core.pack import load_pack

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.core.diagnostics import counted
 from studio.core.result_cache import ResultStore, spec_for
 from studio.core.terminal import printable
@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     what = p.add_mutually_exclusive_group()
     what.add_argument("--info", action="store_true", help="where the cache is, its packs and size (the default)")
     what.add_argument("--clear", action="store_true", help="delete the cached results")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

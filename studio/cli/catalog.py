@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from studio.cli._output import add_format_option
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import Severity
 from studio.core.model import Pack
@@ -27,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "Archived, quarantined, skipped and shadowed packs are left out.")
     add_scope_arguments(p)
     p.add_argument("--include-archived", action="store_true", help="list archived packs too")
-    p.add_argument("--format", choices=("xml", "json"), default="xml")
+    add_format_option(p, ("xml", "json"))
     p.add_argument("--no-instruction", action="store_true",
                    help="print the XML alone, without the behaviour instruction")
     p.set_defaults(func=run)

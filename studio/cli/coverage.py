@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.coverage import CoverageOptions, CoverageReport, cluster_gaps, compute_coverage
 from studio.core.evals.runner import suite_path
@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="suite file to use instead of the pack's evals/*.json (repeatable)")
     p.add_argument("--budget", type=int, default=DEFAULT_BUDGET,
                    help=f"token budget per task (default {DEFAULT_BUDGET})")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
+    add_format_option(p, ("text", "json", "markdown"))
     add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 

@@ -15,7 +15,7 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.core.diff.compare import DiffOptions, diff_packs
 from studio.core.diff.markdown import render_markdown
 from studio.core.diff.text import render_text
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
     p.add_argument("--renamed", action="store_true", help="compare even though the two pack names differ")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text", help="output format")
+    add_format_option(p, ("text", "json", "markdown"))
     p.set_defaults(func=run)
 
 

@@ -19,7 +19,7 @@ import textwrap
 from pathlib import Path
 
 from studio.cli._errors import UsageError
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.dispute_actions import decision_fences, prepare_step, write_step
 from studio.core.disputes import DECISIONS, DisputeError, UnknownClaim
@@ -56,7 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     listing = steps.add_parser("list", help="every dispute of the pack, with its positions")
     listing.add_argument("pack", type=Path, metavar="PACK")
     listing.add_argument("--claim", metavar="ID", help="only this claim's thread")
-    listing.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(listing)
     p.set_defaults(func=run)
 
 
@@ -64,7 +64,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("pack", type=Path, metavar="PACK")
     p.add_argument("--claim", required=True, metavar="ID")
     p.add_argument("--author", metavar="NAME", help="defaults to the login name")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli._budget import add_budget_option, refused_budget
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_pack_options, pack_argument
 from studio.core.diagnostics import Diagnostic, Severity
@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="compare with a second configuration: last, ranking=R, budget=N, profile=P, threshold=T")
     p.add_argument("--write-run", action="store_true",
                    help="record the run: runs/eval-discovery-<UTC>.json or runs/eval-<UTC>/answer-results.json")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.cli._output import write_json
-from studio.cli._scope import add_pack_options, pack_argument
+from studio.cli._output import add_format_option, write_json
+from studio.cli._scope import add_pack_options, pack_folder_argument
 from studio.core.diagnostics import DiagnosticCounts, Severity, counted
 from studio.core.evidence import ClaimEvidence, EvidenceReport, build_evidence
 from studio.core.runs import read_runs
@@ -23,15 +23,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "Exit status: 0 no errors, 1 errors (missing or outside sources), 2 usage error.")
     add_pack_options(p)
     p.add_argument("--claim", metavar="ID", help="show one source-map claim in full")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    root = pack_argument(args.pack, args).root
-    if not root.is_dir():
-        print(f"pack-studio evidence: {printable(str(args.pack))} is not a directory", file=sys.stderr)
-        return 2
+    root = pack_folder_argument(args.pack, args).root
     report = build_evidence(root, read_runs(root))
     if args.claim is not None:
         found = report.claim(args.claim)

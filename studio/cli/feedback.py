@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.feedback import OUTCOMES, FeedbackError, make_feedback_record, write_feedback_record
 from studio.core.pack import load_pack
@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--trace-id", metavar="ID", help="the run this refers to (e.g. a context record's run_id)")
     p.add_argument("--reviewer", metavar="NAME", help="defaults to the login name")
     p.add_argument("--dry-run", action="store_true", help="show the record; write nothing")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.authoring.files import FileOpError
 from studio.core.authoring.fixes import FixRun, create_files, fixable_codes, plan_fixes, write_fixes
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--create", action="store_true",
                    help="also create the missing files a context map names, from a skeleton (with --write)")
     p.add_argument("--list-codes", action="store_true", help="list the codes that have fixes and exit")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.authoring.formatting import format_knowledge
 from studio.core.frontmatter_edit import EditError, FieldEdit, read_knowledge_text, write_knowledge_edit
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("paths", nargs="+", type=Path, metavar="PACK", help="pack directories")
     p.add_argument("--write", action="store_true", help="write the result (default: print the diff only)")
     p.add_argument("--keep-line-endings", action="store_true", help="leave CRLF line endings as they are")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

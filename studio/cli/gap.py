@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_argument
 from studio.core.atomic import storage_problem
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--suite", default=ANSWER_QUALITY, metavar="FILE",
                    help=f"answer-quality suite to append to, pack-relative (default {ANSWER_QUALITY})")
     p.add_argument("--write", action="store_true", help="write the draft (atomically) instead of printing the diff")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format_option(p)
     add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._pack import guide_pack, report_problems
 from studio.cli._scope import add_pack_options
 from studio.core.diagnostics import Behavior, Severity
@@ -31,8 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_pack_options(p)
     p.add_argument("--as-tool", action="store_true",
                    help="print the resource list as an '# Input Files' block with stable ids and a read_files tool")
-    p.add_argument("--format", choices=("text", "json"), default="text",
-                   help="with --as-tool: text (what the agent sees) or json ({pack, tool, files})")
+    add_format_option(p, help="with --as-tool: text (what the agent sees) or json ({pack, tool, files})")
     p.add_argument("--encoding", default=DEFAULT_ENCODING,
                    help=f"tokenizer for token counts ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
     p.set_defaults(func=run)

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.model import Scope
 from studio.core.search import default_cache_dir
@@ -54,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--cache-dir", type=Path, default=None, metavar="DIR",
                    help="folder of the search index, where token counts are kept "
                         "(default: $XDG_CACHE_HOME/knowledge-pack-studio)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.core.authoring.create import create_pack
 from studio.core.authoring.new_pack import NewPackError, NewPackRequest, default_pack_folder, plan_new_pack
 from studio.core.authoring.templates import TemplateSet, load_templates, user_templates_dir
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"your own templates (default: {user_templates_dir()})")
     p.add_argument("--list-templates", action="store_true", help="list the templates and exit")
     p.add_argument("--dry-run", action="store_true", help="print the file tree and KNOWLEDGE.md; write nothing")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

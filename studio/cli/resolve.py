@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio.cli._budget import add_budget_option, refused_budget
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.clients import CLIENT_NAMES, Comparison, compare
@@ -75,7 +75,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="the clients load packs of a type outside the standard list (explicitly allowed)")
     p.add_argument("--sweep", default=None, metavar="MIN:MAX:STEP",
                    help="resolve at every budget of the range and say when each file first gets in")
-    p.add_argument("--format", choices=("text", "json", "fenced"), default="text", help="output format")
+    add_format_option(p, ("text", "json", "fenced"))
     add_scope_options(p, for_names=True)
     p.set_defaults(func=run)
 

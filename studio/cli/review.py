@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.atomic import storage_problem
 from studio.core.model import STATUSES, TRUST_LEVELS
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--examined", action="append", default=[], metavar="PATH",
                    help="a pack file the reviewer examined (repeatable)")
     p.add_argument("--dry-run", action="store_true", help="show the record and the diff; write nothing")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

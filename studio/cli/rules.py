@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import Any
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.core.catalogue import Entry, catalogue
 from studio.core.terminal import printable
 
@@ -18,7 +18,7 @@ from studio.core.terminal import printable
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rules", help="list every diagnostic code with its severity, behaviour and meaning",
                        description="List every diagnostic code the studio can emit.")
-    p.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    add_format_option(p, ("text", "json", "markdown"))
     p.add_argument("code", nargs="?", help="show one code (with the rule module's full documentation)")
     p.set_defaults(func=run)
 

@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studio.cli._output import write_json
-from studio.cli._scope import add_pack_options, pack_argument
+from studio.cli._output import add_format_option, write_json
+from studio.cli._scope import add_pack_options, pack_folder_argument
 from studio.core.diagnostics import Diagnostic, counted
 from studio.core.feedback import FeedbackSummary, aggregate_feedback
 from studio.core.provenance import read_provenance
@@ -33,15 +33,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        "selection statistics and provenance. Exit status: 0 all records usable, "
                        "1 some record is invalid or malformed, 2 PACK is not a pack.")
     add_pack_options(p)
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    pack = pack_argument(args.pack, args)
-    if not pack.root.is_dir():
-        print(f"pack-studio runs: {printable(str(args.pack))} is not a directory", file=sys.stderr)
-        return 2
+    pack = pack_folder_argument(args.pack, args)
     if pack.knowledge is None and not _has_knowledge_file(pack.root):
         print(f"pack-studio runs: {printable(str(pack.root))} is not a pack (no KNOWLEDGE.md); give a pack "
               "directory or name", file=sys.stderr)

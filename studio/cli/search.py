@@ -24,7 +24,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import Diagnostic, Severity, counted
 from studio.core.model import Scope
@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--recheck", action="store_true",
                    help="stat every file before searching (by default a pack whose folders did not change since "
                         "it was indexed is trusted; a file rewritten in place, not saved by rename, needs this)")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    add_format_option(p)
     p.set_defaults(func=run, mode="auto")
 
 

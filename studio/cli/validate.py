@@ -14,7 +14,7 @@ from typing import Any
 
 from studio.cli._findings import located_findings
 from studio.cli._github import github_annotations
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._sarif import sarif_log
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import Diagnostic, DiagnosticCounts, Severity, counted
@@ -27,9 +27,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        description="Validate packs. PATH is a pack directory or a root to scan. "
                        "Exit status: 0 no errors, 1 errors (or warnings with --strict), 2 usage error.")
     add_scope_arguments(p)
-    p.add_argument("--format", choices=("text", "json", "sarif", "github"), default="text",
-                   help="text (default); json; sarif (SARIF 2.1.0, for code scanning); github (workflow-command "
-                   "annotations for GitHub Actions)")
+    add_format_option(p, ("text", "json", "sarif", "github"),
+                      help="text (default); json; sarif (SARIF 2.1.0, for code scanning); github (workflow-command "
+                      "annotations for GitHub Actions)")
     p.add_argument("--strict", action="store_true", help="warnings fail the run too (exit status 1)")
     p.add_argument("--fast", action="store_true",
                    help="check KNOWLEDGE.md and the layout only; skip the content checks (source maps and eval "

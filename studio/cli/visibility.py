@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.cli._output import write_json
+from studio.cli._output import add_format_option, write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.diagnostics import counted
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, open_visibility
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_scope_arguments(p)
     p.add_argument("--policy", choices=[x.value for x in Policy], default=Policy.STANDARD.value,
                    help="precedence shown first (default: standard; the other is shown beside it)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_format_option(p)
     p.set_defaults(func=run)
 
 

@@ -66,6 +66,6 @@ class FeedbackRecorder(QObject):
     def _error(self, job: int, trace: str) -> None:
         request = self._pending.pop(job, None)
         if request is not None:
-            last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
+            last = workers.failure_line(trace)
             # "FeedbackError: x is outside the pack" -> "x is outside the pack"
             self.failed.emit(request, last.split(": ", 1)[1] if ": " in last else last)

@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QFrame,
+    QHBoxLayout,
     QLabel,
     QLayout,
     QLayoutItem,
@@ -147,6 +148,16 @@ class FlowLayout(QLayout):
         if stretch:
             self._stretch.add(id(widget))
         self.addWidget(widget)
+
+    def add_labelled(self, label: str, control: QWidget) -> None:
+        """``control`` after its ``label``, as one item: when the row wraps, a label never ends a line without
+        the control it names."""
+        pair = QWidget()
+        pair_layout = QHBoxLayout(pair)
+        pair_layout.setContentsMargins(0, 0, 0, 0)
+        pair_layout.addWidget(QLabel(label))
+        pair_layout.addWidget(control)
+        self.add(pair)
 
     # -- QLayout --------------------------------------------------------------------------------------
     def addItem(self, item: QLayoutItem) -> None:

@@ -26,10 +26,10 @@ from pygments.lexers import (  # type: ignore[import-untyped]
 from pygments.styles import get_style_by_name  # type: ignore[import-untyped]
 from pygments.token import _TokenType  # type: ignore[import-untyped]
 from pygments.util import ClassNotFound  # type: ignore[import-untyped]
-from PySide6.QtCore import QTimer
 from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 from studio.ui import workers
+from studio.ui.debounce import debounce_timer
 from studio.ui.pacing import HIGHLIGHT, Paced
 from studio.ui.theme import theme_signals
 
@@ -140,10 +140,7 @@ class PygmentsHighlighter(QSyntaxHighlighter):
         self._painting: Paced[int] = Paced(self, HIGHLIGHT, self._rehighlight)
         """Numbers of the lines to colour again, a slice per turn so that a long file never blocks typing."""
         self._latest = 0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(150)
-        self._timer.timeout.connect(self.relex)
+        self._timer = debounce_timer(self, 150, self.relex)
         document.contentsChange.connect(self._edited)
         theme_signals().changed.connect(self.set_dark)  # View ▸ Theme applies at once
         self.relex()

@@ -15,9 +15,10 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, QObject, QTimer, Signal
+from PySide6.QtCore import QFileSystemWatcher, QObject, Signal
 
 from studio.ui import workers
+from studio.ui.debounce import debounce_timer
 from studio.ui.pacing import WATCH_PATHS, Paced
 
 MAX_WATCHED = 6000
@@ -55,10 +56,7 @@ class LiveWatch(QObject):
         self._generation = 0
         self._watched = 0
         """Paths handed to the watcher (approximate: the OS drops watches of deleted files)."""
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(DEBOUNCE_MS)
-        self._timer.timeout.connect(self._flush)
+        self._timer = debounce_timer(self, DEBOUNCE_MS, self._flush)
 
     def _new_watcher(self) -> QFileSystemWatcher:
         watcher = QFileSystemWatcher(self)

@@ -19,7 +19,7 @@ from studio.core.diff.markdown import render_markdown
 from studio.core.diff.request import DiffOutcome, DiffRequest, run_request
 from studio.core.model import Pack
 from studio.ui.panels.diff_view import DiffDialog
-from studio.ui.workers import submit
+from studio.ui.workers import failure_line, submit
 
 WHAT = {"ref": "at {value}", "folder": "against {value}", "review": "since its last review decision"}
 
@@ -95,8 +95,7 @@ class PackDiffs(QObject):
         if request_id != self.pending or self.dialog is None:
             return
         self.pending = 0
-        last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
-        self.dialog.view.show_trouble(what, f"The comparison failed: {last}")
+        self.dialog.view.show_trouble(what, f"The comparison failed: {failure_line(trace)}")
 
     def _ask_ref(self, pack: Pack) -> str | None:
         text, ok = QInputDialog.getText(self.parent_widget, f"Compare {pack.name} with a git ref",

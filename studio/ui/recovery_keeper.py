@@ -19,12 +19,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import shiboken6
-from PySide6.QtCore import QDir, QObject, QSettings, QStandardPaths, QThreadPool, QTimer, Signal, Slot
+from PySide6.QtCore import QDir, QObject, QSettings, QStandardPaths, Signal, Slot
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QWidget
 
 from studio.core.recovery import RecoveryCopy, RecoveryProblem, RecoveryStore
 from studio.ui import workers
+from studio.ui.debounce import debounce_timer
 from studio.ui.widgets.editor_tab import EditorTab
 from studio.ui.widgets.recovery_dialog import RecoveryChoice, offer_recovery
 
@@ -90,10 +91,7 @@ class _TabWatch(QObject):
         self.has_copy = False
         """A copy for this path may be on disk (we wrote one, or restored one), so a clean tab drops it."""
         self.warned = False
-        self.timer = QTimer(self)
-        self.timer.setSingleShot(True)
-        self.timer.setInterval(delay_ms)
-        self.timer.timeout.connect(self.due)
+        self.timer = debounce_timer(self, delay_ms, self.due)
         tab.editor.document().contentsChange.connect(self.changed)
         tab.dirty_changed.connect(self.dirty_changed)
         tab.saved.connect(self.saved)
@@ -185,8 +183,7 @@ class RecoveryKeeper(QObject):
         self._watches: dict[int, _TabWatch] = {}
         """By ``id(tab)``."""
         self._jobs: dict[int, Path] = {}
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
+        self._pool = workers.serial_pool(self)
 
     # -- tracking tabs ------------------------------------------------------------------------------
     def track(self, tab: EditorTab) -> None:

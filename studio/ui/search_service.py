@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QThreadPool, Signal
+from PySide6.QtCore import QObject, Signal
 
 from studio.core.search import RefreshReport, SearchIndex
 from studio.core.search.store import IndexLocationError
@@ -70,10 +70,8 @@ class SearchService(QObject):
         self.in_child_process = in_child_process
         self.index = SearchIndex.open(self.cache_dir)
         """The window's connection (searches and small updates); the child process opens its own."""
-        self.writer = QThreadPool(self)
-        self.writer.setMaxThreadCount(1)  # one writer per studio: a refresh and the updates take turns
-        self.reader = QThreadPool(self)
-        self.reader.setMaxThreadCount(1)
+        self.writer = workers.serial_pool(self)  # one writer per studio: a refresh and the updates take turns
+        self.reader = workers.serial_pool(self)
         self.last_report: RefreshReport | None = None
         self.refreshing = False
         self._cancel = threading.Event()
@@ -158,7 +156,7 @@ class SearchService(QObject):
 
     def _failed(self, _rid: int, text: str) -> None:
         self.refreshing = False
-        last = text.strip().splitlines()[-1] if text.strip() else "unknown error"
+        last = workers.failure_line(text)
         if IndexLocationError.__name__ in last:
             last = last.split(":", 1)[-1].strip()
         self.notice.emit(f"Search index: {last}")

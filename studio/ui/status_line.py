@@ -6,11 +6,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QLabel, QProgressBar, QPushButton, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
 
 from studio.core.diagnostics import DiagnosticCounts, counted
 from studio.core.model import Pack
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.models.diagnostics_table import counts_text
 
 
@@ -41,8 +42,7 @@ class StatusLine(QObject):
         self.progress.setRange(0, 0)
         self.progress.setTextVisible(False)
         self.progress_label = QLabel()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel_requested)
+        self.cancel_button = command_button("Cancel", self.cancel_requested)
         for label in (self.workspace_label, self.packs_label, self.counts_label):
             bar.addWidget(label)
         self._scanning: tuple[QWidget, ...] = (self.progress_label, self.progress, self.cancel_button)

@@ -197,42 +197,35 @@ def install_actions(window: QMainWindow, commands: WindowCommands, *, modes: Job
         theme.triggered.connect(lambda _checked=False, c=choice: commands.set_theme(c))
         themes.addAction(theme)
         actions.themes[choice] = theme
-    for a in (actions.new_pack, actions.open, actions.add_root, actions.examples, actions.quick_open):
-        file_menu.addAction(a)
-    file_menu.addMenu(actions.recent_menu)
-    file_menu.addSeparator()
-    for a in (actions.save, actions.close_tab, actions.rescan):
-        file_menu.addAction(a)
-    file_menu.addSeparator()
-    file_menu.addAction(actions.quit)
-    edit = menu_bar.addMenu("&Edit")
-    for a in (actions.undo, actions.redo, actions.find, actions.find_in_workspace):
-        edit.addAction(a)
-    edit.addSeparator()
-    for a in (actions.quick_fix, actions.complete, actions.format_frontmatter):
-        edit.addAction(a)
-    edit.addSeparator()
-    edit.addAction(actions.preferences)
+    _fill(file_menu,
+          [actions.new_pack, actions.open, actions.add_root, actions.examples, actions.quick_open,
+           actions.recent_menu.menuAction()],
+          [actions.save, actions.close_tab, actions.rescan],
+          [actions.quit])
+    _fill(menu_bar.addMenu("&Edit"),
+          [actions.undo, actions.redo, actions.find, actions.find_in_workspace],
+          [actions.quick_fix, actions.complete, actions.format_frontmatter],
+          [actions.preferences])
     view = menu_bar.addMenu("&View")
-    modes_menu = view.addMenu("Mode")
-    for a in actions.modes.values():
-        modes_menu.addAction(a)
-    view.addAction(actions.rerun_resolver)
-    view.addSeparator()
-    for a in (actions.next_problem, actions.prev_problem, actions.next_pane, actions.prev_pane):
-        view.addAction(a)
-    panes_menu = view.addMenu("Go to pane")
-    for a in actions.panes.values():
-        panes_menu.addAction(a)
-    view.addSeparator()
-    for dock in docks:
-        view.addAction(dock.toggleViewAction())
-    view.addAction(actions.toggle_previews)
-    view.addAction(actions.soft_wrap)
-    theme_menu = view.addMenu("Theme")
-    for a in actions.themes.values():
-        theme_menu.addAction(a)
-    help_menu = menu_bar.addMenu("&Help")
-    help_menu.addAction(actions.shortcuts)
-    help_menu.addAction(actions.about)
+    _fill(view,
+          [_submenu("Mode", view, actions.modes.values()), actions.rerun_resolver],
+          [actions.next_problem, actions.prev_problem, actions.next_pane, actions.prev_pane,
+           _submenu("Go to pane", view, actions.panes.values())],
+          [*(dock.toggleViewAction() for dock in docks), actions.toggle_previews, actions.soft_wrap,
+           _submenu("Theme", view, actions.themes.values())])
+    _fill(menu_bar.addMenu("&Help"), [actions.shortcuts, actions.about])
     return actions
+
+
+def _fill(menu: QMenu, *groups: Iterable[QAction]) -> QMenu:
+    """Put each group of actions in ``menu``, in order, with a separator between one group and the next."""
+    for n, group in enumerate(groups):
+        if n:
+            menu.addSeparator()
+        menu.addActions(list(group))
+    return menu
+
+
+def _submenu(title: str, parent: QMenu, actions: Iterable[QAction]) -> QAction:
+    """A submenu of ``parent`` listing ``actions``: the action that opens it, to place among ``parent``'s own."""
+    return _fill(QMenu(title, parent), actions).menuAction()

@@ -94,6 +94,20 @@ class Job(QRunnable):
         self.signals.finished.emit(self.request_id, result)
 
 
+def failure_line(trace: str) -> str:
+    """The line of a failed job's traceback to show the user: its last, the exception and its message."""
+    lines = trace.strip().splitlines()
+    return lines[-1] if lines else "unknown error"
+
+
+def serial_pool(parent: QObject) -> QThreadPool:
+    """A pool, owned by ``parent``, that runs its jobs one at a time in the order given: for work on something that
+    belongs to one thread at a time (a resolver session, the search index's writer), or that must not overlap."""
+    pool = QThreadPool(parent)
+    pool.setMaxThreadCount(1)
+    return pool
+
+
 def submit(
     fn: Callable[..., Any],
     *args: Any,

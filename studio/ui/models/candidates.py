@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor
 
 from studio.core.resolver import Decision, ResolveResult
 from studio.core.terminal import printable
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 
 COLUMNS = ("", "Pack", "Path", "Section", "Lines", "Tokens", "Score", "Reason")
 ROW_ROLE = Qt.ItemDataRole.UserRole + 40
@@ -69,6 +69,7 @@ def rows_of(result: ResolveResult) -> list[CandidateRow]:
 
 class CandidateTableModel(ItemTableModel[CandidateRow]):
     columns = COLUMNS
+    item_role = ROW_ROLE
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -98,11 +99,7 @@ class CandidateTableModel(ItemTableModel[CandidateRow]):
         self.changePersistentIndexList(before, after)
         self.layoutChanged.emit()
 
-    def data(self, index: ModelIndex, role: int = _DISPLAY) -> Any:
-        row_number, col = index.row(), index.column()
-        if not index.isValid() or not (0 <= row_number < len(self.items) and 0 <= col < len(COLUMNS)):
-            return None
-        row = self.items[row_number]
+    def cell(self, row: CandidateRow, col: int, role: int) -> Any:
         if role == _DISPLAY:
             return row.texts[col]
         if role == Qt.ItemDataRole.ForegroundRole and not row.selected:
@@ -113,8 +110,6 @@ class CandidateTableModel(ItemTableModel[CandidateRow]):
                 return UNCOUNTED_TIP.format(n=d.tokens_at_least)
             tip = d.detail or d.reason
             return f"{tip}\n{d.feedback}" if d.feedback else tip  # with "Use feedback": how feedback moved it
-        if role == ROW_ROLE:
-            return row
         return None
 
 

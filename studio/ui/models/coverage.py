@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor
 
 from studio.core.coverage import CoverageReport, CoverageTask, GapCluster
 from studio.core.terminal import printable
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 
 FIXED_COLUMNS = ("", "Task", "From", "Asked")
 MAX_FILE_COLUMNS = 40
@@ -57,6 +57,8 @@ def file_columns(report: CoverageReport, limit: int = MAX_FILE_COLUMNS) -> tuple
 class CoverageMatrixModel(ItemTableModel[CoverageTask]):
     """Rows are tasks; the first four columns describe the task, the rest are files."""
 
+    item_role = TASK_ROLE
+
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.files: list[str] = []
@@ -90,13 +92,7 @@ class CoverageMatrixModel(ItemTableModel[CoverageTask]):
             return NEVER_COLOR
         return None
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        task = self.items[index.row()]
-        column = index.column()
-        if role == TASK_ROLE:
-            return task
+    def cell(self, task: CoverageTask, column: int, role: int) -> Any:
         if column >= len(FIXED_COLUMNS):
             answers = self.files[column - len(FIXED_COLUMNS)] in task.by
             if role == Qt.ItemDataRole.DisplayRole:

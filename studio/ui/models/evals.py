@@ -15,7 +15,7 @@ from PySide6.QtGui import QColor
 from studio.core.evals.compare import CaseDelta
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome
 from studio.core.terminal import printable
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 
 COLUMNS = ("Case", "A", "B", "Change", "Recall / score", "RR", "Picked vs required", "Prompt")
 CASE_ROLE = Qt.ItemDataRole.UserRole + 40
@@ -63,6 +63,7 @@ class EvalCasesModel(ItemTableModel[CaseDelta]):
     """One row per case; ``has_b`` says whether a second configuration was run."""
 
     columns = COLUMNS
+    item_role = CASE_ROLE
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -90,13 +91,7 @@ class EvalCasesModel(ItemTableModel[CaseDelta]):
         self.set_items(cases)
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        case = self.items[index.row()]
-        col = index.column()
-        if role == CASE_ROLE:
-            return case
+    def cell(self, case: CaseDelta, col: int, role: int) -> Any:
         shown = case.b if case.b is not None else case.a
         if role == Qt.ItemDataRole.DisplayRole:
             return printable(self._display(case, col))  # case ids, prompts and paths are the suite author's text

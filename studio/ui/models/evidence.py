@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 
 from studio.core.evidence import ClaimEvidence
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 
 COLUMNS = ("Claim", "Text", "Status", "Source anchor", "Anchor", "Compiled into")
 CLAIM_ROLE = Qt.ItemDataRole.UserRole + 30
@@ -29,19 +29,10 @@ def anchor_text(evidence: ClaimEvidence) -> str:
 
 class ClaimTableModel(ItemTableModel[ClaimEvidence]):
     columns = COLUMNS
+    item_role = CLAIM_ROLE
 
-    def set_claims(self, items: list[ClaimEvidence]) -> None:
-        self.set_items(items)
-
-    def claim(self, row: int) -> ClaimEvidence:
-        return self.items[row]
-
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        evidence = self.items[index.row()]
+    def cell(self, evidence: ClaimEvidence, col: int, role: int) -> Any:
         claim = evidence.claim
-        col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             compiled = ", ".join(p if s == "ok" else f"{p} ({s})" for p, s in evidence.compiled_into)
             return (claim.claim_id or "(no id)", claim.text, claim.status or "(none)", anchor_text(evidence),
@@ -53,6 +44,4 @@ class ClaimTableModel(ItemTableModel[ClaimEvidence]):
         if role == Qt.ItemDataRole.ToolTipRole:
             problems = [d.message for d in evidence.diagnostics]
             return "\n".join(problems) if problems else claim.text
-        if role == CLAIM_ROLE:
-            return evidence
         return None

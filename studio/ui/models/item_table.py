@@ -12,9 +12,11 @@ _ROOT = QModelIndex()
 
 
 class ItemTableModel(QAbstractTableModel, Generic[T]):
-    """Rows are ``items``; subclasses name ``columns`` and answer ``data``. The model never edits anything."""
+    """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything."""
 
     columns: tuple[str, ...] = ()
+    item_role: int | None = None
+    """The role under which a row gives its item itself (how a panel reads the object behind the selected row)."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -27,6 +29,19 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
 
     def item(self, row: int) -> T:
         return self.items[row]
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """The item behind ``index``'s row under ``item_role``; for any other role, what ``cell`` says of it."""
+        if not self.valid(index):
+            return None
+        item = self.items[index.row()]
+        if role == self.item_role:
+            return item
+        return self.cell(item, index.column(), role)
+
+    def cell(self, item: T, column: int, role: int) -> Any:
+        """What ``column`` shows of ``item`` for ``role`` (None: nothing, as for a role a subclass does not answer)."""
+        return None
 
     def valid(self, index: ModelIndex) -> bool:
         return index.isValid() and 0 <= index.row() < len(self.items) and 0 <= index.column() < len(self.columns)

@@ -23,12 +23,7 @@ class RunsTableModel(ItemTableModel[RunRecord]):
     """One row per record, in the order the core returned them (time order)."""
 
     columns = COLUMNS
-
-    def set_records(self, items: list[RunRecord]) -> None:
-        self.set_items(items)
-
-    def record(self, row: int) -> RunRecord:
-        return self.items[row]
+    item_role = RECORD_ROLE
 
     def kinds(self) -> list[str]:
         return sorted({r.kind.value for r in self.items})
@@ -36,11 +31,7 @@ class RunsTableModel(ItemTableModel[RunRecord]):
     def statuses(self) -> list[str]:
         return sorted({r.status for r in self.items if r.status})
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        record = self.items[index.row()]
-        col = index.column()
+    def cell(self, record: RunRecord, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             time = format_time(record.timestamp) if record.timestamp else "(no time)"
             return (time, record.kind.value, record.status or "", record.validity.value, record.summary,
@@ -56,8 +47,6 @@ class RunsTableModel(ItemTableModel[RunRecord]):
             if record.time_source.value != "field" and col == 0:
                 return f"Time taken from the file's {record.time_source.value}"
             return record.summary or record.path
-        if role == RECORD_ROLE:
-            return record
         return None
 
 

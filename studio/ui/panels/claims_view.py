@@ -21,17 +21,13 @@ from typing import Any
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QSplitter,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -43,11 +39,13 @@ from studio.core.disputes.render import thread_text
 from studio.core.model import Pack
 from studio.core.resources import in_builtin_scope
 from studio.core.terminal import printable, printable_block
+from studio.ui.buttons import command_button
 from studio.ui.fit import wrap_label
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
-from studio.ui.workers import next_request_id, submit
+from studio.ui.row_table import record_table, size_columns
+from studio.ui.workers import failure_line, next_request_id, submit
 
 MAX_CELL_CHARS = 200
 """A claim's text in the table is cut here (the thread view shows it whole)."""
@@ -106,12 +104,11 @@ def compare(pack: Pack, task: str, claim_id: str, decision: str, new_text: str |
 class ClaimsModel(ItemTableModel[ClaimRow]):
     columns = ("Claim", "Status", "Evidence", "Dispute", "Text")
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index) or role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+    def cell(self, row: ClaimRow, column: int, role: int) -> Any:
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
-        row = self.item(index.row())
         value = (row.claim.claim_id, row.claim.status, row.claim.evidence_state or "-", row.dispute or "-",
-                 row.claim.text)[index.column()]
+                 row.claim.text)[column]
         if role == Qt.ItemDataRole.ToolTipRole:
             return printable(value[:2000])
         return printable(value[:MAX_CELL_CHARS])
@@ -137,17 +134,8 @@ class ClaimsView(QWidget):
         self._fence_request = 0
         self.heading = wrap_label(QLabel("Select a pack to see its claims."))
         self.model = ClaimsModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((170, 80, 110, 100)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.table = record_table(self.model)
+        size_columns(self.table.horizontalHeader(), (170, 80, 110, 100), stretch=4)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._show_thread())
         # Evidence excerpts are pack text: their blank runs are bounded. Wrapped at the widget's width.
         self.thread_view = PackTextView(font=monospace_font())
@@ -171,9 +159,7 @@ class ClaimsView(QWidget):
         self.new_text.setPlaceholderText("the claim's new text (amend)")
         self.evidence = QLineEdit()
         self.evidence.setPlaceholderText("sources/spec.md:12, sources/notes.md")
-        self.record_button = QPushButton("&Record step")
-        self.record_button.setToolTip("Write the step to runs/ (Ctrl+Return)")
-        self.record_button.clicked.connect(self.record_step)
+        self.record_button = command_button("&Record step", self.record_step, "Write the step to runs/ (Ctrl+Return)")
         QShortcut(QKeySequence("Ctrl+Return"), self, self.record_step,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
         form = QFormLayout()
@@ -189,9 +175,8 @@ class ClaimsView(QWidget):
 
         self.task = QLineEdit()
         self.task.setPlaceholderText("a task, e.g. how big is the brew boiler")
-        self.compare_button = QPushButton("Compare &fences")
-        self.compare_button.setToolTip("What the agent sees for the task before and after the chosen decision")
-        self.compare_button.clicked.connect(self.compare_fences)
+        self.compare_button = command_button("Compare &fences", self.compare_fences,
+                                             "What the agent sees for the task before and after the chosen decision")
         self.task.returnPressed.connect(self.compare_fences)
         task_row = QHBoxLayout()
         task_label = QLabel("Tas&k")
@@ -253,7 +238,7 @@ class ClaimsView(QWidget):
         self.heading.setText(f"{printable(pack.name)}: reading claims ...")
         self._pending = submit(read_claim_rows, pack.root, on_done=self._claims_read,
                                on_error=lambda _id, trace: self._say(f"Claims could not be read: "
-                                                                     f"{trace.splitlines()[-1]}"))
+                                                                     f"{failure_line(trace)}"))
 
     def _claims_read(self, request_id: int, read: object) -> None:
         if request_id != self._pending or not isinstance(read, ClaimsRead) or self.pack is None:
@@ -333,7 +318,7 @@ class ClaimsView(QWidget):
         submit(record, self.pack.root, self.pack.name, claim_id, action, self.text.toPlainText(), evidence,
                self.decision.currentText() if deciding else None, new_text, self.author.text().strip() or None,
                on_done=self._recorded,
-               on_error=lambda _id, trace: self._refused(f"failed: {trace.splitlines()[-1]}"))
+               on_error=lambda _id, trace: self._refused(f"failed: {failure_line(trace)}"))
 
     def _recorded(self, _request_id: int, result: object) -> None:
         if not isinstance(result, Path):
@@ -368,7 +353,7 @@ class ClaimsView(QWidget):
         self._fence_request = request = next_request_id()
         submit(compare, self.pack, task, claim_id, self.decision.currentText(), new_text,
                on_done=self._fences_done, request_id=request,
-               on_error=lambda _id, trace: self._say(f"The fences could not be resolved: {trace.splitlines()[-1]}"))
+               on_error=lambda _id, trace: self._say(f"The fences could not be resolved: {failure_line(trace)}"))
 
     def _fences_done(self, request_id: int, pair: object) -> None:
         if request_id != self._fence_request:

@@ -13,15 +13,12 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from PySide6.QtCore import QItemSelection, QRect, QSize, Qt, QThreadPool, Signal
+from PySide6.QtCore import QItemSelection, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QPainter, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QPushButton,
-    QTableView,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -42,12 +39,14 @@ from studio.core.coverage import (
 from studio.core.model import Pack
 from studio.core.resolver import ResolverSession
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.diff_highlighter import DiffHighlighter
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
 from studio.ui.pack_text_view import PackTextView
+from studio.ui.row_table import record_table, size_columns
 from studio.ui.theme import editor_font
-from studio.ui.workers import submit
+from studio.ui.workers import serial_pool, submit
 
 CLUSTER_ROLE = Qt.ItemDataRole.UserRole + 61
 FILE_COLUMN_WIDTH = 26
@@ -120,16 +119,14 @@ class CoverageView(QWidget):
         self.draft: GapDraft | None = None
         self.error = ""
         self.session = ResolverSession()
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)  # the session belongs to one thread at a time
+        self.pool = serial_pool(self)  # the session belongs to one thread at a time
         self._latest = 0
         self._stale = True
 
         self.summary = wrap_label(QLabel("No pack selected."))
         self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.refresh_button = QPushButton("Measure again")
-        self.refresh_button.setToolTip("Resolve every known task again (after editing pages or recording runs)")
-        self.refresh_button.clicked.connect(self.run)
+        self.refresh_button = command_button("Measure again", self.run,
+                                             "Resolve every known task again (after editing pages or recording runs)")
         head = QHBoxLayout()
         head.addWidget(self.summary, 1)
         head.addWidget(self.refresh_button)
@@ -137,31 +134,21 @@ class CoverageView(QWidget):
         self.clusters = QTreeWidget()
         self.clusters.setHeaderLabels(["Gaps (similar tasks together)", "Asked"])
         self.clusters.setRootIsDecorated(True)
-        self.clusters.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.clusters.header().setStretchLastSection(False)
-        self.clusters.header().resizeSection(1, 50)
+        size_columns(self.clusters.header(), (0, 50), stretch=0)
         self.clusters.currentItemChanged.connect(self._cluster_chosen)
 
         self.model = CoverageMatrixModel(self)
-        self.table = QTableView()
+        self.table = record_table(self.model)
         self.table.setHorizontalHeader(FileNamesHeader(self.table))
-        self.table.setModel(self.model)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
 
         self.detail = PackTextView(font=editor_font(), wrap=False)  # drafts quote the task and pack text
         self.highlighter = DiffHighlighter(self.detail.document())
-        self.draft_button = QPushButton("Make draft")
-        self.draft_button.setToolTip("Plan a draft page and eval case for the selected gap; shows the diff first")
-        self.draft_button.clicked.connect(self.make_draft)
-        self.write_button = QPushButton("Write draft")
-        self.write_button.setToolTip("Write the previewed draft into the pack (atomically), then measure again")
-        self.write_button.clicked.connect(self.write_draft)
+        self.draft_button = command_button(
+            "Make draft", self.make_draft, "Plan a draft page and eval case for the selected gap; shows the diff first")
+        self.write_button = command_button(
+            "Write draft", self.write_draft, "Write the previewed draft into the pack (atomically), then measure again")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.draft_button)

@@ -22,9 +22,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QPushButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -34,10 +32,12 @@ from PySide6.QtWidgets import (
 from studio.core.diff.report import TIERS, PackDiff, ResolverDelta
 from studio.core.diff.wording import claim_fields, count, measure, passed, short_json
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
+from studio.ui.row_table import size_columns
 from studio.ui.theme import is_dark
 
 MAX_LINE_CHARS = 400
@@ -91,12 +91,7 @@ class DiffView(QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        header = self.tree.header()
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(column, 110)
+        size_columns(self.tree.header(), (0, 110, 110), stretch=0)
         self.tree.currentItemChanged.connect(self._current_changed)
         self.detail = PackTextView(font=monospace_font(), wrap=False)  # tier text diffs are pack text
         self.detail.setPlaceholderText("Select a change to see it in full.")
@@ -364,13 +359,11 @@ class DiffDialog(QDialog):
         self.setWindowFlag(Qt.WindowType.WindowMaximizeButtonHint, True)
         self.view = DiffView()
         self.markdown = ""
-        self.copy_button = QPushButton("Copy as &Markdown")
-        self.copy_button.setToolTip("The report as a pull-request comment (Ctrl+Shift+C)")
-        self.copy_button.clicked.connect(self.copy_markdown)
+        self.copy_button = command_button("Copy as &Markdown", self.copy_markdown,
+                                          "The report as a pull-request comment (Ctrl+Shift+C)")
         self.copy_button.setEnabled(False)
         QShortcut(QKeySequence("Ctrl+Shift+C"), self, self.copy_markdown)
-        close = QPushButton("Close")
-        close.clicked.connect(self.close)
+        close = command_button("Close", self.close)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)

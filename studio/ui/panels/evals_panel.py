@@ -13,18 +13,14 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QPushButton,
     QSpinBox,
-    QTableView,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -42,13 +38,16 @@ from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.resolver.budget import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from studio.core.terminal import printable
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.buttons import command_button
+from studio.ui.debounce import debounce_timer
 from studio.ui.diff_preview import DiffPreviewDialog
 from studio.ui.fit import FlowLayout, splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
 from studio.ui.models.evals import CASE_ROLE, FILTERS, CaseFilterProxy, EvalCasesModel
 from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.handoffs import CaseFromResult, ResolveTask
-from studio.ui.workers import submit
+from studio.ui.row_table import record_table, select_first, size_columns
+from studio.ui.workers import serial_pool, submit
 
 RANKINGS = ("bm25f", "bm25", "reference")
 COMPARE_MODES = (("none", "No comparison"), ("config", "Configuration B"), ("last", "Last recorded run"))
@@ -73,12 +72,7 @@ class ConfigBox(QGroupBox):
         row = FlowLayout(self)
         row.setContentsMargins(6, 6, 6, 6)
         for label, widget in (("Budget", self.budget), ("Profile", self.profile), ("Ranking", self.ranking)):
-            pair = QWidget()
-            pair_layout = QHBoxLayout(pair)
-            pair_layout.setContentsMargins(0, 0, 0, 0)
-            pair_layout.addWidget(QLabel(label))
-            pair_layout.addWidget(widget)
-            row.add(pair)
+            row.add_labelled(label, widget)
 
     def config(self, encoding: str) -> EvalConfig:
         return EvalConfig(self.budget.value(), self.profile.currentData(), encoding, self.ranking.currentData())
@@ -123,19 +117,16 @@ class EvalsPanel(ModePanel):
         self.result: PairResult | None = None
         self.error = ""
         self.session = ResolverSession()
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)  # the session belongs to one thread at a time
+        self.pool = serial_pool(self)  # the session belongs to one thread at a time
         self._latest = 0
-        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.run)
+        self._debounce = debounce_timer(self, DEBOUNCE_MS, self.run)
 
         self.title = wrap_label(QLabel("No pack selected."))
         self.suite_combo = QComboBox()
         self.suite_combo.setMinimumContentsLength(22)
         self.suite_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.run_button = QPushButton("Run")
-        self.run_button.setToolTip("Run the suite again (after editing a split, a description or the budget)")
-        self.run_button.clicked.connect(self.run)
+        self.run_button = command_button("Run", self.run,
+                                         "Run the suite again (after editing a split, a description or the budget)")
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(QLabel("Suite"))
@@ -172,31 +163,20 @@ class EvalsPanel(ModePanel):
         self.model = EvalCasesModel(self)
         self.proxy = CaseFilterProxy(self)
         self.proxy.setSourceModel(self.model)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((150, 90, 90, 80, 120, 90, 300)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(7, QHeaderView.ResizeMode.Stretch)
+        self.table = record_table(self.proxy)
+        size_columns(self.table.horizontalHeader(), (150, 90, 90, 80, 120, 90, 300), stretch=7)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(lambda _index: self.open_selected_in_resolve())
         self.detail = QTextBrowser()
         self.detail.setOpenLinks(False)
         split = splitter(Qt.Orientation.Vertical, (self.table, 3), (self.detail, 1))
 
-        self.open_button = QPushButton("Open in Resolve")
-        self.open_button.setToolTip("Open the selected case in Resolve mode with its prompt and budget")
-        self.open_button.clicked.connect(self.open_selected_in_resolve)
-        self.edit_button = QPushButton("Edit suite")
-        self.edit_button.clicked.connect(self._edit_suite)
-        self.record_button = QPushButton("Record run A")
-        self.record_button.setToolTip("Write run A under runs/ (the Runs mode charts pass rate and recall over time)")
-        self.record_button.clicked.connect(self.record_run)
+        self.open_button = command_button("Open in Resolve", self.open_selected_in_resolve,
+                                          "Open the selected case in Resolve mode with its prompt and budget")
+        self.edit_button = command_button("Edit suite", self._edit_suite)
+        self.record_button = command_button("Record run A", self.record_run,
+                                            "Write run A under runs/ (the Runs mode charts pass rate and recall over "
+                                            "time)")
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         for button in (self.open_button, self.edit_button, self.record_button):
@@ -364,12 +344,7 @@ class EvalsPanel(ModePanel):
         return case if isinstance(case, CaseDelta) else None
 
     def select_case(self, case_id: str) -> bool:
-        for row in range(self.proxy.rowCount()):
-            case = self.proxy.index(row, 0).data(CASE_ROLE)
-            if isinstance(case, CaseDelta) and case.id == case_id:
-                self.table.selectRow(row)
-                return True
-        return False
+        return select_first(self.table, CASE_ROLE, lambda case: isinstance(case, CaseDelta) and case.id == case_id)
 
     def _selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
         case = self.selected_case()

@@ -10,11 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QGroupBox,
-    QHeaderView,
     QLabel,
-    QTableView,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -30,6 +27,7 @@ from studio.ui.models.evidence import CLAIM_ROLE, ClaimTableModel, anchor_text, 
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
+from studio.ui.row_table import record_table, select_first, size_columns
 
 NEVER_RUNS = "The studio never runs, installs or fetches Builder Skills."
 
@@ -69,21 +67,11 @@ class EvidencePanel(QWidget):
         self.claims = ClaimTableModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.claims)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table = record_table(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.proxy.sort(-1)  # the source map's own order until the user clicks a header
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((170, 0, 90, 280, 90, 280)):
-            if width:
-                header.resizeSection(column, width)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().hide()
+        size_columns(self.table.horizontalHeader(), (170, 0, 90, 280, 90, 280), stretch=1)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(self._open_claim)
@@ -111,8 +99,7 @@ class EvidencePanel(QWidget):
         self.builders.setHeaderLabels(["From", "Kind", "Name", "Version", "Digest", "Source"])
         self.builders.setRootIsDecorated(False)
         self.builders.setMaximumHeight(110)
-        for column, width in enumerate((280, 90, 220, 80, 300)):
-            self.builders.setColumnWidth(column, width)
+        size_columns(self.builders.header(), (280, 90, 220, 80, 300))
         self.provenance_diagnostics = DiagnosticsList()
         self.provenance_diagnostics.setMaximumHeight(70)
         self.provenance_diagnostics.diagnostic_activated.connect(self._open_diagnostic)
@@ -131,7 +118,7 @@ class EvidencePanel(QWidget):
         self.source_view.clear()
         self.compiled_view.clear()
         if audit is None:
-            self.claims.set_claims([])
+            self.claims.set_items([])
             self.provenance_diagnostics.set_diagnostics([])
             self.provenance_diagnostics.hide()
             self.consistency.clear()
@@ -146,20 +133,16 @@ class EvidencePanel(QWidget):
         self.provenance_diagnostics.set_diagnostics(provenance.diagnostics)
         self.provenance_diagnostics.setVisible(bool(provenance.diagnostics))
         evidence = audit.evidence
-        self.claims.set_claims(evidence.claims)
-        broken = sum(1 for row in range(self.claims.rowCount()) if is_broken(self.claims.claim(row)))
+        self.claims.set_items(evidence.claims)
+        broken = sum(1 for row in range(self.claims.rowCount()) if is_broken(self.claims.item(row)))
         self.map_state.setText(
             f"{SOURCE_MAP}: {len(evidence.claims)} claims, {broken} with a broken anchor or target"
             if evidence.source_map_present else f"No {SOURCE_MAP} in this pack.")
 
     def select_claim(self, claim_id: str) -> bool:
         """Select the row of ``claim_id`` (as a user click would); False when there is no such claim."""
-        for row in range(self.proxy.rowCount()):
-            evidence = self.proxy.index(row, 0).data(CLAIM_ROLE)
-            if isinstance(evidence, ClaimEvidence) and evidence.claim.claim_id == claim_id:
-                self.table.selectRow(row)
-                return True
-        return False
+        return select_first(self.table, CLAIM_ROLE,
+                            lambda found: isinstance(found, ClaimEvidence) and found.claim.claim_id == claim_id)
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()

@@ -14,7 +14,6 @@ from PySide6.QtCore import QItemSelection, QModelIndex, QPersistentModelIndex, Q
 from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHeaderView,
     QLabel,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -29,8 +28,9 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, FileFeedback
 from studio.core.terminal import printable
 from studio.ui.fit import splitter
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.record_view import DiagnosticsList
+from studio.ui.row_table import size_columns
 
 COLUMNS = ("File", "Helpful", "Harmful", "Confidence", "Latest outcome")
 CONFIDENCE_COLUMN = COLUMNS.index("Confidence")
@@ -56,12 +56,9 @@ class FeedbackTableModel(ItemTableModel[FileFeedback]):
     """One row per file with feedback, in the core's order (confidence, then helpful count)."""
 
     columns = COLUMNS
+    item_role = FILE_ROLE
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        f = self.items[index.row()]
-        col = index.column()
+    def cell(self, f: FileFeedback, col: int, role: int) -> Any:
         confidence = f.confidence
         if role == Qt.ItemDataRole.DisplayRole:
             shown = "-" if confidence is None else f"{confidence:.2f}"
@@ -82,8 +79,6 @@ class FeedbackTableModel(ItemTableModel[FileFeedback]):
                 return ("Wilson score lower bound (95%) of the helpful share: the share of helpful outcomes one can "
                         "be fairly sure of, given how many there are.")
             return f.path if col == 0 else _latest(f)
-        if role == FILE_ROLE:
-            return f
         return None
 
 
@@ -126,17 +121,13 @@ class FeedbackView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((260, 64, 64, 90)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        size_columns(self.table.horizontalHeader(), (260, 64, 64, 90), stretch=4)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         self.table.doubleClicked.connect(self._open_row)
         self.history = QTreeWidget()
         self.history.setHeaderLabels(["Time", "Outcome", "Task", "Section", "Trace", "Reviewer"])
         self.history.setRootIsDecorated(False)
-        for column, width in enumerate((150, 70, 300, 100, 140)):
-            self.history.setColumnWidth(column, width)
+        size_columns(self.history.header(), (150, 70, 300, 100, 140))
         self.findings = DiagnosticsList()
         self.findings.diagnostic_activated.connect(self._open_finding)
         layout = QVBoxLayout(self)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QThreadPool, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -70,8 +70,7 @@ class LayersView(QWidget):
         self.error = ""
         self.latest = -1
         self.dropped = 0
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
+        self.pool = workers.serial_pool(self)
 
         self.title = QLabel("Run the resolver to see the three-layer path of its task.")
         self.title.setTextFormat(Qt.TextFormat.PlainText)
@@ -140,7 +139,7 @@ class LayersView(QWidget):
     def _failed(self, request_id: int, text: str) -> None:
         if request_id != self.latest:
             return
-        self.error = text.strip().splitlines()[-1] if text.strip() else "unknown error"
+        self.error = workers.failure_line(text)
         self.title.setText(f"The layers simulation failed: {self.error}")
 
     # -- showing -----------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QThreadPool
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QTabWidget
 
 from studio.core.clients import compare
@@ -19,7 +19,7 @@ from studio.core.resolver import ResolveRequest, ResolveResult
 from studio.core.resolver.budget import MIN_BUDGET
 from studio.ui.panels.clients_view import ClientsView
 from studio.ui.panels.sweep_view import SweepView, load_plotting
-from studio.ui.workers import next_request_id, submit
+from studio.ui.workers import failure_line, next_request_id, serial_pool, submit
 
 SWEEP_POINTS = 25
 """Budgets per sweep: from the smallest budget offered to twice the one on screen."""
@@ -49,8 +49,7 @@ class ResolveExtras(QObject):
         self.sweep = SweepView()
         tabs.addTab(self.clients, "Clients")
         tabs.addTab(self.sweep, "Budget sweep")
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)
+        self.pool = serial_pool(self)
         self.result: ResolveResult | None = None
         self._shown: dict[str, object] = {}
         self._latest: dict[str, int] = {}
@@ -106,9 +105,7 @@ class ResolveExtras(QObject):
         self.sweep.set_plotting(module)  # type: ignore[arg-type]  # load_plotting returns the module
 
     def _plot_failed(self, _request_id: int, trace: str) -> None:
-        last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
-        self.sweep.show_waiting(f"The plot cannot be drawn: {last}")
+        self.sweep.show_waiting(f"The plot cannot be drawn: {failure_line(trace)}")
 
     def _failed(self, _request_id: int, trace: str) -> None:
-        last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
-        self.clients.summary.setText(f"Failed: {last}")
+        self.clients.summary.setText(f"Failed: {failure_line(trace)}")

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSignalBlocker, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QSlider,
     QSpinBox,
@@ -126,12 +125,7 @@ class ResolverInputs(QWidget):
         overrides = FlowLayout()
         for label, combo in (("Profile", self.profile), ("Runtime mode", self.mode),
                              ("Grounding", self.grounding), ("Encoding", self.encoding)):
-            pair = QWidget()
-            pair_layout = QHBoxLayout(pair)
-            pair_layout.setContentsMargins(0, 0, 0, 0)
-            pair_layout.addWidget(QLabel(label))
-            pair_layout.addWidget(combo)
-            overrides.add(pair)
+            overrides.add_labelled(label, combo)
         # The switches share the budget's row: every line of the form is a line less for the results below it.
         budget = QHBoxLayout()
         budget.addWidget(self.slider, 1)
@@ -149,19 +143,17 @@ class ResolverInputs(QWidget):
 
     # -- budget sync: each widget drives the other without echoing back ---------------------------
     def _slider_moved(self, position: int) -> None:
-        budget = slider_to_budget(position)
-        if budget != self.spin.value():
-            self.spin.blockSignals(True)
-            self.spin.setValue(budget)
-            self.spin.blockSignals(False)
-        self.changed.emit()
+        self._follow(self.spin, slider_to_budget(position))
 
     def _spin_changed(self, value: int) -> None:
-        position = budget_to_slider(value)
-        if position != self.slider.value():
-            self.slider.blockSignals(True)
-            self.slider.setValue(position)
-            self.slider.blockSignals(False)
+        self._follow(self.slider, budget_to_slider(value))
+
+    def _follow(self, other: QSlider | QSpinBox, value: int) -> None:
+        """Move ``other`` to ``value`` silently (its own change would move the first widget back), then say the
+        budget changed."""
+        if value != other.value():
+            with QSignalBlocker(other):
+                other.setValue(value)
         self.changed.emit()
 
     def set_task(self, task: str, budget: int, profile: str | None = None) -> None:

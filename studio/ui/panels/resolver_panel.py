@@ -12,18 +12,16 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
     QMessageBox,
-    QPushButton,
     QSizePolicy,
     QSplitter,
     QStyle,
@@ -37,6 +35,8 @@ from studio.core.diagnostics import counted
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult, ResolverSession
 from studio.core.tokens import DEFAULT_ENCODING
+from studio.ui.buttons import command_button
+from studio.ui.debounce import debounce_timer
 from studio.ui.feedback_recorder import FeedbackRecorder, FeedbackRequest
 from studio.ui.fit import OutputBox, scroll_page, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
@@ -49,7 +49,8 @@ from studio.ui.panels.layers_view import LayersView
 from studio.ui.panels.resolve_extras import ResolveExtras
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
-from studio.ui.workers import LatestWork, next_request_id, submit
+from studio.ui.row_table import size_columns
+from studio.ui.workers import LatestWork, failure_line, next_request_id, serial_pool, submit
 
 DEBOUNCE_MS = 50
 FORM_FLOOR_LINES = 5
@@ -107,8 +108,7 @@ class ResolverPanel(ModePanel):
         # A turn later: the panel's first paint comes first, instead of taking turns at the interpreter lock with
         # the worker (which made a 35 ms paint a 60 ms stall).
         self._offer_work = LatestWork(self._offer, self, later=True)
-        self.pool = QThreadPool(self)
-        self.pool.setMaxThreadCount(1)  # the session belongs to exactly one thread at a time
+        self.pool = serial_pool(self)  # the session belongs to exactly one thread at a time
         self.result: ResolveResult | None = None
         self.pinned: ResolveResult | None = None
         self.pinned_label = ""
@@ -119,8 +119,7 @@ class ResolverPanel(ModePanel):
         self._latest = 0
         self._sent_at = 0.0
         self.last_latency_ms = 0.0
-        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.run_now)
+        self._debounce = debounce_timer(self, DEBOUNCE_MS, self.run_now)
 
         self.header = wrap_label(QLabel())
         """Which pack the simulation starts from, by its distinguishing label (and why it is not offered)."""
@@ -128,24 +127,19 @@ class ResolverPanel(ModePanel):
         self.inputs = ResolverInputs()
         self.inputs.changed.connect(self._debounce.start)
         self.status = wrap_label(QLabel())
-        self.pin_button = QPushButton("Pin")
-        self.pin_button.setToolTip("Keep this result and compare every later run with it")
-        self.pin_button.clicked.connect(self.pin)
-        self.unpin_button = QPushButton("Unpin")
-        self.unpin_button.clicked.connect(self.unpin)
-        self.save_button = QPushButton("Save as run ...")
-        self.save_button.setToolTip("Write this resolution as runs/context-<time>.json into each pack that "
-                                    "contributed context")
-        self.save_button.clicked.connect(self._save_clicked)
+        self.pin_button = command_button("Pin", self.pin, "Keep this result and compare every later run with it")
+        self.unpin_button = command_button("Unpin", self.unpin)
+        self.save_button = command_button("Save as run ...", self._save_clicked,
+                                          "Write this resolution as runs/context-<time>.json into each pack that "
+                                          "contributed context")
         # Feedback from the row menu is written off the GUI thread; Runs shows it through ``runs_written``.
         self.recorder = FeedbackRecorder(self)
         self.feedback_requested.connect(self.recorder.record)
         self.recorder.recorded.connect(self._feedback_written)
         self.recorder.failed.connect(self.note_feedback_failed)
-        self.case_button = QPushButton("Add as eval case")
-        self.case_button.setToolTip("Add this task to the pack's answer-quality suite, expecting the files picked "
-                                    "now (Evals mode)")
-        self.case_button.clicked.connect(self._case_clicked)
+        self.case_button = command_button("Add as eval case", self._case_clicked,
+                                          "Add this task to the pack's answer-quality suite, expecting the files "
+                                          "picked now (Evals mode)")
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         for button in (self.pin_button, self.unpin_button, self.save_button, self.case_button):
@@ -163,12 +157,8 @@ class ResolverPanel(ModePanel):
         self.table.setWordWrap(False)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        header = self.table.horizontalHeader()
         # Fixed widths: measuring ~500 rows on every re-run would cost more than the resolve itself.
-        for column, width in enumerate((64, 110, 0, 90, 48, 52, 44, 120)):
-            if width:
-                header.resizeSection(column, width)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        size_columns(self.table.horizontalHeader(), (64, 110, 0, 90, 48, 52, 44, 120), stretch=2)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.clicked.connect(self._row_clicked)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -333,7 +323,7 @@ class ResolverPanel(ModePanel):
             return
         self.background_pending = False
         self.error = trace
-        last = trace.strip().splitlines()[-1] if trace.strip() else "unknown error"
+        last = failure_line(trace)
         self.status.setText(f"The resolver failed: {last}")
 
     # -- results -----------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._compare import Comparison, item_key
 from studio.ui.panels.record_view import monospace_font
+from studio.ui.row_table import size_columns
 from studio.ui.theme import is_dark
 
 
@@ -210,8 +211,7 @@ class CompareView(QWidget):
         self.summary.setWordWrap(True)  # a long summary must not force the tabs wider than the table
         self.tree = QTreeWidget()
         self.tree.setHeaderLabels(["Item", "Pack", "Tokens", "Reason now"])
-        for column, width in enumerate((250, 120, 56)):
-            self.tree.setColumnWidth(column, width)
+        size_columns(self.tree.header(), (250, 120, 56))
         self.tree.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

@@ -15,13 +15,13 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QPushButton,
     QRadioButton,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.core.model import STATUSES, TRUST_LEVELS
+from studio.ui.buttons import command_button
 from studio.ui.fit import FlowLayout
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
@@ -68,8 +68,7 @@ class ReviewForm(QWidget):
             combo.addItem(UNCHANGED, None)
             for value in values:
                 combo.addItem(value, value)
-        self.record_button = QPushButton("Record decision")
-        self.record_button.clicked.connect(self.record_requested)
+        self.record_button = command_button("Record decision", self.record_requested)
         self.reason.textChanged.connect(self._update_enabled)
         self.update_knowledge.toggled.connect(self._update_enabled)
         self.decisions.buttonToggled.connect(lambda *_: self._suggest())

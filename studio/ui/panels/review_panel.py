@@ -18,7 +18,6 @@ from typing import Any
 from PySide6.QtCore import QItemSelection, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDialog,
     QGroupBox,
@@ -27,8 +26,6 @@ from PySide6.QtWidgets import (
     QListView,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
-    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -49,11 +46,13 @@ from studio.core.review_reasons import (
 )
 from studio.core.runs import read_runs
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
-from studio.ui.models.item_table import ItemTableModel, ModelIndex
+from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
+from studio.ui.row_table import record_table
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
 
@@ -69,6 +68,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
     """Queued packs with each one's distinguishing label and last decision (filled in when read)."""
 
     columns = ("Pack", "Status", "Trust", "Last decision")
+    item_role = PACK_ROLE
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -88,11 +88,7 @@ class ReviewQueueModel(ItemTableModel[Pack]):
         found = self.decision(pack)
         return found is not None and found.stands
 
-    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.valid(index):
-            return None
-        pack = self.items[index.row()]
-        column = index.column()
+    def cell(self, pack: Pack, column: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             label = self.labels.get(pack.root)
             return (label.text if label else pack.name, pack.status or "", pack.trust or "",
@@ -109,8 +105,6 @@ class ReviewQueueModel(ItemTableModel[Pack]):
                          "Status or trust changed since.")
                 return f"{found.summary}\n{found.reason}\n{found.record}\n{state}"
             return f"{pack.scope.value} scope\n{pack.root}"
-        if role == PACK_ROLE:
-            return pack
         return None
 
     def _decision_text(self, pack: Pack) -> str:
@@ -183,12 +177,7 @@ class ReviewPanel(ModePanel):
         self.include_stale = QCheckBox("Include stale packs")
         self.include_stale.toggled.connect(lambda *_: self._refresh_queue())
         self.queue = ReviewQueueModel(self)
-        self.table = QTableView()
-        self.table.setModel(self.queue)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.verticalHeader().hide()
-        self.table.setWordWrap(False)
+        self.table = record_table(self.queue)
         header = self.table.horizontalHeader()
         header.resizeSection(0, 160)
         # Status and trust are short words from the standard's lists: room for the longest, worked out once
@@ -211,10 +200,11 @@ class ReviewPanel(ModePanel):
         font = self.heading.font()
         font.setBold(True)
         self.heading.setFont(font)
-        self.since_review = QPushButton("Changes since the last review decision")
-        self.since_review.setToolTip("Compare the pack with the git commit of its last recorded review decision")
+        self.since_review = command_button(
+            "Changes since the last review decision",
+            lambda: self.diff_requested.emit(self.pack) if self.pack else None,
+            "Compare the pack with the git commit of its last recorded review decision")
         self.since_review.setEnabled(False)
-        self.since_review.clicked.connect(lambda: self.diff_requested.emit(self.pack) if self.pack else None)
         self.reason_list = QListWidget()
         self.reason_list.setWordWrap(True)  # reasons are sentences; a list view wraps them, a tree would not
         self.reason_list.setResizeMode(QListView.ResizeMode.Adjust)

@@ -30,7 +30,7 @@ from studio.ui.panels.evidence_panel import EvidencePanel
 from studio.ui.panels.feedback_view import FeedbackView
 from studio.ui.panels.record_view import DiagnosticsList, RecordTextView, read_text_for_display
 from studio.ui.panels.run_stats_view import RunStatsView
-from studio.ui.row_table import sorted_row_table
+from studio.ui.row_table import select_first, sorted_row_table
 from studio.ui.workers import submit
 
 
@@ -127,7 +127,7 @@ class RunsPanel(ModePanel):
         self.audit = audit
         self.error = ""
         records = audit.runs.records if audit else []
-        self.model.set_records(records)
+        self.model.set_items(records)
         self._fill_filters()
         self.record_view.show_text("")
         self.record_diagnostics.set_diagnostics([])
@@ -174,12 +174,8 @@ class RunsPanel(ModePanel):
 
     def select_record(self, path: str) -> bool:
         """Select the row of the record at pack-relative ``path`` (as a click would)."""
-        for row in range(self.proxy.rowCount()):
-            record = self.proxy.index(row, 0).data(RECORD_ROLE)
-            if isinstance(record, RunRecord) and record.path == path:
-                self.table.selectRow(row)
-                return True
-        return False
+        return select_first(self.table, RECORD_ROLE,
+                            lambda record: isinstance(record, RunRecord) and record.path == path)
 
     def _selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         indexes = selected.indexes()

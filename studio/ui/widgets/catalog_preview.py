@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QButtonGroup, QComboBox, QLineEdit, QRadioButton, QVBoxLayout, QWidget
 
@@ -18,6 +18,7 @@ from studio.core.model import Pack, Scope
 from studio.core.search.compressed import build_compressed_index, preview_text, select_packs
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
+from studio.ui.debounce import debounce_timer
 from studio.ui.fit import FlowLayout
 from studio.ui.previews import Preview
 from studio.ui.widgets.text_preview import TextPreview
@@ -74,8 +75,7 @@ class CatalogPreview(QWidget):
         for widget in (self.scope, self.type):
             row.add(widget)
         row.add(self.pack_name, stretch=True)
-        self._timer = QTimer(self, singleShot=True, interval=REBUILD_MS)
-        self._timer.timeout.connect(self._build)
+        self._timer = debounce_timer(self, REBUILD_MS, self._build)
         switch = FlowLayout()
         switch.add(self.this_pack)
         switch.add(self.workspace)

@@ -21,9 +21,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -34,6 +32,8 @@ from studio.core.labels import pack_labels
 from studio.core.model import Pack
 from studio.core.shadowing import RULES, decide
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
+from studio.ui.row_table import size_columns
 
 COLUMNS = ("", "Scope", "Version", "Updated", "Folder")
 WIN_COLOR = QColor("#2e7d32")
@@ -68,19 +68,14 @@ class CollisionView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setTextElideMode(Qt.TextElideMode.ElideLeft)  # the end of a folder path is what differs
-        header = self.table.horizontalHeader()
-        for column, width in enumerate((86, 84, 70, 96)):
-            header.resizeSection(column, width)
-        header.setSectionResizeMode(len(COLUMNS) - 1, QHeaderView.ResizeMode.Stretch)
+        size_columns(self.table.horizontalHeader(), (86, 84, 70, 96), stretch=len(COLUMNS) - 1)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.why_not = QLabel()
         self.why_not.setWordWrap(True)
         self.why_not.setStyleSheet("color: #b26a00")
-        self.make_winner = QPushButton("Make this copy win")
-        self.make_winner.setToolTip("Pin the selected copy: it wins among the copies of its scope, from now on")
-        self.make_winner.clicked.connect(self._pin_selected)
-        self.unpin = QPushButton("Remove pin")
-        self.unpin.clicked.connect(lambda: self.pin_requested.emit(self.name, None))
+        self.make_winner = command_button("Make this copy win", self._pin_selected,
+                                          "Pin the selected copy: it wins among the copies of its scope, from now on")
+        self.unpin = command_button("Remove pin", lambda: self.pin_requested.emit(self.name, None))
         buttons = QHBoxLayout()
         buttons.addWidget(self.make_winner)
         buttons.addWidget(self.unpin)

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMenu, QPlainTextEdit, QVBoxLayout, QWidget
 
@@ -30,6 +30,7 @@ from studio.core.model import Pack, Scope
 from studio.core.pack import validate_text
 from studio.core.text.line_breaks import shown
 from studio.ui import workers
+from studio.ui.debounce import debounce_timer
 from studio.ui.document import Document, SaveOutcome, save_document
 from studio.ui.highlighter import PygmentsHighlighter, language_for
 from studio.ui.pack_text_view import has_long_blank_run
@@ -69,10 +70,7 @@ class EditorTab(QWidget):
         self.editor.document().modificationChanged.connect(self.dirty_changed)
         self._latest_validation = 0
         self._latest_fix_lines = 0
-        self._live = QTimer(self)
-        self._live.setSingleShot(True)
-        self._live.setInterval(LIVE_DELAY_MS)
-        self._live.timeout.connect(self.validate_now)
+        self._live = debounce_timer(self, LIVE_DELAY_MS, self.validate_now)
         self.quick_fix: QuickFixController | None = None
         self.assist: FrontmatterAssist | None = None
         if self.is_knowledge:

@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt, Signal
+from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListView,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeView,
@@ -34,11 +33,12 @@ from PySide6.QtWidgets import (
 from studio.core.model import Pack, Scope
 from studio.core.search import RefreshReport, SearchHit, SearchResults
 from studio.core.search.files import KINDS
+from studio.ui.debounce import debounce_timer
 from studio.ui.fit import FlowLayout
 from studio.ui.models.pack_choices import PackChoicesModel
 from studio.ui.models.search_results import HIT_ROLE, SearchResultsModel
 from studio.ui.search_service import SearchService
-from studio.ui.theme import is_dark
+from studio.ui.widgets.marked_text import draw_marked, paint_row_without_text, text_colours
 
 DEBOUNCE_MS = 200
 REOPEN_S = 0.5
@@ -57,32 +57,14 @@ class SnippetDelegate(QStyledItemDelegate):
         if not isinstance(hit, SearchHit):
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""
-        widget = opt.widget
-        if widget is not None:
-            widget.style().drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        color = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
-        accent = color if selected else QColor("#6ea8ff" if is_dark() else "#0a5bd3")
-        plain = QFont(opt.font)
-        bold = QFont(opt.font)
-        bold.setBold(True)
+        opt = paint_row_without_text(self, painter, option, index)
         rect = QRect(opt.rect).adjusted(4, 0, -4, 0)
-        metrics = QFontMetrics(plain)
+        metrics = QFontMetrics(opt.font)
         baseline = rect.top() + (rect.height() - metrics.height()) // 2 + metrics.ascent()
         painter.save()
         painter.setClipRect(rect)
-        x = rect.left()
-        for text, hot in runs(hit.snippet, hit.highlights):
-            font = bold if hot else plain
-            painter.setFont(font)
-            painter.setPen(accent if hot else color)
-            painter.drawText(QPoint(x, baseline), text)
-            x += QFontMetrics(font).horizontalAdvance(text)
-            if x > rect.right():
-                break
+        draw_marked(painter, rect.left(), baseline, runs(hit.snippet, hit.highlights), opt.font, text_colours(opt),
+                    right=rect.right())
         painter.restore()
 
 
@@ -117,8 +99,7 @@ class FindInWorkspacePanel(QWidget):
         self._last_open: tuple[tuple[str, str, int] | None, float] = (None, 0.0)
         self.dropped = 0
         """Answers that arrived after a newer query was sent (counted, never shown)."""
-        self._debounce = QTimer(self, singleShot=True, interval=DEBOUNCE_MS)
-        self._debounce.timeout.connect(self.search_now)
+        self._debounce = debounce_timer(self, DEBOUNCE_MS, self.search_now)
 
         self.query = QLineEdit(placeholderText="Find in workspace: words, \"a phrase\", prefix*")
         self.query.setClearButtonEnabled(True)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPushButton,
     QScrollArea,
     QSizePolicy,
     QVBoxLayout,
@@ -22,6 +21,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.labels import SEPARATOR
 from studio.core.model import Pack
 from studio.core.terminal import printable
+from studio.ui.buttons import command_button
 from studio.ui.icons import severity_icon
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.previews import PackPreviews
@@ -56,11 +56,10 @@ class Inspector(QWidget):
         # Shown when another pack carries the same name: which copy this is, and the way to the collision view.
         self.copies_note = QLabel(wordWrap=True)
         self.copies_note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.compare_button = QPushButton("Compare copies…")
-        self.compare_button.setToolTip("Every pack of this name side by side: which one wins and why; pin the one "
-                                       "that should win")
-        self.compare_button.clicked.connect(
-            lambda: self.compare_copies_requested.emit(self.pack.name) if self.pack is not None else None)
+        self.compare_button = command_button(
+            "Compare copies…",
+            lambda: self.compare_copies_requested.emit(self.pack.name) if self.pack is not None else None,
+            "Every pack of this name side by side: which one wins and why; pin the one that should win")
         self.copies_box = QWidget()
         copies = QVBoxLayout(self.copies_box)
         copies.setContentsMargins(0, 0, 0, 0)

@@ -16,7 +16,7 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
-    QPushButton,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -41,6 +40,8 @@ from studio.core.authoring.new_pack import NewPackError, NewPackRequest, PackPla
 from studio.core.authoring.templates import Template, TemplateSet, load_templates, user_templates_dir
 from studio.core.model import PROFILES, RUNTIME_MODES, STANDARD_TYPES
 from studio.ui import workers
+from studio.ui.buttons import command_button
+from studio.ui.debounce import debounce_timer
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.theme import editor_font
 
@@ -85,8 +86,7 @@ class NewPackDialog(QDialog):
         self.description = QPlainTextEdit()
         self.description.setFixedHeight(64)
         self.folder = QLineEdit(str(into))
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
+        browse = command_button("Browse…", self._browse)
 
         form = QFormLayout()
         form.addRow("Name", self.name)
@@ -146,8 +146,7 @@ class NewPackDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(1060, 720)
 
-        self._replan_timer = QTimer(self, singleShot=True, interval=REPLAN_MS)
-        self._replan_timer.timeout.connect(self.replan)
+        self._replan_timer = debounce_timer(self, REPLAN_MS, self.replan)
         for signal in (self.name.textChanged, self.type.currentTextChanged, self.profile.currentTextChanged,
                        self.mode.currentTextChanged, self.language.textChanged, self.description.textChanged,
                        self.folder.textChanged):

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from enum import Enum, auto
 from pathlib import Path
+from typing import Final, Literal, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
@@ -39,6 +41,16 @@ from studio.core.model import Pack
 
 Check = Callable[[str], tuple[str | None, str]]
 """text -> (problem or None, a line saying what will happen)."""
+_T = TypeVar("_T")
+
+
+class _Refusal(Enum):
+    """What ``PackFileActions._attempt`` gives for an operation the core refused (``trash`` itself gives None)."""
+
+    REFUSED = auto()
+
+
+_REFUSED: Final = _Refusal.REFUSED
 
 
 class NameDialog(QDialog):
@@ -126,10 +138,8 @@ class PackFileActions(QObject):
         if title is None:
             return None
         planned = new_file(kind, title, folder, document=document)
-        try:
-            path = create_file(pack.root, planned.path, planned.text)
-        except FileOpError as exc:
-            self._refused(str(exc))
+        path = self._attempt(lambda: create_file(pack.root, planned.path, planned.text))
+        if path is _REFUSED:
             return None
         self.file_created.emit(path)
         self.message.emit(f"Created {planned.path}")
@@ -148,10 +158,8 @@ class PackFileActions(QObject):
         name = self.ask_name("Rename", f"New name for {what}:", path.name, check)
         if name is None:
             return None
-        try:
-            plan = plan_rename(pack.root, path, name)
-        except FileOpError as exc:
-            self._refused(str(exc))
+        plan = self._attempt(lambda: plan_rename(pack.root, path, name))
+        if plan is _REFUSED:
             return None
         details = ""
         if plan.references:
@@ -161,10 +169,8 @@ class PackFileActions(QObject):
             details += "\n\nThe pack's name in KNOWLEDGE.md should match its folder; a quick fix can set it."
         if not self.confirm("Rename", f"Rename {path.name} to {plan.new.name}?{details}"):
             return None
-        try:
-            new = rename(plan)
-        except FileOpError as exc:
-            self._refused(str(exc))
+        new = self._attempt(lambda: rename(plan))
+        if new is _REFUSED:
             return None
         self.renamed.emit(path, new, plan.is_pack)
         self.message.emit(f"Renamed {path.name} to {new.name}")
@@ -176,14 +182,19 @@ class PackFileActions(QObject):
         what = f"the whole pack '{pack.name}'" if path == pack.root else rel
         if not self.confirm("Delete", f"Move {what} to the trash?\n\nYou can restore it from the system trash."):
             return False
-        try:
-            trash(pack.root, path)
-        except FileOpError as exc:
-            self._refused(str(exc))
+        if self._attempt(lambda: trash(pack.root, path)) is _REFUSED:
             return False
         self.deleted.emit(path)
         self.message.emit(f"Moved {rel} to the trash")
         return True
+
+    def _attempt(self, operation: Callable[[], _T]) -> _T | Literal[_Refusal.REFUSED]:
+        """``operation``'s result; or, when the core refuses it, ``_REFUSED`` after the status bar says why."""
+        try:
+            return operation()
+        except FileOpError as exc:
+            self._refused(str(exc))
+            return _REFUSED
 
     # -- questions --------------------------------------------------------------------------------------
     def _ask_name(self, title: str, label: str, text: str, check: Check) -> str | None:

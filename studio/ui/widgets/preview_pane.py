@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QTabWidget,
@@ -24,6 +24,7 @@ from studio.core.render.fence import FenceVariant
 from studio.core.tokens import DEFAULT_ENCODING
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
+from studio.ui.debounce import debounce_timer
 from studio.ui.previews import PackPreviews, Preview, build_previews, failed_previews
 from studio.ui.widgets.catalog_preview import CatalogPreview
 from studio.ui.widgets.safe_browser import SafeBrowser
@@ -89,10 +90,8 @@ class PreviewPane(QTabWidget):
         self.encoding = DEFAULT_ENCODING
         self.variant = FenceVariant.SUPERSET
         self._latest = 0
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(200)  # typing in KNOWLEDGE.md re-validates often; render at most 5x a second
-        self._timer.timeout.connect(self._build)
+        # Typing in KNOWLEDGE.md re-validates often: render at most 5 times a second.
+        self._timer = debounce_timer(self, 200, self._build)
         self.clear_pack()
 
     def clear_pack(self) -> None:
@@ -129,8 +128,7 @@ class PreviewPane(QTabWidget):
 
     def _failed(self, request_id: int, trace: str) -> None:
         if request_id == self._latest and self.pack is not None:
-            lines = trace.strip().splitlines()
-            self.show_failure(lines[-1] if lines else "unknown error")
+            self.show_failure(workers.failure_line(trace))
 
     def show_failure(self, reason: str) -> None:
         """Show that the previews of the current pack failed (every token count reads "cannot count: ...")."""

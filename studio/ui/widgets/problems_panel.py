@@ -12,7 +12,6 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QVBoxLayout,
@@ -27,7 +26,7 @@ from studio.ui.models.diagnostics_table import (
     DiagnosticsTableModel,
     counts_text,
 )
-from studio.ui.row_table import sorted_row_table
+from studio.ui.row_table import size_columns, sorted_row_table
 from studio.ui.widgets.filter_field import filter_field
 
 COLUMN_WIDTHS = (80, 180, 200, 240, 44, 0, 120)
@@ -67,10 +66,7 @@ class ProblemsPanel(QWidget):
         # Labels and paths differ at their ends (``— explicit, v0.4.0/``, ``…/KNOWLEDGE.md``): elide the middle.
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
-        for col, width in enumerate(COLUMN_WIDTHS):
-            if width:
-                self.table.setColumnWidth(col, width)
-        header.setSectionResizeMode(MESSAGE_COLUMN, QHeaderView.ResizeMode.Stretch)
+        size_columns(header, COLUMN_WIDTHS, stretch=MESSAGE_COLUMN)
         self._fitting = False
         self._user_sized = False
         header.sectionResized.connect(self._section_resized)

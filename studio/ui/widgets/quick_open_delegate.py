@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, QRect, QSize
+from PySide6.QtCore import QRect, QSize
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from studio.core.quick_open import EntryKind, Match
 from studio.ui.models.quick_open import MATCH_ROLE, ModelIndex
-from studio.ui.theme import is_dark
+from studio.ui.widgets.marked_text import draw_marked, match_accent, paint_row_without_text, text_colours
 
 
 def _short_folder(path: Path) -> str:
@@ -40,20 +40,14 @@ class QuickOpenDelegate(QStyledItemDelegate):
 
     @property
     def accent(self) -> QColor:
-        return QColor("#6ea8ff" if is_dark() else "#0a5bd3")  # asked per row: the theme may change
+        return match_accent()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: ModelIndex) -> None:
         found = index.data(MATCH_ROLE)
         if not isinstance(found, Match):
             super().paint(painter, option, index)
             return
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        opt.text = ""  # the style draws background, selection and icon; the text is drawn below
-        widget = opt.widget
-        style = widget.style() if widget is not None else None
-        if style is not None:
-            style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        opt = paint_row_without_text(self, painter, option, index)
         entry = found.entry
         matched = set(found.positions)
         if entry.kind is EntryKind.PACK:
@@ -62,54 +56,39 @@ class QuickOpenDelegate(QStyledItemDelegate):
         else:
             name, name_at = entry.text[entry.base:], entry.base
             where, where_at = entry.text[:max(entry.base - 1, 0)], 0
+        text, accent = colours = text_colours(opt)
         selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        text = opt.palette.highlightedText().color() if selected else opt.palette.text().color()
-        dim = QColor(text)
-        if not selected:
-            dim = opt.palette.placeholderText().color()
-        accent = text if selected else self.accent
+        dim = QColor(text) if selected else opt.palette.placeholderText().color()
         rect = QRect(opt.rect).adjusted(opt.decorationSize.width() + 12, 0, -8, 0)
         painter.save()
         painter.setClipRect(opt.rect)
-        x = self._runs(painter, rect, rect.left(), name, name_at, matched, opt.font, text, accent, elide_left=False)
+        x = self._runs(painter, rect, rect.left(), name, name_at, matched, opt.font, colours, elide_left=False)
         small = QFont(opt.font)
         small.setPointSizeF(max(opt.font.pointSizeF() * 0.92, 7.0))
         if where:
             where_rect = QRect(rect)
             where_rect.setLeft(x + 10)
             offsets = matched if where_at is not None else set()
-            self._runs(painter, where_rect, where_rect.left(), where, 0, offsets, small, dim, accent, elide_left=True)
+            self._runs(painter, where_rect, where_rect.left(), where, 0, offsets, small, (dim, accent), elide_left=True)
         painter.restore()
 
     @staticmethod
     def _runs(painter: QPainter, rect: QRect, x: int, text: str, start: int, matched: set[int], font: QFont,
-              color: QColor, accent: QColor, *, elide_left: bool) -> int:
+              colours: tuple[QColor, QColor], *, elide_left: bool) -> int:
         """Draw ``text`` (whose first character is ``start`` in the entry) with matched characters bold.
 
         Returns where the text ends. ``elide_left`` drops leading characters behind an ellipsis when the
         text does not fit (a location's end, the folder nearest the file, is the informative part).
         """
-        bold = QFont(font)
-        bold.setBold(True)
-        plain_fm, bold_fm = QFontMetrics(font), QFontMetrics(bold)
-        prefix = ""
+        plain_fm = QFontMetrics(font)
+        prefix: list[tuple[str, bool]] = []
         if elide_left and plain_fm.horizontalAdvance(text) > rect.width() > 0:
             cut = 0
             while cut < len(text) and plain_fm.horizontalAdvance("…" + text[cut:]) > rect.width():
                 cut += 1
-            text, start, prefix = text[cut:], start + cut, "…"
+            text, start, prefix = text[cut:], start + cut, [("…", False)]
         baseline = rect.top() + (rect.height() - plain_fm.height()) // 2 + plain_fm.ascent()
-        if prefix:
-            painter.setFont(font)
-            painter.setPen(color)
-            painter.drawText(QPoint(x, baseline), prefix)
-            x += plain_fm.horizontalAdvance(prefix)
-        for run, hit in split_runs(text, start, matched):
-            painter.setFont(bold if hit else font)
-            painter.setPen(accent if hit else color)
-            painter.drawText(QPoint(x, baseline), run)
-            x += (bold_fm if hit else plain_fm).horizontalAdvance(run)
-        return x
+        return draw_marked(painter, x, baseline, prefix + split_runs(text, start, matched), font, colours)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: ModelIndex) -> QSize:
         size = super().sizeHint(option, index)
