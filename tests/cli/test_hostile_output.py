@@ -79,6 +79,7 @@ TEXT_COMMANDS: list[Callable[[Path], list[str]]] = [
     lambda p: ["fence", str(p), "--files", "compiled/facts.md", "no\x1b[2Jsuch.md"],
     lambda p: ["resolve", str(p), "--task", "widget " + HOSTILE],
     lambda p: ["resolve", str(p), "--task", "widget", "--format", "fenced"],
+    lambda p: ["resolve", str(p.parent), "--task", "widget odd facts " + HOSTILE + FORGED_SUMMARY, "--layers"],
     lambda p: ["runs", str(p)],
     lambda p: ["evidence", str(p)],
     lambda p: ["evidence", str(p), "--claim", "c1" + HOSTILE],
@@ -114,7 +115,8 @@ TEXT_COMMANDS: list[Callable[[Path], list[str]]] = [
 ]
 
 
-TEXT_IDS = ["validate", "validate-content", "catalog", "guide", "fence", "resolve", "resolve-fenced", "runs",
+TEXT_IDS = ["validate", "validate-content", "catalog", "guide", "fence", "resolve", "resolve-fenced",
+            "resolve-layers", "runs",
             "evidence", "evidence-claim", "evidence-no-claim", "review", "rules", "eval", "feedback-file",
             "feedback-task", "guide-as-tool", "read-files", "coverage", "gap", "diff", "search", "index",
             "visibility", "format", "fix", "new", "cache", "to-catalog", "validate-run",
@@ -146,6 +148,17 @@ def test_text_output_never_carries_a_control_sequence(hostile: Path, argv: Calla
     near = checked[max(0, found.start() - 40):found.end()] if found else ""
     assert found is None, f"{args[0]} printed {found.group()!r} near {near!r}"
     assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("argv", [TEXT_COMMANDS[TEXT_IDS.index(name)] for name in ("resolve-layers", "search")],
+                         ids=["resolve-layers", "search"])
+def test_pack_text_cannot_start_a_line_of_its_own(hostile: Path, argv: Callable[[Path], list[str]],
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    # The folder name, the task and the pack's texts carry a line break and a forged summary line.
+    assert main(argv(hostile)) in (0, 1)
+    out = capsys.readouterr().out
+    assert out.strip()
+    assert not [line for line in out.splitlines() if SUMMARY.fullmatch(line.strip())], out
 
 
 def test_a_folder_name_cannot_forge_validates_summary(hostile: Path, capsys: pytest.CaptureFixture[str]) -> None:
