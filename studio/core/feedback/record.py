@@ -35,19 +35,36 @@ class FeedbackError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class FeedbackRecord:
-    """What ``runs/feedback-<timestamp>.json`` holds."""
+class Feedback:
+    """What someone says about one file of a pack: it was helpful or harmful for a task.
+
+    The app's request holds one before anything is checked; ``FeedbackRecord`` is one checked and stamped.
+    """
 
     pack: str
+    """The pack's name."""
     file: str
-    """Pack-relative POSIX path."""
+    """The file: pack-relative POSIX path once checked (a request carries it as given)."""
     outcome: str
+    """``helpful`` or ``harmful``."""
     query: str
-    reviewer: str
-    timestamp: str
-    """ISO 8601 UTC, e.g. ``2026-05-01T10:30:00Z``."""
+    """The task the file was used for."""
     section: str | None = None
+    """The heading section it is about; None for the whole file."""
     trace_id: str | None = None
+    """The context record's run_id when the result judged was saved as a run."""
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackRecord(Feedback):
+    """Checked feedback, who gave it and when: what ``runs/feedback-<timestamp>.json`` holds, and each outcome the
+    aggregate counts (read back, with the file it was read from)."""
+
+    reviewer: str = ""
+    timestamp: str = ""
+    """ISO 8601 UTC, e.g. ``2026-05-01T10:30:00Z``."""
+    stored_at: str = ""
+    """Pack-relative path of the record file, for a record read back from ``runs/`` (not part of the file)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"record": "feedback", "pack": self.pack, "file": self.file}
