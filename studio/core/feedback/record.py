@@ -9,7 +9,6 @@ existing file (``-2``, ``-3`` ... for records of the same second), with the same
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from dataclasses import dataclass
@@ -18,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
-from studio.core.atomic import RunsRefused, record_author, write_run_record
+from studio.core.atomic import record_author, write_stamped_record
+from studio.core.jsonwrite import dumps
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer
 
@@ -134,14 +134,9 @@ def make_feedback_record(pack_root: Path, pack_name: str, file: str, outcome: st
 
 def write_feedback_record(pack_root: Path, record: FeedbackRecord) -> Path:
     """Write ``record`` to ``runs/feedback-<timestamp>.json`` atomically, never replacing an existing file."""
-    stamp = record.timestamp.replace(":", "-")
-    payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    try:
-        return write_run_record(Path(pack_root), f"feedback-{stamp}", payload, MAX_NAME_ATTEMPTS)
-    except RunsRefused as exc:
-        raise FeedbackError(str(exc)) from exc
-    except FileExistsError:
-        raise FeedbackError(f"more than {MAX_NAME_ATTEMPTS} feedback records at {record.timestamp}") from None
+    payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON, as the review and dispute records
+    return write_stamped_record(Path(pack_root), "feedback-", record.timestamp, payload, MAX_NAME_ATTEMPTS,
+                                refused=FeedbackError, what="feedback records")
 
 
 def record_feedback(pack_root: Path, file: str, outcome: str, query: str, *, section: str | None = None,
