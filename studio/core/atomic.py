@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from studio import __version__
 from studio.core.pack_fs import DIR_FLAGS, FILE_FLAGS, PackFS, Status, split_rel
 
 try:
@@ -205,6 +206,12 @@ def write_stamped_record(root: Path, prefix: str, timestamp: str, payload: str, 
         raise refused(str(exc)) from exc
     except FileExistsError:
         raise refused(f"more than {attempts} {what} at {timestamp}") from None
+
+
+def record_tool() -> dict[str, str]:
+    """The ``tool`` every record the studio writes into a pack carries (review, feedback, dispute, eval): which
+    studio wrote it. A fresh dict each time: it becomes part of the caller's record."""
+    return {"name": "knowledge-pack-studio", "version": __version__}
 
 
 def record_author(name: str | None) -> str:

@@ -19,12 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio import __version__
 from studio.core.atomic import (
     FileIdentity,
     RunsRefused,
     check_runs_folder,
     record_author,
+    record_tool,
     storage_problem,
     write_atomic,
     write_stamped_record,
@@ -63,7 +63,7 @@ class ReviewRecord:
         return {"record": "review", "pack": self.pack, "reviewer": self.reviewer, "timestamp": self.timestamp,
                 "decision": self.decision, "reason": self.reason, "before": dict(self.before),
                 "after": dict(self.after), "files_examined": list(self.files_examined),
-                "tool": {"name": "knowledge-pack-studio", "version": __version__}}
+                "tool": record_tool()}
 
 
 def make_review_record(pack_name: str, decision: str, reason: str, *, reviewer: str | None = None,

@@ -16,8 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio import __version__
-from studio.core.atomic import record_author, write_stamped_record
+from studio.core.atomic import record_author, record_tool, write_stamped_record
 from studio.core.jsonwrite import dumps
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer
@@ -74,7 +73,7 @@ class FeedbackRecord(Feedback):
         if self.trace_id is not None:
             out["trace_id"] = self.trace_id
         out.update({"reviewer": self.reviewer, "timestamp": self.timestamp,
-                    "tool": {"name": "knowledge-pack-studio", "version": __version__}})
+                    "tool": record_tool()})
         return out
 
 
