@@ -10,7 +10,7 @@ import pytest
 
 from studio.cli import main
 from studio.core.coverage import apply_draft, compute_coverage, draft_gap
-from studio.core.coverage.json_append import append_to_array
+from studio.core.evals.json_append import append_to_array
 from studio.core.pack import load_pack
 
 TASK = "How do I refinance a zebra mortgage on Jupiter?"
