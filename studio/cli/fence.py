@@ -20,12 +20,12 @@ from studio.cli._pack import guide_pack
 from studio.cli._scope import add_pack_options
 from studio.core.model import Pack
 from studio.core.pack_fs import LinkState, PackFS, Status, held
-from studio.core.paths import from_read_result, is_unsafe_pointer
+from studio.core.paths import is_unsafe_pointer
 from studio.core.render.costs import fence_cost
 from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_fence
 from studio.core.render.resources import MAX_DEPTH, MAX_RESOURCES, ResourceKind, classify_path, classify_resources
 from studio.core.terminal import printable, write_artefact
-from studio.core.textfiles import is_binary
+from studio.core.textfiles import NotText, read_text_bytes
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _RUNTIME_TOPS = ("compiled", "ontology", "answers")
@@ -107,16 +107,10 @@ def _read_one(fs: PackFS, rel: str) -> tuple[str | None, str]:
     guide's links and a typed ``--files`` may carry)."""
     if is_unsafe_pointer(rel):  # absolute, a drive, '..' or a NUL byte: never looked up
         return None, "not a path inside the pack"
-    path = rel
-    result = fs.read(path, MAX_FILE_BYTES + 1)
-    if result.status is Status.MISSING and "#" in rel:
-        path = rel.split("#", 1)[0]
-        result = fs.read(path, MAX_FILE_BYTES + 1)
-    data, size, problem = from_read_result(result, path)
-    if problem is not None or data is None:
-        return None, problem.message if problem else "cannot be read"
-    if size > MAX_FILE_BYTES:
-        return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB"
-    if is_binary(data):  # the resolver and the injection lint treat it the same way (reason binary-file)
-        return None, "contains NUL bytes, so it is binary, not text"
+    # The resolver and the injection lint leave out the same files (``read_text_bytes``: binary-file ...).
+    data = read_text_bytes(fs, rel, MAX_FILE_BYTES)
+    if isinstance(data, NotText) and data.status is Status.MISSING and "#" in rel:
+        data = read_text_bytes(fs, rel.split("#", 1)[0], MAX_FILE_BYTES)
+    if isinstance(data, NotText):
+        return None, data.message
     return data.decode("utf-8", errors="replace"), ""

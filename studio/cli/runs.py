@@ -22,7 +22,7 @@ from studio.core.provenance import read_provenance
 from studio.core.runs import RunsReport, read_runs
 from studio.core.runs.stats import RunStats, compute_stats
 from studio.core.runs.timestamps import format_time
-from studio.core.terminal import printable
+from studio.core.terminal import printable, shortened
 
 _MAX_LISTED = 20
 
@@ -129,7 +129,7 @@ def _print_feedback(feedback: FeedbackSummary) -> None:
         gone = "  (no longer in the pack)" if not f.exists else ""
         out.write(f"  {f.helpful:>3} helpful {f.harmful:>3} harmful  confidence {confidence}  {_safe(f.path)}{gone}\n")
         for e in f.recent(3):
-            query = e.query if len(e.query) <= 60 else e.query[:59] + "…"
+            query = shortened(e.query, 60)
             out.write(f"        {_safe(e.timestamp)} {e.outcome}: \"{_safe(query)}\"\n")
     if len(feedback.files) > _MAX_LISTED:
         out.write(f"  ... and {len(feedback.files) - _MAX_LISTED} more\n")

@@ -21,11 +21,12 @@ import hashlib
 import os
 import secrets
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from studio import __version__
 from studio.core.pack_fs import DIR_FLAGS, FILE_FLAGS, PackFS, Status, split_rel
 
 try:
@@ -188,6 +189,29 @@ def write_run_record(root: Path, stem: str, payload: str, attempts: int) -> Path
         return write_new(root, ((rel, payload) for rel in numbered(f"runs/{stem}", attempts)))
     except OutsidePack as exc:
         raise RunsRefused from exc
+
+
+def write_stamped_record(root: Path, prefix: str, timestamp: str, payload: str, attempts: int, *,
+                         refused: Callable[[str], Exception], what: str) -> Path:
+    """``runs/<prefix><timestamp>.json`` (the time's ``:`` written ``-``) holding ``payload``: how the review,
+    feedback and dispute records are written (``write_run_record``).
+
+    The two ways the pack refuses the record are raised as the caller's own error, ``refused(message)``: runs/
+    is not a real folder, or every name for that second is taken ("more than ``attempts`` ``what`` at
+    ``timestamp``"). Any other OSError (storage full, permissions) is the caller's to word.
+    """
+    try:
+        return write_run_record(root, prefix + timestamp.replace(":", "-"), payload, attempts)
+    except RunsRefused as exc:
+        raise refused(str(exc)) from exc
+    except FileExistsError:
+        raise refused(f"more than {attempts} {what} at {timestamp}") from None
+
+
+def record_tool() -> dict[str, str]:
+    """The ``tool`` every record the studio writes into a pack carries (review, feedback, dispute, eval): which
+    studio wrote it. A fresh dict each time: it becomes part of the caller's record."""
+    return {"name": "knowledge-pack-studio", "version": __version__}
 
 
 def record_author(name: str | None) -> str:

@@ -28,6 +28,7 @@ from json import decoder as _decoder
 from typing import Any, cast
 
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
+from studio.core.pack_fs import PackFS, Status
 
 JSON_DUPLICATE_KEY = Code("json-duplicate-key", Severity.WARNING,
                           "a JSON object names the same key twice: readers disagree about which value counts",
@@ -204,6 +205,22 @@ def read_json(data: bytes | str, *, allow_bom: bool = True) -> JsonText | JsonFa
         result_text.anomalies = found.anomalies[:MAX_ANOMALIES]
         result_text.anomaly_count = len(found.anomalies)
     return result_text
+
+
+def read_pack_json(fs: PackFS, rel: str, limit: int, *, follow: bool = True,
+                   allow_bom: bool = True) -> JsonText | None:
+    """``rel`` of the pack read by descriptor and parsed, or None when it is missing, not a regular file inside
+    the pack, over ``limit`` bytes, not UTF-8 or not JSON.
+
+    For readers that say nothing about such a file (another check, or the file's own reader, reports it):
+    the bounded read and parse they would otherwise each write. ``follow`` and ``allow_bom`` are passed on
+    (``PackFS.read``, ``read_json``).
+    """
+    found = fs.read(rel, limit + 1, follow=follow)
+    if found.status is not Status.OK or found.data is None or found.size > limit:
+        return None
+    parsed = read_json(found.data, allow_bom=allow_bom)
+    return parsed if isinstance(parsed, JsonText) else None
 
 
 @dataclass(slots=True)

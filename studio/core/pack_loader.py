@@ -241,7 +241,7 @@ def _load_isolated(batch: list[FoundPack], ctx: BaseContext, content: bool, find
         except BrokenProcessPool:
             pass
     if len(batch) == 1:
-        return [(_crashed(batch[0]), False)]
+        return [(_failed(batch[0], "Loading this pack crashed the loader process; it was skipped"), False)]
     middle = len(batch) // 2
     return (_load_isolated(batch[:middle], ctx, content, findings_only, cache)
             + _load_isolated(batch[middle:], ctx, content, findings_only, cache))
@@ -387,10 +387,10 @@ def _findings_only(pack: Pack) -> Pack:
                 top_dirs=pack.top_dirs, verdict=pack.verdict)
 
 
-def _crashed(found: FoundPack) -> Pack:
+def _failed(found: FoundPack, message: str) -> Pack:
+    """``found`` as a pack holding one internal-error finding: what a load that broke down leaves of it."""
     return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
-                diagnostics=(INTERNAL_ERROR("Loading this pack crashed the loader process; it was skipped",
-                                            pack=str(found.root)),))
+                diagnostics=(INTERNAL_ERROR(message, pack=str(found.root)),))
 
 
 def load_safely(found: FoundPack, content: bool = False, findings_only: bool = False) -> Pack:
@@ -399,9 +399,7 @@ def load_safely(found: FoundPack, content: bool = False, findings_only: bool = F
         pack = load_pack(found.root, found.scope, found.scope_root, content=content, top_dirs=found.top_dirs)
         return _findings_only(pack) if findings_only else pack
     except Exception as exc:  # the boundary that keeps one bad pack from sinking the scan
-        return Pack(root=found.root, scope=found.scope, scope_root=found.scope_root,
-                    diagnostics=(INTERNAL_ERROR(f"The studio failed while loading this pack: {exc!r}",
-                                                pack=str(found.root)),))
+        return _failed(found, f"The studio failed while loading this pack: {exc!r}")
 
 
 def pack_order(pack: Pack | FoundPack) -> tuple[int, tuple[str, ...]]:

@@ -19,15 +19,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio import __version__
 from studio.core.atomic import (
     FileIdentity,
     RunsRefused,
     check_runs_folder,
     record_author,
+    record_tool,
     storage_problem,
     write_atomic,
-    write_run_record,
+    write_stamped_record,
 )
 from studio.core.frontmatter_edit import EditError, FieldEdit, FrontmatterLines, check_data, unified_diff
 from studio.core.frontmatter_edit import read_knowledge as _read_knowledge
@@ -63,7 +63,7 @@ class ReviewRecord:
         return {"record": "review", "pack": self.pack, "reviewer": self.reviewer, "timestamp": self.timestamp,
                 "decision": self.decision, "reason": self.reason, "before": dict(self.before),
                 "after": dict(self.after), "files_examined": list(self.files_examined),
-                "tool": {"name": "knowledge-pack-studio", "version": __version__}}
+                "tool": record_tool()}
 
 
 def make_review_record(pack_name: str, decision: str, reason: str, *, reviewer: str | None = None,
@@ -92,14 +92,10 @@ def write_review_record(pack_root: Path, record: ReviewRecord) -> Path:
 
     A second review in the same second gets ``-2``, ``-3`` ... so names stay unique.
     """
-    stamp = record.timestamp.replace(":", "-")
     payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON (a non-UTF-8 argument becomes U+FFFD)
     try:
-        return write_run_record(Path(pack_root), f"review-{stamp}", payload, MAX_NAME_ATTEMPTS)
-    except RunsRefused as exc:
-        raise ReviewError(str(exc)) from exc
-    except FileExistsError:
-        raise ReviewError(f"more than {MAX_NAME_ATTEMPTS} reviews recorded at {record.timestamp}") from None
+        return write_stamped_record(Path(pack_root), "review-", record.timestamp, payload, MAX_NAME_ATTEMPTS,
+                                    refused=ReviewError, what="reviews recorded")
     except OSError as exc:
         raise ReviewError(f"the review record cannot be written: {storage_problem(exc)}") from exc
 

@@ -53,6 +53,12 @@ def printable_block(text: str) -> str:
     return text if _UNSAFE_IN_BLOCK.search(text) is None else _UNSAFE_IN_BLOCK.sub(_escape, text)
 
 
+def shortened(text: str, limit: int) -> str:
+    """``text`` when it has at most ``limit`` characters, else its first ``limit - 1`` and an ellipsis: the one way a
+    long value (a task, a schema message) is cut to fit a line."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class GuardedStream:
     """A text stream that shows every control, bidi control and surrogate written to it (``printable_block``).
 

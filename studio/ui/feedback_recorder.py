@@ -7,36 +7,27 @@ in the thread pool and reports back. It decides nothing itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from studio.core.feedback import FeedbackRecord, record_feedback
+from studio.core.feedback import Feedback, FeedbackRecord, record_feedback
 from studio.ui import workers
 
 
 @dataclass(frozen=True, slots=True)
-class FeedbackRequest:
-    """What the user asked to record, from one resolver row."""
+class FeedbackRequest(Feedback):
+    """What the user asked to record, from one resolver row (``file`` is the candidate's pack-relative path), and
+    where the pack is."""
 
-    pack_root: Path
-    pack_name: str
-    file: str
-    """Pack-relative path of the candidate."""
-    outcome: str
-    """``helpful`` or ``harmful``."""
-    query: str
-    """The task the resolve was for."""
-    section: str | None = None
-    trace_id: str | None = None
-    """The context record's run_id when the shown result was saved as a run."""
+    pack_root: Path = field(kw_only=True)
 
 
 def write_request(request: FeedbackRequest) -> tuple[FeedbackRecord, Path]:
     """The core call the worker makes (kept separate so tests can run it directly)."""
     return record_feedback(request.pack_root, request.file, request.outcome, request.query,
-                           section=request.section, trace_id=request.trace_id, pack_name=request.pack_name)
+                           section=request.section, trace_id=request.trace_id, pack_name=request.pack)
 
 
 class FeedbackRecorder(QObject):

@@ -175,8 +175,8 @@ def test_an_eval_record_never_lands_outside_when_runs_is_swapped(
 def feedback_json(file: str, pack_name: str = "inside") -> str:
     from studio.core.feedback import FeedbackRecord
 
-    return json.dumps(FeedbackRecord(pack_name, file, "helpful", "widget colour", "r",
-                                     "2026-05-01T10:30:00Z").to_dict(), indent=2)
+    return json.dumps(FeedbackRecord(pack_name, file, "helpful", "widget colour", reviewer="r",
+                                     timestamp="2026-05-01T10:30:00Z").to_dict(), indent=2)
 
 
 def test_feedback_about_a_file_linked_out_is_refused_and_not_counted(pack: tuple[Path, Path]) -> None:

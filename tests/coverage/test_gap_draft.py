@@ -10,7 +10,7 @@ import pytest
 
 from studio.cli import main
 from studio.core.coverage import apply_draft, compute_coverage, draft_gap
-from studio.core.coverage.json_append import append_to_array
+from studio.core.evals.json_append import append_to_array
 from studio.core.pack import load_pack
 
 TASK = "How do I refinance a zebra mortgage on Jupiter?"
@@ -104,3 +104,19 @@ def test_the_suite_is_not_replaced_when_it_changed_since_the_plan(planted: Path)
     with pytest.raises(OSError):
         apply_draft(pack, draft)
     assert suite.read_text(encoding="utf-8").endswith(" ")
+
+
+@pytest.mark.parametrize(("page", "draft"), [
+    ("---\ntitle: Zebra mortgages\ndraft: true\n---\n# Zebra mortgages\n", True),
+    ("---\r\ntitle: Zebra mortgages\r\ndraft: true\r\n---\r\nbody\r\n", True),
+    ("---\ndraft: false\n---\nbody\n", False),
+    ("----\ndraft: true\n---\nbody\n", False),  # no frontmatter to the loader: no draft either
+    ("---\ndraft: true\n---- not a fence\n", False),
+    ("# Zebra mortgages\n\ndraft: true\n", False),
+])
+def test_a_page_is_a_draft_only_when_its_frontmatter_says_so(tmp_path: Path, page: str, draft: bool) -> None:
+    from studio.core.coverage.drafts import DraftPages
+
+    (tmp_path / "wiki").mkdir()
+    (tmp_path / "wiki" / "zebra.md").write_bytes(page.encode("utf-8"))
+    assert DraftPages(tmp_path).is_draft("wiki/zebra.md") is draft

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from studio.core.checks._context import CheckContext
 from studio.core.checks._json_files import MAX_JSON_BYTES
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
-from studio.core.jsonread import JsonText, read_json
+from studio.core.jsonread import read_pack_json
 from studio.core.pack_fs import Status
 from studio.core.paths import pointer_status
 from studio.core.sourcemap import SOURCE_MAP, SourceMap, read_source_map, schema_findings
@@ -35,11 +35,9 @@ def check(ctx: CheckContext) -> Iterator[Diagnostic]:
         yield from source_map.schema_findings()
         yield from _missing_sources(ctx, source_map)
     for rel in EVAL_SUITES:
-        found = ctx.fs.read(rel, MAX_JSON_BYTES + 1)  # absent, linked out, unreadable: index_json reports it
-        if found.status is not Status.OK or found.data is None or found.size > MAX_JSON_BYTES:
-            continue
-        suite = read_json(found.data, allow_bom=False)
-        if isinstance(suite, JsonText):  # else V36
+        # Absent, linked out, unreadable, too large or not JSON: index_json reports it (V36).
+        suite = read_pack_json(ctx.fs, rel, MAX_JSON_BYTES, allow_bom=False)
+        if suite is not None:
             yield from suite.findings(rel)
             yield from schema_findings(suite, "selection-eval", rel)
 

@@ -5,8 +5,8 @@ dialog show exactly what ``apply_draft`` will write. ``apply_draft`` writes each
 inside the pack, and only over the file the plan was made from (a compare-and-swap: a suite changed meanwhile
 is not overwritten); a new file must still be new.
 
-The suite is edited by ``json_append`` rather than ``evals.authoring.add_case``, because ``add_case`` re-dumps
-the whole file and a curator's formatting must survive a draft. The page goes to ``documents/`` for a
+The suite is edited by ``evals.json_append``, as ``evals.authoring.add_case`` edits it: a curator's formatting
+survives a draft. The page goes to ``documents/`` for a
 ``document-first`` pack and to ``wiki/`` otherwise, with frontmatter that marks it a draft and names its task.
 """
 
@@ -21,8 +21,8 @@ from typing import Any
 
 from studio.core.atomic import FileIdentity, write_atomic
 from studio.core.authoring.skeletons import slugify
-from studio.core.coverage.json_append import NotAppendable, append_to_array
 from studio.core.evals.authoring import ANSWER_QUALITY, case_id_for
+from studio.core.evals.json_append import NotAppendable, append_to_array
 from studio.core.evals.suites import MAX_SUITE_BYTES
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS, Status

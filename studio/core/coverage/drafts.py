@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from studio.core.frontmatter import parse_yaml_block
+from studio.core.frontmatter_fences import find_fences
 from studio.core.pack_fs import PackFS, Status
 
 HEAD_BYTES = 16 * 1024
@@ -33,11 +34,11 @@ class DraftPages:
             return False
         with PackFS(self.root) as fs:
             found = fs.read(path, HEAD_BYTES)
-        if found.status is not Status.OK or not found.data or not found.data.startswith(b"---"):
+        if found.status is not Status.OK or not found.data:
             return False
         text = found.data.decode("utf-8", "replace").replace("\r\n", "\n")
-        end = text.find("\n---", 3)
-        if end < 0:
+        fences = find_fences(text)  # the loader's own fences: a page it reads without frontmatter is no draft
+        if fences is None:
             return False
-        data, _positions, _diags = parse_yaml_block(text[text.find("\n") + 1:end + 1], first_line=2)
+        data, _positions, _diags = parse_yaml_block(text[fences.yaml_start:fences.closing_start], first_line=2)
         return data is not None and data.get("draft") is True

@@ -7,9 +7,12 @@ terminal or for Markdown). ``to_json`` gives the shape issue #30 documents, with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from studio.core.jsonwrite import FieldsJson
+
+Item = TypeVar("Item")
+Change = TypeVar("Change")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,10 +51,24 @@ class FileRename:
 
 
 @dataclass(slots=True)
-class FilesDiff(FieldsJson):
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    changed: list[FileChange] = field(default_factory=list)
+class SetChanges(FieldsJson, Generic[Item, Change]):
+    """A section that pairs the items of two versions by key (a path, a claim id): the keys only one side has, and
+    the paired items that differ. The files and claims sections; each adds what it finds on top."""
+
+    added: list[Item] = field(default_factory=list)
+    """Only in the new version."""
+    removed: list[Item] = field(default_factory=list)
+    """Only in the old version."""
+    changed: list[Change] = field(default_factory=list)
+    """In both, different."""
+
+    @property
+    def empty(self) -> bool:
+        return not (self.added or self.removed or self.changed)
+
+
+@dataclass(slots=True)
+class FilesDiff(SetChanges[str, FileChange]):
     renamed: list[FileRename] = field(default_factory=list)
 
     @property
@@ -75,16 +92,9 @@ class StatusChange(FieldsJson):
 
 
 @dataclass(slots=True)
-class ClaimsDiff(FieldsJson):
-    added: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    changed: list[ClaimChange] = field(default_factory=list)
+class ClaimsDiff(SetChanges[str, ClaimChange]):
     status_changes: list[StatusChange] = field(default_factory=list)
     """The claims among ``changed`` whose status changed, with both statuses (what a dispute reviewer asks)."""
-
-    @property
-    def empty(self) -> bool:
-        return not (self.added or self.removed or self.changed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
-from studio.core.atomic import RunsRefused, record_author, storage_problem, write_run_record
+from studio.core.atomic import record_author, storage_problem, write_stamped_record
 from studio.core.disputes.claims import Claim, ClaimIndex
 from studio.core.disputes.listing import dispute_listing
 from studio.core.disputes.model import (
@@ -117,15 +117,10 @@ def prepare_step(root: Path, pack_name: str, claim_id: str, step: str, text: str
 
 def write_step(root: Path, step: DisputeStep) -> Path:
     """Write ``step`` to a new ``runs/dispute-*.json`` (atomic, exclusive); DisputeError when storage refuses."""
-    stamp = step.timestamp.replace(":", "-")
     payload = dumps(step.to_dict(), indent=2) + "\n"
     try:
-        return write_run_record(Path(root), f"{RECORD_PREFIX}{record_slug(step.claim)}-{stamp}", payload,
-                                MAX_NAME_ATTEMPTS)
-    except RunsRefused as exc:
-        raise DisputeError(str(exc)) from exc
-    except FileExistsError:
-        raise DisputeError(f"more than {MAX_NAME_ATTEMPTS} dispute records at {step.timestamp}") from None
+        return write_stamped_record(Path(root), f"{RECORD_PREFIX}{record_slug(step.claim)}-", step.timestamp, payload,
+                                    MAX_NAME_ATTEMPTS, refused=DisputeError, what="dispute records")
     except OSError as exc:
         raise DisputeError(f"the dispute record cannot be written: {storage_problem(exc)}; nothing written") \
             from exc

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studio.core.jsonread import JsonText, read_json
-from studio.core.pack_fs import PackFS, Status, held
+from studio.core.jsonread import read_pack_json
+from studio.core.pack_fs import PackFS, held
 from studio.core.sourcemap import SOURCE_MAP, read_source_map
 
 ONTOLOGY_CLAIMS = "ontology/claims.json"
@@ -82,11 +82,8 @@ def read_claims(root: Path, fs: PackFS | None = None) -> ClaimIndex:
 
 
 def _ontology_claims(fs: PackFS) -> list[Claim]:
-    found = fs.read(ONTOLOGY_CLAIMS, MAX_ONTOLOGY_BYTES + 1)
-    if found.status is not Status.OK or found.data is None or found.size > MAX_ONTOLOGY_BYTES:
-        return []
-    parsed = read_json(found.data)
-    if not isinstance(parsed, JsonText):
+    parsed = read_pack_json(fs, ONTOLOGY_CLAIMS, MAX_ONTOLOGY_BYTES)
+    if parsed is None:
         return []
     value = parsed.value
     items = value.get("claims") if isinstance(value, dict) else value

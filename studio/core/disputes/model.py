@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from studio import __version__
+from studio.core.atomic import record_tool
 from studio.core.jsonwrite import FieldsJson
 
 STEPS = ("open", "comment", "decide")
@@ -76,7 +76,7 @@ class DisputeStep:
             out["new_text"] = self.new_text
         if self.claim_text:
             out["claim_text"] = self.claim_text
-        out["tool"] = {"name": "knowledge-pack-studio", "version": __version__}
+        out["tool"] = record_tool()
         return out
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.disputes.model import DECISIONS, RECORD_PREFIX, STEPS, DisputeStep, Evidence
-from studio.core.jsonread import JsonText, read_json
-from studio.core.pack_fs import PackFS, Status, held
+from studio.core.jsonread import read_pack_json
+from studio.core.pack_fs import PackFS, held
 
 MAX_RECORD_BYTES = 256 * 1024
 """A step holds at most 20,000 characters of text, 20 excerpts of 1,000 and a new claim text: well under this."""
@@ -84,11 +84,8 @@ def read_steps(root: Path, fs: PackFS | None = None) -> tuple[list[DisputeStep],
             return steps, False
         complete = len(names) <= MAX_RECORDS
         for name in names[:MAX_RECORDS]:
-            found = pack.read(f"runs/{name}", MAX_RECORD_BYTES + 1, follow=False)
-            if found.status is not Status.OK or found.data is None or found.size > MAX_RECORD_BYTES:
-                continue
-            parsed = read_json(found.data)
-            step = _step(parsed.value, name) if isinstance(parsed, JsonText) else None
+            parsed = read_pack_json(pack, f"runs/{name}", MAX_RECORD_BYTES, follow=False)
+            step = _step(parsed.value, name) if parsed is not None else None
             if step is not None:
                 steps.append(step)
     return steps, complete

@@ -16,6 +16,7 @@ from typing import Any
 
 from studio.core.atomic import FileIdentity, write_atomic
 from studio.core.diagnostics import Diagnostic
+from studio.core.evals.json_append import NotAppendable, append_to_array
 from studio.core.evals.suites import MAX_SUITE_BYTES, parse_suite
 from studio.core.frontmatter_edit import unified_diff
 from studio.core.model import Pack
@@ -140,65 +141,13 @@ def write_case(addition: CaseAddition) -> Path:
 
 def appended_text(text: str, key: str, case: dict[str, Any], expected: Any) -> str | None:
     """``text`` with ``case`` added at the end of its top-level ``key`` list and every other byte kept (the
-    author's indentation, key order, spacing and escapes), indented like the list's last item; None when the
-    list cannot be found that way or the result would not read back as ``expected`` (then the suite is
-    written whole instead). Linear in the text: one scan with strings skipped."""
-    end = _list_end(text, key)
-    if end is None:
-        return None
-    before = text[:end].rstrip()
-    between = text[len(before):end]  # the blanks before "]", kept as they are
-    empty = before.endswith("[")
-    indent = _indent_of_line(text, len(before) - 1)
-    if empty:
-        if "\n" not in between:
-            between = "\n" + indent
-        indent += "  "
-    body = json.dumps(case, ensure_ascii=False, indent=2).replace("\n", "\n" + indent)
-    result = before + ("" if empty else ",") + "\n" + indent + body + between + text[end:]
+    author's indentation, key order, spacing and escapes: ``json_append``); None when the list cannot be found
+    that way or the result would not read back as ``expected`` (then the suite is written whole instead)."""
     try:
+        result = append_to_array(text, key, case)
         return result if json.loads(result) == expected else None
-    except (json.JSONDecodeError, RecursionError, ValueError):
+    except (NotAppendable, json.JSONDecodeError, RecursionError, ValueError):
         return None
-
-
-def _indent_of_line(text: str, index: int) -> str:
-    start = text.rfind("\n", 0, max(index, 0)) + 1
-    line = text[start:index + 1]
-    return line[:len(line) - len(line.lstrip(" \t"))]
-
-
-def _list_end(text: str, key: str) -> int | None:
-    """The index of the ``]`` closing the top-level ``key`` list of a JSON object text, or None."""
-    depth = 0
-    i, n = 0, len(text)
-    want = json.dumps(key)
-    pending_key = False
-    target_depth: int | None = None
-    while i < n:
-        c = text[i]
-        if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            token = text[i:j + 1]
-            if depth == 1 and target_depth is None and token == want:
-                pending_key = True
-            i = j + 1
-            continue
-        if c in "[{":
-            depth += 1
-            if pending_key and c == "[" and depth == 2:
-                target_depth = depth
-            pending_key = False if c == "{" or target_depth is not None else pending_key
-        elif c in "]}":
-            if target_depth is not None and depth == target_depth and c == "]":
-                return i
-            depth -= 1
-        elif c == "," and depth == 1:
-            pending_key = False
-        i += 1
-    return None
 
 
 def check_suite_text(text: str, label: str, pack: Pack | None = None) -> list[Diagnostic]:

@@ -16,13 +16,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio import __version__
-from studio.core.atomic import FolderState, add_record, folder_state, numbered, remove_empty_folder
+from studio.core.atomic import FolderState, add_record, folder_state, numbered, record_tool, remove_empty_folder
 from studio.core.evals.metrics import context_summary, discovery_summary
 from studio.core.evals.model import ContextOutcome, DiscoveryOutcome, EvalConfig, EvalRun, SelectedItem
 from studio.core.resolver.budget import DEFAULT_BUDGET
 
-TOOL = {"name": "knowledge-pack-studio", "version": __version__}
 MAX_NAME_ATTEMPTS = 1000
 
 
@@ -43,7 +41,7 @@ def eval_record(run: EvalRun) -> dict[str, Any]:
         "pack_name": run.pack,
         "kind": run.kind,
         "timestamp": run.timestamp,
-        "tool": TOOL,
+        "tool": record_tool(),
         "configuration": run.config.to_json(),
         "results": results,
         "summary": summary_of(run),

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from studio.core.evidence.anchors import Anchor, AnchorKind, find_headings, heading_span
 from studio.core.pack_fs import PackFS, Status, held
-from studio.core.paths import from_read_result, pointer_status
-from studio.core.textfiles import is_binary
+from studio.core.paths import pointer_status
+from studio.core.textfiles import NotText, read_text_bytes
 
 MAX_SOURCE_BYTES = 2 * 1024 * 1024
 MAX_EXCERPT_LINES = 40
@@ -62,6 +62,11 @@ class Excerpt:
                 "text": self.text, "truncated": self.truncated}
 
 
+_STATES = {"symlink-escape": ExcerptState.OUTSIDE, "too-large": ExcerptState.TOO_LARGE,
+           "binary-file": ExcerptState.NOT_TEXT}
+"""The excerpt state of a source ``read_text_bytes`` refused (any other refusal: MISSING)."""
+
+
 class SourceReader:
     """Reads pack files for excerpts, caching each file's lines so a hundred citations cost one read.
 
@@ -103,13 +108,9 @@ class SourceReader:
         rel = path.split("#", 1)[0]
         if os.path.splitext(rel)[1].lower() not in TEXT_SUFFIXES:
             return ExcerptState.NOT_TEXT
-        data, size, problem = from_read_result(fs.read(rel, MAX_SOURCE_BYTES + 1), rel)
-        if problem is not None or data is None:
-            return ExcerptState.OUTSIDE if problem and problem.code == "symlink-escape" else ExcerptState.MISSING
-        if size > MAX_SOURCE_BYTES:
-            return ExcerptState.TOO_LARGE
-        if is_binary(data):
-            return ExcerptState.NOT_TEXT
+        data = read_text_bytes(fs, rel, MAX_SOURCE_BYTES)
+        if isinstance(data, NotText):
+            return _STATES.get(data.reason, ExcerptState.MISSING)
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:

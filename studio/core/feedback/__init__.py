@@ -8,7 +8,6 @@ per-file counts, a confidence and the recent history. The resolver's optional ra
 from __future__ import annotations
 
 from studio.core.feedback.aggregate import (
-    FeedbackEvent,
     FeedbackSummary,
     FileFeedback,
     aggregate_feedback,
@@ -16,6 +15,7 @@ from studio.core.feedback.aggregate import (
 )
 from studio.core.feedback.record import (
     OUTCOMES,
+    Feedback,
     FeedbackError,
     FeedbackRecord,
     make_feedback_record,
@@ -24,6 +24,6 @@ from studio.core.feedback.record import (
 )
 
 __all__ = [
-    "OUTCOMES", "FeedbackError", "FeedbackEvent", "FeedbackRecord", "FeedbackSummary", "FileFeedback",
+    "OUTCOMES", "Feedback", "FeedbackError", "FeedbackRecord", "FeedbackSummary", "FileFeedback",
     "aggregate_feedback", "make_feedback_record", "record_feedback", "wilson_lower", "write_feedback_record",
 ]

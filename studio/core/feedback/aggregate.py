@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.core.diagnostics import Code, Diagnostic, Severity
+from studio.core.feedback.record import FeedbackRecord
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer, pointer_status
 from studio.core.runs.model import RunKind, RunRecord, RunsReport, Validity
@@ -53,22 +54,11 @@ def wilson_lower(successes: int, total: int, z: float = Z_95) -> float:
     return max(0.0, (centre - margin) / (1 + z2 / total))
 
 
-@dataclass(frozen=True, slots=True)
-class FeedbackEvent:
-    """One recorded outcome."""
-
-    outcome: str
-    query: str
-    timestamp: str
-    record: str
-    """Pack-relative path of the record file."""
-    section: str | None = None
-    trace_id: str | None = None
-    reviewer: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"outcome": self.outcome, "query": self.query, "trace_id": self.trace_id, "section": self.section,
-                "reviewer": self.reviewer, "timestamp": self.timestamp, "record": self.record}
+def _event_dict(event: FeedbackRecord) -> dict[str, Any]:
+    """One outcome in a file's history (``FileFeedback.to_dict``): the record without the pack and file it is
+    filed under, and the record file it was read from."""
+    return {"outcome": event.outcome, "query": event.query, "trace_id": event.trace_id, "section": event.section,
+            "reviewer": event.reviewer, "timestamp": event.timestamp, "record": event.stored_at}
 
 
 @dataclass(slots=True)
@@ -76,8 +66,8 @@ class FileFeedback:
     """Everything recorded about one file."""
 
     path: str
-    events: list[FeedbackEvent] = field(default_factory=list)
-    """Oldest first."""
+    events: list[FeedbackRecord] = field(default_factory=list)
+    """The records about it, read back from ``runs/``, oldest first."""
     exists: bool = True
 
     @property
@@ -100,7 +90,7 @@ class FileFeedback:
         helpful = sum(1 for e in relevant if e.outcome == "helpful")
         return helpful, len(relevant) - helpful
 
-    def recent(self, n: int = RECENT) -> list[FeedbackEvent]:
+    def recent(self, n: int = RECENT) -> list[FeedbackRecord]:
         """The latest ``n`` outcomes, newest first."""
         return list(reversed(self.events[-n:]))
 
@@ -112,7 +102,7 @@ class FileFeedback:
         confidence = self.confidence
         return {"file": self.path, "helpful": self.helpful, "harmful": self.harmful,
                 "confidence": None if confidence is None else round(confidence, 4), "exists": self.exists,
-                "last": [e.to_dict() for e in self.recent()]}
+                "last": [_event_dict(e) for e in self.recent()]}
 
 
 @dataclass(slots=True)
@@ -170,10 +160,11 @@ def _aggregate(report: RunsReport, pack_name: str, fs: PackFS | None) -> Feedbac
             if not entry.exists:
                 summary.diagnostics.append(_positioned(FEEDBACK_FILE_GONE, fs, record, ["file"],
                                                        f"{path} is no longer in the pack ({record.path})"))
-        entry.events.append(FeedbackEvent(
-            str(data["outcome"]), str(data["query"]), str(data["timestamp"]), record.path,
+        entry.events.append(FeedbackRecord(
+            pack_name, path, str(data["outcome"]), str(data["query"]),
             data.get("section") if isinstance(data.get("section"), str) else None,
-            data.get("trace_id") if isinstance(data.get("trace_id"), str) else None, str(data.get("reviewer", "")),
+            data.get("trace_id") if isinstance(data.get("trace_id"), str) else None,
+            reviewer=str(data.get("reviewer", "")), timestamp=str(data["timestamp"]), stored_at=record.path,
         ))
         summary.records += 1
     for entry in by_path.values():
@@ -182,10 +173,10 @@ def _aggregate(report: RunsReport, pack_name: str, fs: PackFS | None) -> Feedbac
     return summary
 
 
-def _event_order(event: FeedbackEvent) -> tuple[str, str, int]:
+def _event_order(event: FeedbackRecord) -> tuple[str, str, int]:
     """Time, then the writer's ``-2``, ``-3`` suffix for records of the same second (a plain path sort would put
     ``feedback-…Z-2.json`` before ``feedback-…Z.json``)."""
-    stem = event.record.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    stem = event.stored_at.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     base, _, number = stem.rpartition("-")
     if base and number.isdigit() and len(number) <= 4:
         return (event.timestamp, base, int(number))

@@ -9,7 +9,6 @@ existing file (``-2``, ``-3`` ... for records of the same second), with the same
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from dataclasses import dataclass
@@ -17,8 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from studio import __version__
-from studio.core.atomic import RunsRefused, record_author, write_run_record
+from studio.core.atomic import record_author, record_tool, write_stamped_record
+from studio.core.jsonwrite import dumps
 from studio.core.pack_fs import PackFS, Status
 from studio.core.paths import is_unsafe_pointer
 
@@ -35,19 +34,36 @@ class FeedbackError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class FeedbackRecord:
-    """What ``runs/feedback-<timestamp>.json`` holds."""
+class Feedback:
+    """What someone says about one file of a pack: it was helpful or harmful for a task.
+
+    The app's request holds one before anything is checked; ``FeedbackRecord`` is one checked and stamped.
+    """
 
     pack: str
+    """The pack's name."""
     file: str
-    """Pack-relative POSIX path."""
+    """The file: pack-relative POSIX path once checked (a request carries it as given)."""
     outcome: str
+    """``helpful`` or ``harmful``."""
     query: str
-    reviewer: str
-    timestamp: str
-    """ISO 8601 UTC, e.g. ``2026-05-01T10:30:00Z``."""
+    """The task the file was used for."""
     section: str | None = None
+    """The heading section it is about; None for the whole file."""
     trace_id: str | None = None
+    """The context record's run_id when the result judged was saved as a run."""
+
+
+@dataclass(frozen=True, slots=True)
+class FeedbackRecord(Feedback):
+    """Checked feedback, who gave it and when: what ``runs/feedback-<timestamp>.json`` holds, and each outcome the
+    aggregate counts (read back, with the file it was read from)."""
+
+    reviewer: str = ""
+    timestamp: str = ""
+    """ISO 8601 UTC, e.g. ``2026-05-01T10:30:00Z``."""
+    stored_at: str = ""
+    """Pack-relative path of the record file, for a record read back from ``runs/`` (not part of the file)."""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"record": "feedback", "pack": self.pack, "file": self.file}
@@ -57,7 +73,7 @@ class FeedbackRecord:
         if self.trace_id is not None:
             out["trace_id"] = self.trace_id
         out.update({"reviewer": self.reviewer, "timestamp": self.timestamp,
-                    "tool": {"name": "knowledge-pack-studio", "version": __version__}})
+                    "tool": record_tool()})
         return out
 
 
@@ -117,14 +133,9 @@ def make_feedback_record(pack_root: Path, pack_name: str, file: str, outcome: st
 
 def write_feedback_record(pack_root: Path, record: FeedbackRecord) -> Path:
     """Write ``record`` to ``runs/feedback-<timestamp>.json`` atomically, never replacing an existing file."""
-    stamp = record.timestamp.replace(":", "-")
-    payload = json.dumps(record.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    try:
-        return write_run_record(Path(pack_root), f"feedback-{stamp}", payload, MAX_NAME_ATTEMPTS)
-    except RunsRefused as exc:
-        raise FeedbackError(str(exc)) from exc
-    except FileExistsError:
-        raise FeedbackError(f"more than {MAX_NAME_ATTEMPTS} feedback records at {record.timestamp}") from None
+    payload = dumps(record.to_dict(), indent=2) + "\n"  # strict UTF-8 JSON, as the review and dispute records
+    return write_stamped_record(Path(pack_root), "feedback-", record.timestamp, payload, MAX_NAME_ATTEMPTS,
+                                refused=FeedbackError, what="feedback records")
 
 
 def record_feedback(pack_root: Path, file: str, outcome: str, query: str, *, section: str | None = None,

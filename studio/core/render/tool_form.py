@@ -39,11 +39,10 @@ from typing import Any
 
 from studio.core.model import Pack
 from studio.core.pack_fs import PackFS
-from studio.core.paths import from_read_result
 from studio.core.render.escape import xml_text
 from studio.core.render.file_ids import assign_ids, pack_prefix, parse_id
 from studio.core.render.resources import ResourceScan, scan_resources
-from studio.core.textfiles import is_binary
+from studio.core.textfiles import NotText, read_text_bytes
 from studio.core.tokens import Tokenizer
 
 TOOL_NAME = "read_files"
@@ -122,13 +121,9 @@ def read_text(pack: Pack, path: str) -> tuple[str | None, str]:
 def read_text_in(fs: PackFS, path: str) -> tuple[str | None, str]:
     """``read_text`` through an open pack: by descriptor from its root, so a file that is, or lies behind, a
     symlink leading out of the pack is never read (its finding's message says so)."""
-    data, size, problem = from_read_result(fs.read(path, MAX_READ_BYTES + 1), path)
-    if problem is not None or data is None:
-        return None, problem.message if problem else "cannot be read"
-    if size > MAX_READ_BYTES:
-        return None, f"larger than {MAX_READ_BYTES // (1024 * 1024)} MB"
-    if is_binary(data):
-        return None, "contains NUL bytes, so it is binary, not text"
+    data = read_text_bytes(fs, path, MAX_READ_BYTES)
+    if isinstance(data, NotText):
+        return None, data.message
     return data.decode("utf-8", errors="replace"), ""
 
 

@@ -33,7 +33,7 @@ from studio.core.paths import from_read_result
 from studio.core.resolver.answers import answer_items
 from studio.core.resolver.sections import split_sections
 from studio.core.runtime_files import MAX_FILE_BYTES, MAX_FILES, NEVER_CONTEXT, Skip, file_layer
-from studio.core.textfiles import is_binary
+from studio.core.textfiles import NotText, read_text_bytes
 
 MAX_WALK_ENTRIES = 20_000
 """Entries (files, folders, links) the walk looks at; past that it stops and says so."""
@@ -227,20 +227,20 @@ def _classify(fs: PackFS, rel: str, primary: str | None, out: PackFiles, link: L
 
 def _read_text(fs: PackFS, rel: str, out: PackFiles) -> str | None:
     # Reached by descriptor from the root; a symlink is followed only while it stays inside the pack.
-    data, size, problem = from_read_result(fs.read(rel, MAX_FILE_BYTES + 1), rel)
-    if problem is not None or data is None:
-        code = problem.code if problem is not None else "unreadable"
-        reason = "symlink-escape" if code == "symlink-escape" else "unreadable"
-        out.skipped.append(Skip(rel, reason, problem.message if problem else "The file could not be read."))
-        return None
-    if size > MAX_FILE_BYTES:
-        out.skipped.append(Skip(rel, "too-large", f"{size} bytes is over the {MAX_FILE_BYTES}-byte read limit; "
-                                "split the file."))
-        return None
-    if is_binary(data):
-        out.skipped.append(Skip(rel, "binary-file", "The file contains NUL bytes; it is not text."))
+    data = read_text_bytes(fs, rel, MAX_FILE_BYTES)
+    if isinstance(data, NotText):
+        out.skipped.append(Skip(rel, data.reason, _skip_words(data)))
         return None
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n").lstrip("\ufeff")
+
+
+def _skip_words(refused: NotText) -> str:
+    """What the resolver's skip list says about a file ``read_text_bytes`` refused."""
+    if refused.reason == "too-large":
+        return f"{refused.size} bytes is over the {refused.limit}-byte read limit; split the file."
+    if refused.reason == "binary-file":
+        return "The file contains NUL bytes; it is not text."
+    return refused.problem.message if refused.problem is not None else "The file could not be read."
 
 
 def _first_heading(text: str) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from studio.core.jsonread import JsonFailure, read_json
-from studio.core.pack_fs import PackFS, Status
+from studio.core.jsonread import read_pack_json
+from studio.core.pack_fs import PackFS
 
 MAX_RECORD_BYTES = 1_048_576
 FLAGGED_STATUSES = ("needs-review", "stale", "disputed", "failed")
@@ -35,12 +35,9 @@ def latest_flagged_compile(root: Path) -> CompileVerdict | None:
                        and e.rel.startswith("runs/compile-") and e.rel.endswith(".json"))
         if not names:
             return None
-        result = fs.read(f"runs/{names[-1]}", MAX_RECORD_BYTES + 1, follow=False)
-    data, size = result.data, result.size
-    if result.status is not Status.OK or data is None or size > MAX_RECORD_BYTES:
-        return None
-    parsed = read_json(data)
-    if isinstance(parsed, JsonFailure):  # not UTF-8 JSON, too deep, or a number over Python's digit limit
+        # None too when the record is not UTF-8 JSON, too deep, or holds a number over Python's digit limit.
+        parsed = read_pack_json(fs, f"runs/{names[-1]}", MAX_RECORD_BYTES, follow=False)
+    if parsed is None:
         return None
     record = parsed.value
     if not isinstance(record, dict) or record.get("status") not in FLAGGED_STATUSES:

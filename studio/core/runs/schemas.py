@@ -18,6 +18,7 @@ from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
 from studio.core.jsonread import JsonText
 from studio.core.resources import missing_resource, schemas_dir
 from studio.core.runs import quick_schema
+from studio.core.terminal import shortened
 
 RUN_TOO_DEEP = Code("run-too-deep", Severity.ERROR, "a run record is nested too deeply to check against its schema",
                     Behavior.LOAD, "", hint="Records are flat audit data; flatten the structure.")
@@ -45,6 +46,9 @@ MAX_EXTRA_FINDINGS = 20
 """Extra keys reported one by one per document; one more finding counts the rest."""
 MAX_LISTED_EXTRA = 200
 """Extra keys kept in ``SchemaCheck.extra_fields`` (and so in a record's ``extra_fields``); ``extra_count`` has all."""
+MAX_MESSAGE_CHARS = 200
+"""A schema message is cut to this: jsonschema quotes whole instances in messages, and a huge array should not
+flood the output."""
 
 
 @dataclass(slots=True)
@@ -112,7 +116,8 @@ def schema_errors(data: Any, schema: str) -> list[SchemaError]:
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             known = set((error.schema or {}).get("properties", {})) if isinstance(error.schema, dict) else set()
             extras = tuple(sorted(str(k) for k in error.instance if k not in known))
-        out.append(SchemaError(tuple(error.absolute_path), _short(error.message), str(error.validator), extras))
+        message = shortened(error.message, MAX_MESSAGE_CHARS)
+        out.append(SchemaError(tuple(error.absolute_path), message, str(error.validator), extras))
     return sorted(out, key=lambda e: [str(p) for p in e.path])
 
 
@@ -151,7 +156,8 @@ def check_against_schema(data: Any, schema: str, *, file: str, text: str = "", s
     for error in violations:
         line, column = where.position(list(error.absolute_path)) if where else (1, 1)
         result.errors.append(RUN_SCHEMA_VIOLATION(
-            f"{_pointer(error.absolute_path)}: {_short(error.message)} ({schema} schema)", file, line, column,
+            f"{_pointer(error.absolute_path)}: {shortened(error.message, MAX_MESSAGE_CHARS)} ({schema} schema)",
+            file, line, column,
             hint=f"Make the record match the {schema} shape, or rename it if it is another kind of record."))
     result.extra_fields = [_pointer(path) for path in extras]
     for path in extras[:MAX_EXTRA_FINDINGS]:
@@ -180,11 +186,6 @@ def _extra_keys(error: ValidationError, out: list[list[Any]], room: int) -> int:
 def _pointer(path: Iterable[Any]) -> str:
     parts = [str(p) for p in path]
     return "/" + "/".join(parts) if parts else "(root)"
-
-
-def _short(message: str, limit: int = 200) -> str:
-    """jsonschema quotes whole instances in messages; a huge array should not flood the output."""
-    return message if len(message) <= limit else message[: limit - 1] + "…"
 
 
 def locate(text: str, path: Sequence[Any]) -> tuple[int, int]:

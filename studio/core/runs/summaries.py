@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from studio.core.runs.model import RunKind
+from studio.core.terminal import shortened
 
 _STATUS_LINE = re.compile(r"^\s*\**status\**\s*:\s*\**\s*`?(?P<status>[A-Za-z][\w-]*)", re.IGNORECASE)
 _FINDING = re.compile(r"^\s*[-*]\s+\**(?P<sev>error|warning|info)\**\s*:", re.IGNORECASE)
@@ -42,9 +43,7 @@ def _compile(data: dict[str, Any]) -> str:
 
 
 def _context(data: dict[str, Any]) -> str:
-    query = str(data.get("query", ""))
-    if len(query) > _QUERY_LIMIT:
-        query = query[: _QUERY_LIMIT - 1] + "…"
+    query = shortened(str(data.get("query", "")), _QUERY_LIMIT)
     packs = [p for p in data.get("activated_packs", []) if isinstance(p, dict)]
     files = sum(_count(p.get("selected_files")) for p in packs)
     text = f"context {data.get('status', '?')}: \"{query}\" -> {len(packs)} pack(s), {files} file(s)"
@@ -107,9 +106,7 @@ def _review(data: dict[str, Any]) -> str:
 
 
 def _feedback(data: dict[str, Any]) -> str:
-    query = str(data.get("query", ""))
-    if len(query) > _QUERY_LIMIT:
-        query = query[: _QUERY_LIMIT - 1] + "…"
+    query = shortened(str(data.get("query", "")), _QUERY_LIMIT)
     where = str(data.get("file", "?")) + (f" § {data['section']}" if isinstance(data.get("section"), str) else "")
     return _one_line(f"{data.get('outcome', '?')}: {where} for \"{query}\" by {data.get('reviewer', '?')}")
 

@@ -27,8 +27,8 @@ def feedback_request(row: CandidateRow, result: ResolveResult, outcome: str,
     if res is None or not result.task.strip():
         return None
     root = Path(res.pack.root)
-    return FeedbackRequest(root, d.pack, d.path, outcome, result.task.strip(), d.section,
-                           (trace_ids or {}).get(str(root)))
+    return FeedbackRequest(d.pack, d.path, outcome, result.task.strip(), d.section, (trace_ids or {}).get(str(root)),
+                           pack_root=root)
 
 
 def build_row_menu(parent: QWidget, row: CandidateRow, result: ResolveResult,

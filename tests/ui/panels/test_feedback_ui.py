@@ -83,13 +83,14 @@ def test_a_saved_run_gives_the_trace_id(qtbot, panel: ResolverPanel, pack_root: 
 
 def test_recorder_writes_off_the_gui_thread_and_reports(qtbot, pack_root: Path) -> None:
     recorder = FeedbackRecorder()
-    request = FeedbackRequest(pack_root, "northwind-espresso", WARRANTY, "helpful", TASK, trace_id="context-x")
+    request = FeedbackRequest("northwind-espresso", WARRANTY, "helpful", TASK, trace_id="context-x",
+                              pack_root=pack_root)
     with qtbot.waitSignal(recorder.recorded, timeout=10000) as done:
         recorder.record(request)
     path = done.args[1]
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     assert (data["file"], data["outcome"], data["query"], data["trace_id"]) == (WARRANTY, "helpful", TASK, "context-x")
-    bad = FeedbackRequest(pack_root, "northwind-espresso", "../outside.md", "helpful", TASK)
+    bad = FeedbackRequest("northwind-espresso", "../outside.md", "helpful", TASK, pack_root=pack_root)
     before = sorted((pack_root / "runs").iterdir())
     with qtbot.waitSignal(recorder.failed, timeout=10000) as failed:
         recorder.record(bad)

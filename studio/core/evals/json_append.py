@@ -1,9 +1,9 @@
 """Append one element to a top-level JSON array in a file's text, keeping every existing byte.
 
-``evals.authoring.add_case`` rewrites the whole suite with ``json.dumps`` (indentation, key order and escapes
-become the studio's). A draft from ``gap`` must leave a curator's file as they wrote it, so this finds the
-closing bracket of the array under ``key`` by a one-pass scan that knows strings and nesting, and inserts the
-new element before it, indented like the element before it.
+A case added to a suite (``evals.authoring.add_case``, and the draft case ``gap`` writes) must leave a curator's
+file as they wrote it: indentation, key order, spacing and escapes. This finds the array under ``key`` by a
+one-pass scan that knows strings and nesting (the last such key, as ``json.loads`` keeps the last), and inserts
+the new element before its closing bracket, indented like the array's first element.
 """
 
 from __future__ import annotations
