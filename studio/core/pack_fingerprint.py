@@ -31,22 +31,22 @@ from typing import Any
 
 from studio.core.checks._context import is_walk_for_checks, walk_for_checks
 from studio.core.pack_fs import AccessLog, PackFS, PackTree
+from studio.core.result_cache import Fingerprint
 
 KNOWLEDGE = "KNOWLEDGE.md"  # read by path before any check runs, so it is always among the extras
 _WALKED, _LISTED = b"W", b"L"
 
 
 @dataclass(frozen=True, slots=True)
-class Fingerprint:
-    tree: bytes
-    """The walk's (or the root listing's) digest, prefixed by which of the two it is."""
-    extras: tuple[str, ...]
-    extras_print: bytes
+class Printed:
+    """A fingerprint as a load left it, with what the racy check needs."""
+
+    fingerprint: Fingerprint
     newest_ns: int
-    """The latest ctime among everything fingerprinted (for the racy check)."""
+    """The latest ctime among everything fingerprinted."""
 
 
-def after_load(root: Path, log: AccessLog) -> Fingerprint | None:
+def after_load(root: Path, log: AccessLog) -> Printed | None:
     """The fingerprint of what the load recorded in ``log``, or None when the cache cannot vouch for it."""
     tree: PackTree | None = None
     others: list[PackTree] = []
@@ -68,14 +68,15 @@ def after_load(root: Path, log: AccessLog) -> Fingerprint | None:
         extras_print, newest = _extras_print(fs, extras)
         if tree is not None:
             newest = max(newest, max((e.ctime_ns for e in tree.files), default=0))
-    return Fingerprint(tree_print, extras, extras_print, newest)
+    return Printed(Fingerprint(tree_print, extras, extras_print), newest)
 
 
-def still_matches(root: Path, tree_print: bytes, extras: tuple[str, ...], extras_print: bytes) -> bool:
+def still_matches(root: Path, printed: Fingerprint) -> bool:
     """True when the pack at ``root`` gives the same fingerprint now (a walk, or a listing, plus a few stats)."""
     with PackFS(root) as fs:
-        tree = walk_for_checks(fs) if tree_print[:1] == _WALKED else None
-        return _tree_print(fs, tree) == tree_print and _extras_print(fs, extras)[0] == extras_print
+        tree = walk_for_checks(fs) if printed.tree[:1] == _WALKED else None
+        return (_tree_print(fs, tree) == printed.tree
+                and _extras_print(fs, printed.extras)[0] == printed.extras_print)
 
 
 def _tree_print(fs: PackFS, tree: PackTree | None) -> bytes:

@@ -298,7 +298,7 @@ def cached_payload(found: FoundPack, stored: StoredResult | None) -> bytes | Non
     if stored is None:
         return None
     try:
-        if pack_fingerprint.still_matches(found.root, stored.tree, stored.extras, stored.extras_print):
+        if pack_fingerprint.still_matches(found.root, stored.fingerprint):
             return stored.payload
     except Exception:  # a damaged row is a miss, never a failed load  # noqa: BLE001
         pass
@@ -337,7 +337,7 @@ def load_fresh(found: FoundPack, content: bool, findings_only: bool,
         return pack, False
     # Stored without the root and scope (the key names them): rebuilding Path objects was a third of a hit.
     payload = result_cache.encode((pack.knowledge, pack.diagnostics, pack.top_dirs))
-    return pack, NewResult(key, printed.tree, printed.extras, printed.extras_print, payload)
+    return pack, NewResult(key, result_cache.StoredResult(printed.fingerprint, payload))
 
 
 def _count(stats: CacheStats | None, result: NewResult | bool) -> None:

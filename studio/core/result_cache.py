@@ -88,22 +88,32 @@ class CacheSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredResult:
+class Fingerprint:
+    """What a stored result depends on, as ``pack_fingerprint`` works it out: equal fingerprints mean an equal
+    result."""
+
     tree: bytes
+    """The digest of the pack's walk, or of its root listing (prefixed by which of the two it is)."""
     extras: tuple[str, ...]
+    """Paths the load asked about that the walk does not cover."""
     extras_print: bytes
+    """The digest of what those paths resolve to."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredResult:
+    """A load result as the cache keeps it: valid while the pack still gives ``fingerprint``."""
+
+    fingerprint: Fingerprint
     payload: bytes
 
 
 @dataclass(frozen=True, slots=True)
 class NewResult:
-    """A result a worker computed, for the parent to store (workers never write)."""
+    """A result a worker computed, for the parent to store under ``key`` (workers never write)."""
 
     key: str
-    tree: bytes
-    extras: tuple[str, ...]
-    extras_print: bytes
-    payload: bytes
+    result: StoredResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,8 +216,8 @@ def lookup_many(spec: CacheSpec, keys: list[str]) -> dict[str, StoredResult]:
         except sqlite3.Error:
             return out
         for key, tree, extras, extras_print, payload in rows:
-            out[key] = StoredResult(bytes(tree), tuple(extras.split("\x00")) if extras else (), bytes(extras_print),
-                                    bytes(payload))
+            printed = Fingerprint(bytes(tree), tuple(extras.split("\x00")) if extras else (), bytes(extras_print))
+            out[key] = StoredResult(printed, bytes(payload))
     return out
 
 
@@ -313,7 +323,8 @@ class ResultStore:
 
     def store(self, results: Iterable[NewResult]) -> int:
         """Write ``results`` in one transaction; how many were written (0 when the store is busy or unusable)."""
-        rows = [(r.key, r.tree, "\x00".join(r.extras), r.extras_print, r.payload, time.time_ns()) for r in results]
+        rows = [(new.key, new.result.fingerprint.tree, "\x00".join(new.result.fingerprint.extras),
+                 new.result.fingerprint.extras_print, new.result.payload, time.time_ns()) for new in results]
         return self._write("INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?, ?)", rows)
 
     def store_scan(self, key: str, payload: bytes) -> bool:

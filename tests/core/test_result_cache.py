@@ -31,6 +31,12 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
 STEPS = 40
 
 
+def _new(key: str, tree: bytes, extras_print: bytes, payload: bytes) -> result_cache.NewResult:
+    """A row to store, with no extra paths."""
+    printed = result_cache.Fingerprint(tree, (), extras_print)
+    return result_cache.NewResult(key, result_cache.StoredResult(printed, payload))
+
+
 def _open(root: Path, cache: result_cache.CacheSpec | None, *, findings_only: bool = False) -> Workspace:
     return open_workspace(WorkspaceOptions(explicit=[root], builtin=False, cache=cache,
                                            findings_only=findings_only))
@@ -292,7 +298,7 @@ def test_a_planted_row_cannot_make_the_studio_build_anything_but_its_model(tmp_p
 def test_the_cache_is_pruned_when_it_grows_past_its_bound(tmp_path: Path) -> None:
     spec = spec_for(tmp_path / "cache", racy_ns=0)
     store = ResultStore(spec, max_bytes=200_000)
-    rows = [result_cache.NewResult(f"k{i}", b"W" + bytes(20), (), bytes(20), os.urandom(2000)) for i in range(300)]
+    rows = [_new(f"k{i}", b"W" + bytes(20), bytes(20), os.urandom(2000)) for i in range(300)]
     for start in range(0, 300, 50):
         store.store(rows[start:start + 50])
     info = store.info()
@@ -303,7 +309,7 @@ def test_two_processes_storing_at_once_both_finish_and_the_cache_stays_whole(tmp
     import multiprocessing
 
     spec = spec_for(tmp_path / "cache", racy_ns=0)
-    ResultStore(spec).store([result_cache.NewResult("seed", b"W", (), b"", b"x")])
+    ResultStore(spec).store([_new("seed", b"W", b"", b"x")])
     ctx = multiprocessing.get_context("fork")
     workers = [ctx.Process(target=_store_many, args=(spec, n)) for n in range(4)]
     for w in workers:
@@ -317,7 +323,7 @@ def test_two_processes_storing_at_once_both_finish_and_the_cache_stays_whole(tmp
 def _store_many(spec: result_cache.CacheSpec, n: int) -> None:
     store = ResultStore(spec)
     for batch in range(4):
-        written = store.store([result_cache.NewResult(f"p{n}-{batch}-{i}", b"W", (), b"", os.urandom(500))
+        written = store.store([_new(f"p{n}-{batch}-{i}", b"W", b"", os.urandom(500))
                                for i in range(50)])
         if written != 50:  # busy past the timeout: a real run skips storing; here every row must land
             raise SystemExit(3)
