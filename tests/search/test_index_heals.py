@@ -150,3 +150,41 @@ def test_a_damaged_index_is_rebuilt_with_a_notice_on_every_path(
         assert index.info().files == 2 * (PAGES + 2)
     finally:
         index.close()
+
+
+@pytest.mark.parametrize("call", ["search", "refresh"])
+def test_what_looks_like_damage_while_another_process_commits_is_not_taken_for_it(
+        workspace: list[Path], cache_dir: Path, monkeypatch: pytest.MonkeyPatch, call: str) -> None:
+    """A reload that meets a file another process's commit has just removed fails like damage. Checked again
+    under the write lock the index is whole: it is kept (other processes go on using it) and the call is made
+    again, instead of everyone's index being deleted."""
+    from studio.core.search import engine
+    from studio.core.search.engine import Engine
+
+    roots = workspace[:2]
+    path = _built(cache_dir, roots)
+    index = SearchIndex.open(cache_dir)
+    engine_folder = index.store.engine.folder
+    real = Engine.searcher
+    failures = iter([engine.NotOurs("its full-text part is damaged (FileDoesNotExist: a segment of a commit "
+                                    "under way)")])
+
+    def searcher_meeting_a_commit(self: Engine) -> object:
+        failure = next(failures, None)  # the first reload only, as a commit in another process would
+        if failure is not None:
+            raise failure
+        return real(self)
+
+    monkeypatch.setattr(Engine, "searcher", searcher_meeting_a_commit)
+    try:
+        if call == "search":
+            hits = index.search("外公").hits
+            assert {(h.root, h.path) for h in hits} == {(str(r), "compiled/voice.md") for r in roots}
+        else:
+            index.refresh(roots, quick=False)
+        assert "search-index-rebuilt" not in [n.code for n in index.notices]
+        assert engine_folder is not None and engine_folder.is_dir()
+        assert index.info().files == 2 * (PAGES + 2)
+        assert path.stat().st_size > 0
+    finally:
+        index.close()

@@ -39,6 +39,10 @@ class IndexInfo:
                 "bytes": self.bytes, "updated": updated}
 
 
+HEAL_ATTEMPTS = 3
+"""Runs of an action that met what looked like damage (see ``SearchIndex._healing``)."""
+
+
 class SearchIndex:
     """The workspace search index (see ``studio.core.search``). Thread-safe: calls are serialised on one
     connection; several processes may share the file."""
@@ -78,13 +82,16 @@ class SearchIndex:
     def _healing(self, action: Callable[[], T]) -> T:
         """``action()``; when it meets a damaged index (bad pages, a table gone: on any path, not only at open),
         the file is deleted and made again with a notice (``Store.reset``) and ``action`` runs once more on the
-        fresh one. Busy or locked files are not damage: those errors reach the caller."""
-        try:
-            return action()
-        except (sqlite3.DatabaseError, NotOurs) as exc:
-            if not (isinstance(exc, NotOurs) or is_damage(exc)):
-                raise
-            self.store.reset(reason(exc))
+        fresh one. What the write lock shows was not damage (another process's commit under way) is retried, a
+        few times. Busy or locked files are not damage: those errors reach the caller."""
+        for _ in range(HEAL_ATTEMPTS - 1):
+            try:
+                return action()
+            except (sqlite3.DatabaseError, NotOurs) as exc:
+                if not (isinstance(exc, NotOurs) or is_damage(exc)):
+                    raise
+                if self.store.reset(reason(exc)):
+                    break
         return action()
 
     # -- keeping it current --------------------------------------------------------------------------------

@@ -92,10 +92,14 @@ class SearchResults:
 
 
 def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds: Iterable[str] | None = None,
-           path_prefix: str = "", limit: int = DEFAULT_LIMIT, mode: SearchMode = "auto") -> SearchResults:
+           path_prefix: str = "", limit: int = DEFAULT_LIMIT, mode: SearchMode = "auto",
+           again: bool = True) -> SearchResults:
     """Search the index; ``roots`` limits to those packs (None: every pack in the index). Never raises for user
-    text; a damaged database is reset (``store.notices`` says so) and the result says to search again."""
+    text; a damaged database is reset (``store.notices`` says so) and the result says to search again. What
+    looked like damage but was another process's commit under way (``Store.reset`` finds the index whole under
+    the write lock) is searched ``again``, once."""
     started = time.perf_counter()
+    roots = None if roots is None else list(roots)
     query = parse_query(text)
     result = SearchResults(text, note=_note(query))
     if query.empty:
@@ -127,7 +131,12 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
                 break
     except (sqlite3.DatabaseError, NotOurs) as exc:
         if isinstance(exc, NotOurs) or is_damage(exc):  # checked first: a table gone is an OperationalError too
-            store.reset(reason(exc))
+            if not store.reset(reason(exc)):
+                if again:
+                    return search(store, text, roots=roots, kinds=kinds, path_prefix=path_prefix, limit=limit,
+                                  mode=mode, again=False)
+                result.problem = "The search met the index while another studio was writing it; search again."
+                return result
             result.notices = list(store.notices)
             result.problem = "The search index was damaged and has been cleared; it is being built again."
             return result

@@ -32,9 +32,9 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
-from studio.core.cache_files import NotOurs, open_or_rebuild, prepare_database, remove_database
+from studio.core.cache_files import NotOurs, is_damage, open_or_rebuild, prepare_database, remove_database
 from studio.core.diagnostics import Behavior, Code, Diagnostic, Severity
-from studio.core.search.engine import Engine, EngineWriter, folder_for, new_token, remove_others
+from studio.core.search.engine import Engine, EngineError, EngineWriter, folder_for, new_token, remove_others
 from studio.core.search.folders import FolderStat
 
 INDEX_FILE = "search-index-2.sqlite3"
@@ -207,19 +207,60 @@ class Store:
         if missing:
             raise NotOurs(f"the table {missing[0]} is missing")
 
-    def reset(self, reason: str) -> None:
-        """Delete the database and the engine's folder and start empty ones (damage found while in use)."""
+    def reset(self, reason: str) -> bool:
+        """Delete the database and the engine's folder and start empty ones (damage found while in use), unless
+        the damage is gone when looked at again under the write lock: returns whether it reset.
+
+        Damage met outside the lock may be another process's commit under way (its engine files change while a
+        reload reads them). Resetting then deleted the index every process shares, and the others' writers failed
+        ("Directory does not exist"; seen with four processes building one index on a loaded machine). Under the
+        lock nobody writes, so what fails there is damage."""
         with self.lock:
+            if self.path is None:
+                with contextlib.suppress(sqlite3.Error):
+                    self.conn.close()
+                self.conn = self._open()
+                return True
+            if not self._damaged_under_lock():
+                return False
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
-            if self.path is None:
-                self.conn = self._open()
-                return
             self.notices.append(INDEX_REBUILT(f"The search index {self.path} was not usable ({reason}); it was "
                                               "deleted and is being built again.", file=str(self.path)))
             remove_database(self.path)
             remove_others(self.path, keep=None)
             self.conn = self._open()
+            return True
+
+    def _damaged_under_lock(self) -> bool:
+        """Open the file and its engine afresh while holding SQLite's write lock, and read both: True when that
+        fails as damage (a lock that cannot be had in time is not damage: the index is left as it is)."""
+        assert self.path is not None
+        try:
+            conn = self._connect(str(self.path))
+        except sqlite3.Error:
+            return True
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                prepare_database(conn, application_id=APPLICATION_ID, version=SCHEMA_VERSION, create=_create,
+                                 tables=TABLES)
+                row = conn.execute("SELECT value FROM meta WHERE key = 'engine'").fetchone()
+                if row is None:
+                    return True
+                Engine(folder_for(self.path, row[0]), create=False).num_docs()
+            finally:
+                conn.execute("ROLLBACK")
+        except NotOurs:
+            return True
+        except sqlite3.Error as exc:
+            return is_damage(exc)
+        except (EngineError, OSError):  # a refusal or a busy system, not damage
+            return False
+        finally:
+            conn.close()
+        return False
 
     def close(self) -> None:
         with self.lock, contextlib.suppress(sqlite3.Error):
