@@ -89,9 +89,8 @@ def test_processes_building_one_empty_index_at_once_all_succeed_and_agree(
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
              for _ in range(PROCESSES)]
     start.touch()
-    outcomes = [(p.wait(timeout=120), p.stdout.read() if p.stdout else "", p.stderr.read() if p.stderr else "")
-                for p in procs]
-    for code, out, err in outcomes:
+    outcomes = [(*p.communicate(timeout=120), p.returncode) for p in procs]  # reads and closes both pipes
+    for out, err, code in outcomes:
         assert code == 0, err
         assert "Traceback" not in err
         assert int(out) == PACKS
