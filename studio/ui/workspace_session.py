@@ -48,7 +48,7 @@ from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import gc_policy, workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
-from studio.ui.models.pack_tree import tree_order
+from studio.ui.models.pack_tree import ROWS_AHEAD, tree_order
 from studio.ui.pacing import ANNOUNCE, FINDINGS, NAMES, Paced
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
@@ -165,6 +165,7 @@ class WorkspaceSession(QObject):
         self._result = None
         self._arrivals.cancel()
         self._findings.cancel()
+        ROWS_AHEAD.clear()  # rows made for the last scan's packs that its tree never took
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
@@ -221,6 +222,10 @@ class WorkspaceSession(QObject):
             wake, self._awake = not self._awake, True
         if wake:
             self._woken.emit()
+        # Their rows are made here too, in the order the tree takes them in, while the window takes in the first
+        # ones: the window's own share of each pack is then little more than putting its row in place.
+        ROWS_AHEAD.make(packs, lambda: scan_id == self._scan_id and not self._cancel.is_set())
+        gc_policy.packs_decoded()  # the rows live as long as the workspace: out of the young collections' way
 
     def _take_inbox(self) -> None:
         """The worker woke the window: queue what waits in the inbox for the tree (announced a slice per turn)."""
@@ -327,6 +332,7 @@ class WorkspaceSession(QObject):
 
     def _finish(self, cancelled: bool) -> None:
         self.scanning = False
+        ROWS_AHEAD.clear()
         gc_policy.loading_ended()
         self._arrivals.cancel()  # after a failure, packs still queued are not shown (they were settled by nobody)
         self._findings.cancel()
