@@ -80,8 +80,7 @@ def workspace_loaded() -> None:
 
 def packs_decoded() -> None:
     """A batch of packs was just unpickled while a workspace loads (the result cache's packs of a warm opening, in
-    the scan's worker thread), or their tree rows made ahead: they live as long as the workspace, so they are kept
-    out of the collector now.
+    the scan's worker thread): they live as long as the workspace, so they are kept out of the collector now.
 
     The timer's young collection otherwise walked every object unpickled since the last one: the cached packs of
     10,000 come in a burst of a few hundred milliseconds, and one such walk took 19 ms of a window turn. Freezing

@@ -191,22 +191,20 @@ def open_workspace_in_child(
     on_pack: Callable[[Pack], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    on_cached: Callable[[list[Pack], bool], None] | None = None,
+    on_cached: Callable[[list[Pack]], None] | None = None,
 ) -> Workspace:
     """Same contract as ``open_workspace``, but the work happens in a spawned child process.
 
-    With a result cache, ``on_cached(packs, complete)`` first gets every pack the cache knows, as stored
-    (unchecked), a list at a time as they are decoded, then ``complete`` once all are in (with an empty list; not
-    called at all when the cache knew none). Then ``on_pack`` sees, as the load confirms them, only packs that
-    differ from those (a later copy of the same root) or were not among them. The workspace returned holds the
-    confirmed packs only.
+    With a result cache, ``on_cached`` first gets every pack the cache knows, as stored (unchecked), in one list;
+    then ``on_pack`` sees, as the load confirms them, only packs that differ from those (a later copy of the same
+    root) or were not among them. The workspace returned holds the confirmed packs only.
     Blocks the calling (worker) thread until the child is done; raises RuntimeError if it dies.
     """
     scan = _take_child()
     scan.jobs.put(options)
     child, out, cancel = scan.process, scan.out, scan.cancel
     received: dict[str, Pack] = {}
-    from_cache = 0
+    from_cache: list[Pack] = []
     try:
         while True:
             if cancelled is not None and cancelled():
@@ -218,22 +216,17 @@ def open_workspace_in_child(
                     raise RuntimeError(f"the scan process ended unexpectedly (exit code {child.exitcode})") from None
                 continue
             if kind == "cached":
-                decoded = []
                 for item in payload:
                     pack = decode(item)
                     if pack is None:  # the child's confirmation finds it differs, and sends the loaded copy
                         continue
-                    decoded.append(pack)
+                    from_cache.append(pack)
                     received[str(pack.root)] = pack
                 gc_policy.packs_decoded()
-                from_cache += len(decoded)
-                # Handed over as decoded: what the window does with them meanwhile (it makes their rows) fills the
-                # time this thread would otherwise wait for the child's next list.
-                if on_cached is not None and decoded:
-                    on_cached(decoded, False)
             elif kind == "cached-end":
                 if on_cached is not None and from_cache:
-                    on_cached([], True)
+                    on_cached(from_cache)
+                from_cache = []
             elif kind == "packs":
                 for pack in payload:
                     received[str(pack.root)] = pack

@@ -37,7 +37,6 @@ import os
 import threading
 import time
 from collections.abc import Iterator
-from operator import itemgetter
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -49,8 +48,8 @@ from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import gc_policy, workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
-from studio.ui.models.pack_tree import ROWS_AHEAD, tree_order
-from studio.ui.pacing import ANNOUNCE, FINDINGS, FROM_CACHE, NAMES, Paced
+from studio.ui.models.pack_tree import tree_order
+from studio.ui.pacing import ANNOUNCE, FINDINGS, NAMES, Paced
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -165,9 +164,7 @@ class WorkspaceSession(QObject):
         self._core = None
         self._result = None
         self._arrivals.cancel()
-        self._arrivals.pace = ANNOUNCE
         self._findings.cancel()
-        ROWS_AHEAD.clear()  # rows made for the last scan's packs that its tree never took
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
@@ -181,12 +178,10 @@ class WorkspaceSession(QObject):
         self.started.emit()
         self._scan_id = scan_id = workers.next_request_id()
         self._scans += 1
-        cached: list[tuple[tuple[int, str, str, str], Pack]] = []
-        """This scan's packs from the cache, each with where the tree shows it, gathered in its worker thread."""
         workers.submit(
             open_workspace, self.request,
             lambda pack: self._on_pack(scan_id, pack), lambda done, total: self._on_progress(scan_id, done, total),
-            cancel.is_set, lambda packs, complete: self._on_cached(scan_id, cached, packs, complete),
+            cancel.is_set, lambda packs: self._on_cached(scan_id, packs),
             on_done=self._on_scan_done, on_error=self._on_scan_failed, request_id=self._scan_id,
         )
 
@@ -213,30 +208,16 @@ class WorkspaceSession(QObject):
         if wake:
             self._woken.emit()
 
-    def _on_cached(self, scan_id: int, cached: list[tuple[tuple[int, str, str, str], Pack]], packs: list[Pack],
-                   complete: bool) -> None:
-        """Packs the result cache knows, a list at a time as they are decoded, before the scan confirms them.
-
-        Their tree rows are made here, in the scan's worker thread, meanwhile (``RowsAhead``): the window's own share
-        of each pack is then little more than putting its row in place. Once all are in (``complete``) they are
-        queued ahead of all else, in the order the tree shows them, so that each slice of them lands in the tree as
-        one run of rows (the tree's groups are sorted by name; packs in the walk's order fell all over a group of
-        thousands, a row insertion each).
-        """
-        if packs:
-            cached.extend((tree_order(pack), pack) for pack in packs)  # the sort's keys: 10,000 take about 30 ms
-            ROWS_AHEAD.make(packs, lambda: scan_id == self._scan_id and not self._cancel.is_set())
-            gc_policy.packs_decoded()  # the rows live as long as the workspace: out of the young collections' way
-        if not complete or not cached:
-            return
-        cached.sort(key=itemgetter(0))
-        every = [pack for _key, pack in cached]
-        cached.clear()  # the list lives as long as the scan's callbacks: the session holds the packs from now on
+    def _on_cached(self, scan_id: int, packs: list[Pack]) -> None:
+        """Every pack the result cache knows, before the scan confirms them: queued ahead of all else, in the order
+        the tree shows them, so that each slice of them lands in the tree as one run of rows (the tree's groups are
+        sorted by name; packs in the walk's order fell all over a group of thousands, a row insertion each)."""
+        packs.sort(key=tree_order)  # here, in the scan's worker thread: 10,000 packs take about 30 ms
         with self._lock:
             if scan_id != self._scan_id:
                 return
-            self._inbox[:0] = every
-            self._cached = len(every)
+            self._inbox[:0] = packs
+            self._cached = len(packs)
             wake, self._awake = not self._awake, True
         if wake:
             self._woken.emit()
@@ -255,7 +236,6 @@ class WorkspaceSession(QObject):
         self._arrivals.feed(batch)
         if cached is not None:
             self._from_cache = cached
-            self._arrivals.pace = FROM_CACHE  # until they are all shown (``_cache_shown``)
             self._cache_shown()
 
     def _announce_packs(self, packs: Iterator[Pack]) -> None:
@@ -287,7 +267,6 @@ class WorkspaceSession(QObject):
         """Once every pack the cache knew has been announced, say so (once a scan)."""
         if self._from_cache is not None and self._announced >= self._from_cache:
             count, self._from_cache = self._from_cache, None
-            self._arrivals.pace = ANNOUNCE
             self.shown_from_cache.emit(count)
 
     def _announce_findings(self, packs: Iterator[Pack]) -> None:
@@ -348,7 +327,6 @@ class WorkspaceSession(QObject):
 
     def _finish(self, cancelled: bool) -> None:
         self.scanning = False
-        ROWS_AHEAD.clear()
         gc_policy.loading_ended()
         self._arrivals.cancel()  # after a failure, packs still queued are not shown (they were settled by nobody)
         self._findings.cancel()

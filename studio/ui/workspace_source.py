@@ -104,11 +104,11 @@ def open_workspace(
     on_pack: Callable[[Pack], None] | None = None,
     on_progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    on_cached: Callable[[list[Pack], bool], None] | None = None,
+    on_cached: Callable[[list[Pack]], None] | None = None,
 ) -> WorkspaceResult:
     """Discover and load every pack of the request (runs in a worker; never raises for bad input).
 
-    In the child process with the result cache, ``on_cached`` first gets what the cache knows, a list at a time, then
+    In the child process with the result cache, ``on_cached`` first gets what the cache knows, in one list, then
     ``on_pack`` only packs the load found different (``scan_process.open_workspace_in_child``).
     """
     options = WorkspaceOptions(

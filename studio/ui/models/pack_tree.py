@@ -14,8 +14,7 @@ asking Python whether there is more to fetch.
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from pathlib import Path
@@ -142,81 +141,6 @@ class PackRow:
         return " ".join(x for x in parts if x).lower()
 
 
-def _pack_roles(pack: Pack, row: PackRow, label: PackLabel | None) -> dict[int, Any]:
-    """The roles of a pack's row that change with the pack or its label (set again by ``replace_pack``)."""
-    # In the tree the group already says the scope (for packs that load): the path is what tells copies apart.
-    where, text = (label.path or label.scope, label.text) if label is not None else ("", "")
-    return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root, text), _PACK: pack, _ROW_PACK: pack,
-            _REASON: row.reason, _FILTER_TEXT: row.filter_text(where), _WHERE: where}
-
-
-def _pack_item(pack: Pack, row: PackRow) -> QStandardItem:
-    """A pack's row as an unlabelled pack shows it, with its placeholder, but no icon: nothing here touches a model or
-    a pixmap, so any thread may make it (``RowsAhead``)."""
-    roles = _pack_roles(pack, row, None)
-    roles[_KIND] = "pack"
-    roles[_PATH] = str(pack.root)
-    item = _row(row.name, roles)
-    item.appendRow(_placeholder())
-    return item
-
-
-def _row(text: str, roles: dict[int, Any]) -> QStandardItem:
-    # Made with the constructor, never cloned from a prototype (a little cheaper): PySide is not told when
-    # Qt deletes a clone, so every removed row left a stale wrapper behind (20,000 per re-opening of
-    # 10,000 packs), and a new row at a freed address could be taken for the stale one (a crash).
-    item = QStandardItem(text)
-    item.setFlags(_ROW_FLAGS)
-    for role, value in roles.items():
-        item.setData(value, role)
-    return item
-
-
-class RowsAhead:
-    """Pack rows made before the tree takes them in, off the window's thread.
-
-    A warm opening hands the window every pack the result cache knows at once (10,000 in a burst); reading what
-    each row shows and making its item cost about 30 us a pack on the window's thread, a third of a second in all,
-    spread over slices that rest as long as they run. The scan's worker thread makes them instead, in the order the
-    tree takes the packs, while the window takes in the first ones (``WorkspaceSession``). The tree takes a row
-    made ahead only for the very Pack object it was made from, and makes any other itself: a pack the worker had
-    not reached yet, or one the scan has replaced since.
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._made: dict[Path, tuple[Pack, PackRow, QStandardItem]] = {}
-
-    def make(self, packs: list[Pack], wanted: Callable[[], bool], batch: int = 200) -> None:
-        """Make the rows of ``packs``, a batch at a time, while ``wanted()`` (the scan they are for still runs)."""
-        for start in range(0, len(packs), batch):
-            if not wanted():
-                return
-            made = {}
-            for pack in packs[start:start + batch]:
-                row = PackRow.of(pack)
-                made[pack.root] = (pack, row, _pack_item(pack, row))
-            with self._lock:
-                self._made.update(made)
-
-    def take(self, pack: Pack) -> tuple[PackRow, QStandardItem] | None:
-        """The row made ahead for this very pack (once), or None."""
-        with self._lock:
-            made = self._made.pop(pack.root, None)
-        return (made[1], made[2]) if made is not None and made[0] is pack else None
-
-    def clear(self) -> None:
-        """Drop rows nobody took (a new scan starts, or the last one ended)."""
-        with self._lock:
-            left, self._made = self._made, {}
-        let_go(left.values())
-
-
-ROWS_AHEAD = RowsAhead()
-"""The rows of the running scan's packs made ahead (one scan runs at a time; a row is only ever taken for the Pack
-it was made from, so a second window's tree could at worst make its own)."""
-
-
 def list_directory(root: Path, path: Path) -> list[tuple[str, bool]]:
     """(name, is_dir) of the entries of ``path`` in the pack at ``root``, folders first; symlinks are listed but
     never followed.
@@ -308,20 +232,31 @@ class PackTreeModel(QStandardItemModel):
         already: one item per row, the old group that holds it."""
 
     # -- rows -------------------------------------------------------------------------------------
-    def _pack_roles(self, pack: Pack, row: PackRow) -> dict[int, Any]:
-        return _pack_roles(pack, row, self._pack_labels.get(pack.root))
+    def _row(self, text: str, roles: dict[int, Any]) -> QStandardItem:
+        # Made with the constructor, never cloned from a prototype (a little cheaper): PySide is not told when
+        # Qt deletes a clone, so every removed row left a stale wrapper behind (20,000 per re-opening of
+        # 10,000 packs), and a new row at a freed address could be taken for the stale one (a crash).
+        item = QStandardItem(text)
+        item.setFlags(_ROW_FLAGS)
+        for role, value in roles.items():
+            item.setData(value, role)
+        return item
 
-    def _pack_row(self, pack: Pack) -> tuple[PackRow, QStandardItem]:
-        """The pack's row (made ahead when it was, ``RowsAhead``) with what only this tree knows: icon and label."""
-        made = ROWS_AHEAD.take(pack)
-        row, item = made if made is not None else (PackRow.of(pack), None)
-        if item is None:
-            item = _pack_item(pack, row)
-        item.setData(self._icons["pack"], _DECORATION)
-        if pack.root in self._pack_labels:  # its name is shared: the label's roles replace the unlabelled ones
-            for role, value in self._pack_roles(pack, row).items():
-                item.setData(value, role)
-        return row, item
+    def _pack_roles(self, pack: Pack, row: PackRow) -> dict[int, Any]:
+        label = self._pack_labels.get(pack.root)
+        # In the tree the group already says the scope (for packs that load): the path is what tells copies apart.
+        where, text = (label.path or label.scope, label.text) if label is not None else ("", "")
+        return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root, text), _PACK: pack, _ROW_PACK: pack,
+                _REASON: row.reason, _FILTER_TEXT: row.filter_text(where), _WHERE: where}
+
+    def _pack_row(self, pack: Pack, row: PackRow) -> QStandardItem:
+        roles = self._pack_roles(pack, row)
+        roles[_KIND] = "pack"
+        roles[_PATH] = str(pack.root)
+        roles[_DECORATION] = self._icons["pack"]
+        item = self._row(row.name, roles)
+        item.appendRow(_placeholder())
+        return item
 
     def _count_groups(self, keys: set[str]) -> None:
         for key in keys:
@@ -340,7 +275,7 @@ class PackTreeModel(QStandardItemModel):
 
     def _add_groups(self) -> None:
         for key, label in GROUPS:
-            item = _row(f"{label} (0)", {_KIND: "group", _GROUP: key})
+            item = self._row(f"{label} (0)", {_KIND: "group", _GROUP: key})
             self.appendRow(item)
             self.groups[key] = item
 
@@ -401,7 +336,8 @@ class PackTreeModel(QStandardItemModel):
         for pack in packs:
             if pack.root in self.pack_items:
                 continue
-            row, item = self._pack_row(pack)
+            row = PackRow.of(pack)
+            item = self._pack_row(pack, row)
             by_group.setdefault(row.group, []).append(item)
             self.pack_items[pack.root] = item
             self._shown[pack.root] = (pack, row)
@@ -546,7 +482,7 @@ class PackTreeModel(QStandardItemModel):
         for name, is_dir in entries:
             kind = "dir" if is_dir else "file"
             path = str(folder / name)
-            row = _row(printable(name), {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
+            row = self._row(printable(name), {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
                                    _DECORATION: self._icons[kind]})
             if is_dir:
                 row.appendRow(_placeholder())
