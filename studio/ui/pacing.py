@@ -69,8 +69,8 @@ to announce 10,000 packs, while the views take each pack in well under a millise
 FROM_CACHE = Pace(budget_s=0.015, first=40, low=40, high=1000, rest=0.25)
 """The same for the packs a warm opening shows from the result cache, all there at once: the window has nothing else
 to do yet (their findings wait until all are shown), and the user waits for exactly this. Slices as long as
-``ANNOUNCE``'s, so no turn is longer, but with a quarter of the rest: 10,000 packs took 0.6 s with a full rest
-after 0.3 s of work (their rows made ahead, ``pack_tree.RowsAhead``); any click still waits at most one slice."""
+``ANNOUNCE``'s, so no turn is longer, but with a quarter of the rest: with a full rest, 10,000 packs took 1.0-1.1 s
+for 0.45-0.5 s of work; any click still waits at most one slice."""
 FINDINGS = Pace(budget_s=0.008, first=150, low=50, high=600, gap_s=0.3)
 """Packs whose findings one Problems update carries while a scan runs: the whole backlog of 300 ms at 10,000 packs
 (up to 6,000) took 50-75 ms in one update. Python time only: the table lays out and paints after it. Each update
