@@ -34,7 +34,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.model import NO_VERDICT, Pack, Verdict
 from studio.core.workspace import Workspace, WorkspaceOptions, open_workspace
 from studio.ui import gc_policy
-from studio.ui.background_child import end_with_parent, lower_priority
+from studio.ui.background_child import become_background_child, end_with_parent, lower_priority
 from studio.ui.cached_first import Confirmation, decode, stored_results
 
 POLL_SECONDS = 0.1
@@ -45,14 +45,8 @@ Message = tuple[str, Any]
 
 def _child(jobs: Any, out: Any, cancel: Any) -> None:
     """Entry point of the child process: wait for a scan's options, scan, stream the packs as they load, then send
-    the verdicts. ``None`` instead of options ends it unused (the window closed).
-
-    It runs at the window's priority until what the cache knows is on its way, then lower (``lower_priority``): the
-    window waits for that list, the user with it, while confirming it and loading the rest is background work.
-    At the lower priority from the start, the walk and the lookups got what CPU the machine left over, and on a
-    busy machine the warm opening of 10,000 packs took 1-2 s longer (the walk alone 0.8 s instead of 0.15 s).
-    """
-    end_with_parent()
+    the verdicts. ``None`` instead of options ends it unused (the window closed)."""
+    become_background_child()
     tune_for_batch()
     options = jobs.get()
     if options is None:
@@ -72,7 +66,6 @@ def _child(jobs: Any, out: Any, cancel: Any) -> None:
             shown = {}
         stored.flush()
         out.put(("cached-end", len(shown)))
-        lower_priority(os.getpid(), os.getppid())  # before the loading workers are forked: they inherit it
         confirmation = Confirmation(shown)
 
         def confirmed(pack: Pack) -> None:
@@ -131,7 +124,9 @@ class _ScanChild:
         # Not a daemon: a daemonic process may not start the loading workers. It still ends with the window: it
         # watches its parent (background_child), and a cancelled scan stops between two batches.
         self.process = ctx.Process(target=_child, args=(self.jobs, self.out, self.cancel), name="pack-studio-scan")
-        self.process.start()  # at the window's priority until it has sent what the cache knows (see ``_child``)
+        self.process.start()
+        if self.process.pid is not None:  # its imports run at the helper's priority, not the window's
+            lower_priority(self.process.pid, os.getpid())
 
     def stop(self) -> None:
         """End a child that was never given a scan."""
