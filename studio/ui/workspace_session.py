@@ -49,7 +49,7 @@ from studio.ui import gc_policy, workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
 from studio.ui.models.pack_tree import tree_order
-from studio.ui.pacing import ANNOUNCE, FINDINGS, NAMES, Paced
+from studio.ui.pacing import ANNOUNCE, FINDINGS, FROM_CACHE, NAMES, Paced
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -164,6 +164,7 @@ class WorkspaceSession(QObject):
         self._core = None
         self._result = None
         self._arrivals.cancel()
+        self._arrivals.pace = ANNOUNCE
         self._findings.cancel()
         with self._lock:
             self._inbox.clear()
@@ -236,6 +237,7 @@ class WorkspaceSession(QObject):
         self._arrivals.feed(batch)
         if cached is not None:
             self._from_cache = cached
+            self._arrivals.pace = FROM_CACHE  # until they are all shown (``_cache_shown``)
             self._cache_shown()
 
     def _announce_packs(self, packs: Iterator[Pack]) -> None:
@@ -267,6 +269,7 @@ class WorkspaceSession(QObject):
         """Once every pack the cache knew has been announced, say so (once a scan)."""
         if self._from_cache is not None and self._announced >= self._from_cache:
             count, self._from_cache = self._from_cache, None
+            self._arrivals.pace = ANNOUNCE
             self.shown_from_cache.emit(count)
 
     def _announce_findings(self, packs: Iterator[Pack]) -> None:

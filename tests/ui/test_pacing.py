@@ -99,6 +99,26 @@ def test_after_a_slice_the_queue_rests_as_long_as_it_ran_and_timers_run_meanwhil
         assert any(ended < tick < following for tick in ticks)  # and other timers ran during it
 
 
+def test_a_pace_with_a_shorter_rest_rests_that_share_of_the_slice_and_timers_still_run(qtbot) -> None:  # type: ignore[no-untyped-def]
+    owner = QObject()
+    log = _Log(per_item_s=0.020)  # 20 ms a slice: a quarter of it is a 5 ms rest
+    ticks: list[float] = []
+    ticker = QTimer()
+    ticker.setInterval(1)
+    ticker.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    ticker.start()
+    fixed = Pace.fixed(1)
+    queue: Paced[int] = Paced(owner, Pace(fixed.budget_s, 1, 1, 1, rest=0.25), log.handle)
+    with qtbot.waitSignal(queue.finished, timeout=5000):
+        queue.feed(range(4))
+    ticker.stop()
+    rests = [following - ended for (_, ended), (following, _) in zip(log.times, log.times[1:], strict=False)]
+    assert all(rest >= 0.005 - 0.002 for rest in rests)  # a quarter of the slice (timer's ms rounding)
+    assert min(rests) < 0.015  # not as long as the slice: a busy machine may stretch one rest, not every one
+    for (_, ended), (following, _) in zip(log.times, log.times[1:], strict=False):
+        assert any(ended < tick < following for tick in ticks)  # other timers run during each rest
+
+
 def test_nothing_runs_after_cancel_not_even_the_rest_of_the_slice_under_way(qtbot) -> None:  # type: ignore[no-untyped-def]
     owner = QObject()
     seen: list[int] = []

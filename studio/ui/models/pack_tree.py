@@ -14,9 +14,11 @@ asking Python whether there is more to fetch.
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -169,8 +171,12 @@ def list_directory(root: Path, path: Path) -> list[tuple[str, bool]]:
 
 def _order_key(item: QStandardItem) -> tuple[str, str, str]:
     """Where a pack row goes among its group's: by name (case-blind), then by folder for namesakes."""
-    name = item.text()
-    return name.casefold(), name, str(item.data(_PATH))
+    return _name_order(item.text(), str(item.data(_PATH)))
+
+
+def _name_order(name: str, path: str) -> tuple[str, str, str]:
+    """``_order_key`` from what the row shows (its name, its folder), without asking the row."""
+    return name.casefold(), name, path
 
 
 _GROUP_ORDER = {key: n for n, (key, _label) in enumerate(GROUPS)}
@@ -179,8 +185,7 @@ _GROUP_ORDER = {key: n for n, (key, _label) in enumerate(GROUPS)}
 def tree_order(pack: Pack) -> tuple[int, str, str, str]:
     """Where the pack's row goes in the tree: its group, then as ``_order_key`` orders rows within one. Packs
     handed over in this order land in each group as one run of rows per batch (no Qt call: any thread)."""
-    name = printable(pack.name)
-    return _GROUP_ORDER[group_key(pack)], name.casefold(), name, str(pack.root)
+    return _GROUP_ORDER[group_key(pack)], *_name_order(printable(pack.name), str(pack.root))
 
 
 def _insertion_row(group: QStandardItem, key: tuple[str, str, str]) -> int:
@@ -251,6 +256,7 @@ class PackTreeModel(QStandardItemModel):
 
     def _pack_row(self, pack: Pack, row: PackRow) -> QStandardItem:
         roles = self._pack_roles(pack, row)
+        del roles[_DISPLAY]  # the constructor shows the name already
         roles[_KIND] = "pack"
         roles[_PATH] = str(pack.root)
         roles[_DECORATION] = self._icons["pack"]
@@ -332,31 +338,34 @@ class PackTreeModel(QStandardItemModel):
         return self._removal.running
 
     def add_packs(self, packs: list[Pack]) -> None:
-        by_group: dict[str, list[QStandardItem]] = {}
+        by_group: dict[str, list[tuple[tuple[str, str, str], QStandardItem]]] = {}
         for pack in packs:
             if pack.root in self.pack_items:
                 continue
             row = PackRow.of(pack)
             item = self._pack_row(pack, row)
-            by_group.setdefault(row.group, []).append(item)
+            # Ordered by what the row shows, known here: asking each new row for its text and folder took as long.
+            by_group.setdefault(row.group, []).append((_name_order(row.name, str(pack.root)), item))
             self.pack_items[pack.root] = item
             self._shown[pack.root] = (pack, row)
         for key, items in by_group.items():
             self._insert_in_order(self.groups[key], items)
         self._count_groups(set(by_group))
 
-    def _insert_in_order(self, group: QStandardItem, items: list[QStandardItem]) -> None:
-        """Put ``items`` where they belong in ``group`` (by name, then folder), so the tree reads the same from one
-        start to the next whatever order the scan delivered the packs in. Only the batch is sorted; each run of
-        it that falls between two existing rows is one insertion, placed by a binary search over the rows."""
-        items.sort(key=_order_key)
+    def _insert_in_order(self, group: QStandardItem, keyed: list[tuple[tuple[str, str, str], QStandardItem]]) -> None:
+        """Put the items of ``keyed`` (each after its ``_order_key``) where they belong in ``group`` (by name, then
+        folder), so the tree reads the same from one start to the next whatever order the scan delivered the packs
+        in. Only the batch is sorted; each run of it that falls between two existing rows is one insertion, placed
+        by a binary search over the rows."""
+        keyed.sort(key=itemgetter(0))
+        keys = [key for key, _item in keyed]
+        items = [item for _key, item in keyed]
         start, count = 0, len(items)
         while start < count:
-            at = _insertion_row(group, _order_key(items[start]))
+            at = _insertion_row(group, keys[start])
             end = count
             if at < group.rowCount():
-                bound = _order_key(group.child(at))
-                end = next((i for i in range(start + 1, count) if _order_key(items[i]) >= bound), count)
+                end = bisect_left(keys, _order_key(group.child(at)), start + 1)
             group.insertRows(at, items[start:end])
             start = end
 
@@ -375,7 +384,7 @@ class PackTreeModel(QStandardItemModel):
         if row.group != old.group:
             # The row moves with its listed files: taken out of one group and into another.
             moved = self.groups[old.group].takeRow(item.row())
-            self._insert_in_order(self.groups[row.group], moved)
+            self._insert_in_order(self.groups[row.group], [(_order_key(one), one) for one in moved])
             self._count_groups({old.group, row.group})
 
     def set_labels(self, labels: dict[Path, PackLabel]) -> None:
