@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import chain
@@ -128,9 +129,35 @@ class KnowledgeFile:
     """Size in bytes on disk."""
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        # One constructor call when a worker's pack is unpickled, not the per-field state protocol of slots.
-        return KnowledgeFile, (self.frontmatter, self.body, self.body_start_line, self.text, self.has_bom, self.crlf,
-                               self.truncated, self.size)
+        # One call when a worker's pack is unpickled, not the per-field state protocol of slots. The body and the
+        # YAML are pieces of the text: they travel as where they sit in it, not as two more copies (half of what a
+        # warm opening sent through the pipe and kept in the result cache).
+        text, body, fm = self.text, self.body, self.frontmatter
+        body_at: str | int = len(text) - len(body) if text.endswith(body) else body
+        raw_at: tuple[int, int] | None = None
+        if fm is not None:
+            start = text.find(fm.raw) if fm.raw else -1
+            if start >= 0:
+                raw_at = (start, start + len(fm.raw))
+                fm = Frontmatter(fm.data, fm.positions, fm.start_line, fm.end_line, "")
+        return _knowledge_from_pickle, (fm, body_at, raw_at, self.body_start_line, text, self.has_bom, self.crlf,
+                                        self.truncated, self.size)
+
+
+def _knowledge_from_pickle(frontmatter: Frontmatter | None, body: str | int, raw_at: tuple[int, int] | None,
+                           body_start_line: int, text: str, has_bom: bool, crlf: bool, truncated: bool,
+                           size: int) -> KnowledgeFile:
+    """``KnowledgeFile.__reduce__``'s counterpart (the result cache allows it to be called: what it is given is
+    checked, so a garbled row fails to decode instead of building a file of the wrong shape)."""
+    if not isinstance(text, str) or not isinstance(body, str | int) or \
+            not (frontmatter is None or isinstance(frontmatter, Frontmatter)):
+        raise pickle.UnpicklingError("a stored KNOWLEDGE.md of the wrong shape")
+    if isinstance(body, int):
+        body = text[body:]
+    if frontmatter is not None and raw_at is not None:
+        start, end = raw_at
+        frontmatter.raw = text[int(start):int(end)]
+    return KnowledgeFile(frontmatter, body, body_start_line, text, has_bom, crlf, truncated, size)
 
 
 @dataclass(frozen=True, slots=True)

@@ -286,7 +286,7 @@ _ALLOWED_GLOBALS = {
 }
 
 
-_REBUILDERS = {("studio.core.model", "_frontmatter_from_pickle")}
+_REBUILDERS = {("studio.core.model", "_frontmatter_from_pickle"), ("studio.core.model", "_knowledge_from_pickle")}
 """Functions the model's own ``__reduce__`` methods name: the only callables besides classes it may call."""
 
 
