@@ -13,6 +13,7 @@ from studio.core.model import Pack
 from studio.core.terminal import printable
 from studio.ui.buttons import command_button
 from studio.ui.models.diagnostics_table import counts_text
+from studio.ui.widgets.elided_label import ElidedLabel
 
 
 class PrintableStatusBar(QStatusBar):
@@ -32,7 +33,9 @@ class StatusLine(QObject):
 
     def __init__(self, bar: QStatusBar) -> None:
         super().__init__(bar)
-        self.workspace_label = QLabel("No workspace")
+        # The workspace's name gives up width first (cut in the middle, whole in its tooltip): a long one squeezed
+        # the pack count to "packs 100" and the progress to "1000 packs shown from th" at 1280 px.
+        self.workspace_label = ElidedLabel("No workspace")
         self.packs_label = QLabel()
         self.counts_label = QLabel(counts_text(DiagnosticCounts()))
         # A busy bar plus a text label: QProgressBar.setValue repaints synchronously, which would stall
@@ -43,7 +46,8 @@ class StatusLine(QObject):
         self.progress.setTextVisible(False)
         self.progress_label = QLabel()
         self.cancel_button = command_button("Cancel", self.cancel_requested)
-        for label in (self.workspace_label, self.packs_label, self.counts_label):
+        bar.addWidget(self.workspace_label, 1)
+        for label in (self.packs_label, self.counts_label):
             bar.addWidget(label)
         self._scanning: tuple[QWidget, ...] = (self.progress_label, self.progress, self.cancel_button)
         """Shown while a scan runs."""
