@@ -50,7 +50,7 @@ from studio.ui import let_go as releasing
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
 from studio.ui.models.pack_tree import tree_order
-from studio.ui.pacing import ANNOUNCE, FINDINGS, FROM_CACHE, NAMES, Paced
+from studio.ui.pacing import ANNOUNCE, FINDINGS, FROM_CACHE, NAMES, Pace, Paced
 from studio.ui.workspace_source import WorkspaceRequest, WorkspaceResult, open_workspace, reload
 
 
@@ -113,6 +113,8 @@ class WorkspaceSession(QObject):
         """How many packs the scan first sent from the result cache (under the lock until taken; None: none)."""
         self._from_cache: int | None = None
         """The same, taken: ``shown_from_cache`` is due once as many packs have been announced."""
+        self._pace_before_cache: Pace | None = None
+        """The tree's pace while the cached packs are shown at ``FROM_CACHE``'s."""
         self._announced = 0
         """Packs taken by the tree's queue during this scan (the ones from the cache come first)."""
         self._reload_ids: dict[Path, int] = {}
@@ -165,15 +167,13 @@ class WorkspaceSession(QObject):
         self._core = None
         self._result = None
         self._arrivals.cancel()
-        self._arrivals.pace = ANNOUNCE
         self._findings.cancel()
         with self._lock:
             self._inbox.clear()
             self._progress = (0, 0)
             self._cached = None
         self._arrived = set()
-        self._from_cache = None
-        releasing.resume()  # a scan cancelled while its cached packs were shown
+        self._end_cached_showing()  # a scan cancelled while its cached packs were shown
         self._announced = 0
         self._arrivals.keep_open()
         self._findings.keep_open()
@@ -238,11 +238,7 @@ class WorkspaceSession(QObject):
         self.progress.emit(done, total)  # first, so views know how large the workspace will be before packs arrive
         self._arrivals.feed(batch)
         if cached is not None:
-            self._from_cache = cached
-            self._arrivals.pace = FROM_CACHE  # until they are all shown (``_cache_shown``)
-            # The last workspace is freed once these are shown: both need the window's turns, and these are what
-            # the user waits for (measured at 10,000 packs: every pack shown in a median 1.82 s against 2.00 s).
-            releasing.pause()
+            self._start_cached_showing(cached)
             self._cache_shown()
 
     def _announce_packs(self, packs: Iterator[Pack]) -> None:
@@ -273,10 +269,25 @@ class WorkspaceSession(QObject):
     def _cache_shown(self) -> None:
         """Once every pack the cache knew has been announced, say so (once a scan)."""
         if self._from_cache is not None and self._announced >= self._from_cache:
-            count, self._from_cache = self._from_cache, None
-            self._arrivals.pace = ANNOUNCE
-            releasing.resume()
+            count = self._from_cache
+            self._end_cached_showing()
             self.shown_from_cache.emit(count)
+
+    def _start_cached_showing(self, count: int) -> None:
+        """The ``count`` packs the result cache knew arrive: shown at ``FROM_CACHE``'s pace until all are in the tree
+        (``_cache_shown``). The last workspace is freed after them: both need the window's turns, and these are
+        what the user waits for."""
+        self._from_cache = count
+        self._pace_before_cache = self._arrivals.pace
+        self._arrivals.pace = FROM_CACHE
+        releasing.pause()
+
+    def _end_cached_showing(self) -> None:
+        """Back to the pace before (all cached packs shown, or the scan ended or was replaced first)."""
+        self._from_cache = None
+        if self._pace_before_cache is not None:
+            self._arrivals.pace, self._pace_before_cache = self._pace_before_cache, None
+        releasing.resume()
 
     def _announce_findings(self, packs: Iterator[Pack]) -> None:
         """Put a slice of announced packs' findings in the Problems table."""
@@ -339,9 +350,8 @@ class WorkspaceSession(QObject):
         gc_policy.loading_ended()
         self._arrivals.cancel()  # after a failure, packs still queued are not shown (they were settled by nobody)
         self._findings.cancel()
-        if self._from_cache is not None:  # the cached packs will not all be shown: the release goes on now
-            self._from_cache = None
-            releasing.resume()
+        if self._from_cache is not None:  # the cached packs will not all be shown
+            self._end_cached_showing()
         self.finished.emit(cancelled)
 
     # -- one pack at a time -------------------------------------------------------------------
