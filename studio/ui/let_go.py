@@ -18,8 +18,6 @@ _queue: list[Paced[object]] = []
 """The one queue that releases slices (made on first use, owned by the application)."""
 _freed = [0]
 """Objects released since the queue last ran dry."""
-_paused = [False]
-"""Set by ``pause``: a queue made meanwhile starts paused."""
 
 
 def let_go(objects: Iterable[object]) -> None:
@@ -30,25 +28,8 @@ def let_go(objects: Iterable[object]) -> None:
     if not _queue:
         queue: Paced[object] = Paced(app, RELEASE, _release)
         queue.finished.connect(_ran_dry)
-        if _paused[0]:
-            queue.pause()
         _queue.append(queue)
     _queue[0].feed(objects)
-
-
-def pause() -> None:
-    """Release nothing until ``resume``: the window's turns are wanted elsewhere (a warm opening showing the packs
-    the cache knew, which the user waits for, while the last workspace's 10,000 packs can wait)."""
-    if _queue:
-        _queue[0].pause()
-    _paused[0] = True
-
-
-def resume() -> None:
-    """Release again after ``pause``."""
-    _paused[0] = False
-    if _queue:
-        _queue[0].resume()
 
 
 def held() -> int:

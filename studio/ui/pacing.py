@@ -132,8 +132,6 @@ class Paced(QObject, Generic[T]):
         """Held open by ``keep_open`` until ``close``: its feeder may still bring items."""
         self._rest_ms = YIELD_MS
         """The rest after the last slice, before any ``gap_s``: what remains once the feeder is done."""
-        self._paused = False
-        """Held by ``pause`` until ``resume``: items are queued, no slice runs."""
         self.last_ended = 0.0
         """When the last slice that took items ended (``time.perf_counter``): for work that should not share a turn
         with it."""
@@ -174,23 +172,10 @@ class Paced(QObject, Generic[T]):
         (a held-open queue keeps its slice size, and its ``gap_s`` after the last slice)."""
         idle = not self._queue
         self._queue.extend(items)
-        if idle and self._queue and not self._timer.isActive() and not self._paused:
+        if idle and self._queue and not self._timer.isActive():
             if not self._open:
                 self._size = self.pace.first
             self._timer.start(self._rest_after(0.0))
-
-    def pause(self) -> None:
-        """Run no slice until ``resume`` (more urgent work has the turns); what waits, and what is fed, stays queued."""
-        self._paused = True
-        self._timer.stop()
-
-    def resume(self) -> None:
-        """Go on after ``pause``, on a later turn."""
-        if not self._paused:
-            return
-        self._paused = False
-        if self._queue and not self._timer.isActive():
-            self._timer.start(self._rest_ms)
 
     def keep_open(self) -> None:
         """Its feeder still runs: running dry waits for more items instead of ending the work (no ``finished``)."""
@@ -203,8 +188,6 @@ class Paced(QObject, Generic[T]):
         if not self._open:
             return
         self._open = False
-        if self._paused:
-            return  # ``resume`` starts it
         if not self._timer.isActive() or self._timer.remainingTime() > self._rest_ms:
             self._timer.start(self._rest_ms)
 
@@ -270,7 +253,6 @@ class Paced(QObject, Generic[T]):
             self._size = self.pace.next_size(taken, spent)
         self._rest_ms = max(YIELD_MS, round(spent * 1000 * self.pace.rest))  # rest as long as the slice ran
         if self._queue:
-            if not self._paused:
-                self._timer.start(self._rest_after(spent))
+            self._timer.start(self._rest_after(spent))
         elif not self._open:
             self.finished.emit()

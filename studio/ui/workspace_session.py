@@ -46,7 +46,6 @@ from studio.core.model import NO_VERDICT, Pack
 from studio.core.pack import load_pack, reload_pack
 from studio.core.workspace import Workspace, pack_root_for
 from studio.ui import gc_policy, workers
-from studio.ui import let_go as releasing
 from studio.ui.child_pool import run_in_child
 from studio.ui.let_go import let_go
 from studio.ui.models.pack_tree import tree_order
@@ -275,19 +274,16 @@ class WorkspaceSession(QObject):
 
     def _start_cached_showing(self, count: int) -> None:
         """The ``count`` packs the result cache knew arrive: shown at ``FROM_CACHE``'s pace until all are in the tree
-        (``_cache_shown``). The last workspace is freed after them: both need the window's turns, and these are
-        what the user waits for."""
+        (``_cache_shown``)."""
         self._from_cache = count
         self._pace_before_cache = self._arrivals.pace
         self._arrivals.pace = FROM_CACHE
-        releasing.pause()
 
     def _end_cached_showing(self) -> None:
         """Back to the pace before (all cached packs shown, or the scan ended or was replaced first)."""
         self._from_cache = None
         if self._pace_before_cache is not None:
             self._arrivals.pace, self._pace_before_cache = self._pace_before_cache, None
-        releasing.resume()
 
     def _announce_findings(self, packs: Iterator[Pack]) -> None:
         """Put a slice of announced packs' findings in the Problems table."""

@@ -262,36 +262,3 @@ def test_slices_of_a_queue_held_open_keep_their_gap_unless_the_work_piles_up_and
         queue.close()  # the feeder is done: what waits follows without the gap
     assert log.times[-1][0] - log.times[-2][1] < 0.14
     assert log.handled == [10, 11, 12, 13, 14, 15, 16, 17, 18, 19]
-
-
-def test_a_paused_queue_runs_no_slice_until_resumed_and_then_handles_everything(qtbot) -> None:  # type: ignore[no-untyped-def]
-    owner = QObject()
-    log = _Log()
-
-    def handle_then_pause(items: Iterator[int]) -> None:
-        log.handle(items)
-        if len(log.slices) == 1:
-            queue.pause()  # as more urgent work would, between two slices
-
-    queue: Paced[int] = Paced(owner, Pace.fixed(2), handle_then_pause)
-    queue.feed(range(3))
-    qtbot.waitUntil(lambda: log.slices != [], timeout=3000)
-    queue.feed([3, 4])  # fed while paused: queued, not started
-    qtbot.wait(100)
-    assert log.handled == [0, 1] and queue.pending == 3
-    with qtbot.waitSignal(queue.finished, timeout=3000):
-        queue.resume()
-    assert log.handled == [0, 1, 2, 3, 4]
-
-
-def test_let_go_holds_what_it_was_given_while_paused(qtbot) -> None:  # type: ignore[no-untyped-def]
-    from studio.ui import let_go
-
-    let_go.pause()
-    try:
-        let_go.let_go([object() for _ in range(50)])
-        qtbot.wait(100)
-        assert let_go.held() >= 50  # nothing released while the window's turns go to the cached packs
-    finally:
-        let_go.resume()
-    qtbot.waitUntil(lambda: let_go.held() == 0, timeout=3000)
