@@ -25,3 +25,4 @@ def tune_for_batch() -> None:
     """
     gc.freeze()
     gc.set_threshold(YOUNG_THRESHOLD, 20, 100)
+    gc.enable()  # the launcher keeps it off while a command's modules are imported

@@ -89,3 +89,19 @@ def test_an_unknown_command_lists_every_command(capsys: pytest.CaptureFixture[st
     err = capsys.readouterr().err
     assert "invalid choice: 'valdate'" in err
     assert "validate" in err and "read-files" in err
+
+
+def test_the_collector_is_back_on_while_a_command_works() -> None:
+    """The launcher turns the cycle collector off while a command's modules are imported; the command itself
+    runs with it on (a long validate must not grow without bound)."""
+    code = ("import gc, sys\n"
+            "from studio.cli import validate\n"
+            "seen = []\n"
+            "real = validate.open_workspace\n"
+            "validate.open_workspace = lambda options: (seen.append(gc.isenabled()), real(options))[1]\n"
+            "from studio.launcher import main\n"
+            "main(['validate', sys.argv[1], '--format', 'json'])\n"
+            "sys.stderr.write(repr(seen))\n")
+    examples = Path(__file__).resolve().parents[2] / "resources" / "examples"
+    done = subprocess.run([sys.executable, "-c", code, str(examples)], capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip().splitlines()[-1] == "[True]"
