@@ -187,3 +187,32 @@ def test_what_looks_like_damage_while_another_process_commits_is_not_taken_for_i
         assert path.stat().st_size > 0
     finally:
         index.close()
+
+
+def test_damage_the_look_under_the_lock_misses_is_still_healed_when_met_again(
+        workspace: list[Path], cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The look under the lock reads the schema and the engine, not every page: a failure met a second time is
+    taken for damage and the index is rebuilt, as before."""
+    from studio.core.search import engine
+    from studio.core.search.engine import Engine
+    from studio.core.search.store import Store
+
+    _built(cache_dir, workspace[:2])
+    index = SearchIndex.open(cache_dir)
+    real = Engine.searcher
+    failures = iter([engine.NotOurs("damaged (a page the look does not read)")] * 2)
+
+    def failing_twice(self: Engine) -> object:
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        return real(self)
+
+    monkeypatch.setattr(Engine, "searcher", failing_twice)
+    monkeypatch.setattr(Store, "_damaged_under_lock", lambda self: False)
+    try:
+        result = index.search("kettle")
+        assert "search-index-rebuilt" in [n.code for n in index.notices]
+        assert result.problem and "cleared" in result.problem
+    finally:
+        index.close()

@@ -82,15 +82,16 @@ class SearchIndex:
     def _healing(self, action: Callable[[], T]) -> T:
         """``action()``; when it meets a damaged index (bad pages, a table gone: on any path, not only at open),
         the file is deleted and made again with a notice (``Store.reset``) and ``action`` runs once more on the
-        fresh one. What the write lock shows was not damage (another process's commit under way) is retried, a
-        few times. Busy or locked files are not damage: those errors reach the caller."""
-        for _ in range(HEAL_ATTEMPTS - 1):
+        fresh one. What the write lock shows was not damage (another process's commit under way) is tried again
+        first. Busy or locked files are not damage: those errors reach the caller."""
+        for attempt in range(HEAL_ATTEMPTS - 1):
             try:
                 return action()
             except (sqlite3.DatabaseError, NotOurs) as exc:
                 if not (isinstance(exc, NotOurs) or is_damage(exc)):
                     raise
-                if self.store.reset(reason(exc)):
+                # The first time, judged again under the write lock; met again, it is damage the look missed.
+                if self.store.reset(reason(exc), check=attempt == 0):
                     break
         return action()
 

@@ -97,7 +97,7 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
     """Search the index; ``roots`` limits to those packs (None: every pack in the index). Never raises for user
     text; a damaged database is reset (``store.notices`` says so) and the result says to search again. What
     looked like damage but was another process's commit under way (``Store.reset`` finds the index whole under
-    the write lock) is searched ``again``, once."""
+    the write lock) is searched again, once (``again``); met a second time, it is reset."""
     started = time.perf_counter()
     roots = None if roots is None else list(roots)
     query = parse_query(text)
@@ -131,12 +131,9 @@ def search(store: Store, text: str, *, roots: Iterable[str] | None = None, kinds
                 break
     except (sqlite3.DatabaseError, NotOurs) as exc:
         if isinstance(exc, NotOurs) or is_damage(exc):  # checked first: a table gone is an OperationalError too
-            if not store.reset(reason(exc)):
-                if again:
-                    return search(store, text, roots=roots, kinds=kinds, path_prefix=path_prefix, limit=limit,
-                                  mode=mode, again=False)
-                result.problem = "The search met the index while another studio was writing it; search again."
-                return result
+            if not store.reset(reason(exc), check=again):  # met again: damage the look under the lock missed
+                return search(store, text, roots=roots, kinds=kinds, path_prefix=path_prefix, limit=limit,
+                              mode=mode, again=False)
             result.notices = list(store.notices)
             result.problem = "The search index was damaged and has been cleared; it is being built again."
             return result

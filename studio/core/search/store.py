@@ -207,9 +207,11 @@ class Store:
         if missing:
             raise NotOurs(f"the table {missing[0]} is missing")
 
-    def reset(self, reason: str) -> bool:
+    def reset(self, reason: str, *, check: bool = True) -> bool:
         """Delete the database and the engine's folder and start empty ones (damage found while in use), unless
-        the damage is gone when looked at again under the write lock: returns whether it reset.
+        ``check`` finds the index whole when it is looked at again under the write lock: returns whether it reset.
+        Callers that meet the same failure again reset with ``check=False`` (the look under the lock reads only
+        the file's schema and the engine, not every page).
 
         Damage met outside the lock may be another process's commit under way (its engine files change while a
         reload reads them). Resetting then deleted the index every process shares, and the others' writers failed
@@ -221,7 +223,7 @@ class Store:
                     self.conn.close()
                 self.conn = self._open()
                 return True
-            if not self._damaged_under_lock():
+            if check and not self._damaged_under_lock():
                 return False
             with contextlib.suppress(sqlite3.Error):
                 self.conn.close()
@@ -238,8 +240,8 @@ class Store:
         assert self.path is not None
         try:
             conn = self._connect(str(self.path))
-        except sqlite3.Error:
-            return True
+        except sqlite3.Error as exc:
+            return is_damage(exc)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             conn.execute("BEGIN IMMEDIATE")
