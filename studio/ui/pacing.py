@@ -191,10 +191,14 @@ class Paced(QObject, Generic[T]):
         if not self._timer.isActive() or self._timer.remainingTime() > self._rest_ms:
             self._timer.start(self._rest_ms)
 
+    def _rest_for(self, spent: float) -> int:
+        """The rest (ms) a slice of ``spent`` seconds earns: ``pace.rest`` times as long, never under ``YIELD_MS``."""
+        return max(YIELD_MS, round(spent * 1000 * self.pace.rest))
+
     def _rest_after(self, spent: float) -> int:
         """How long to rest (ms) before the next slice: as long as the last one ran, and while held open at least
         ``gap_s`` after it ended, unless twice the next slice already waits."""
-        rest = max(YIELD_MS, round(spent * 1000 * self.pace.rest))
+        rest = self._rest_for(spent)
         if self._open and self.pace.gap_s and len(self._queue) < 2 * self._size:
             since = time.perf_counter() - self.last_ended
             rest = max(rest, round((self.pace.gap_s - since) * 1000))
@@ -251,7 +255,7 @@ class Paced(QObject, Generic[T]):
         if taken:  # a slice that took nothing did no work: another queue that waits for it need not wait again
             self.last_ended = ended
             self._size = self.pace.next_size(taken, spent)
-        self._rest_ms = max(YIELD_MS, round(spent * 1000 * self.pace.rest))  # rest as long as the slice ran
+        self._rest_ms = self._rest_for(spent)
         if self._queue:
             self._timer.start(self._rest_after(spent))
         elif not self._open:
