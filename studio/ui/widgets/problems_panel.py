@@ -7,8 +7,7 @@ table repeats it, and F8 / Shift+F8 (``step``) say that they visit only the prob
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QResizeEvent
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
@@ -71,6 +70,7 @@ class ProblemsPanel(QWidget):
         self._user_sized = False
         header.sectionResized.connect(self._section_resized)
         header.moveSection(6, 5)  # behaviour before the stretching message column
+        self.table.viewport().installEventFilter(self)
         self.table.doubleClicked.connect(self._activate)
         self.table.activated.connect(self._activate)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -101,9 +101,12 @@ class ProblemsPanel(QWidget):
         self._model_changed()
 
     # -- column widths: the message keeps room in a narrow window ---------------------------------------
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.fit_columns()
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt's name)
+        # The table's viewport, not this panel: when the panel hears of a resize the viewport has not been laid
+        # out yet, so columns narrowed for a small first layout stayed narrow in a 1920-pixel window.
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self.fit_columns()
+        return super().eventFilter(watched, event)
 
     def fit_columns(self) -> None:
         """Narrow the code, pack, path and behaviour columns in proportion until the message has ``MESSAGE_ROOM``
