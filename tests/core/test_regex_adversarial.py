@@ -70,6 +70,8 @@ DYNAMIC: dict[str, list[re.Pattern[str]]] = {
     "studio/core/runs/quick_schema.py:_build": [re.compile(r"^\d{4}-\d{2}-\d{2}T")],
     # a search query's highlighter (terms, phrases with gaps, prefixes)
     "studio/core/search/textprep.py:__init__": [],  # filled below (needs parsed queries)
+    # the CJK-range patterns of search text, compiled when text that is not ASCII first needs them
+    "studio/core/search/textprep.py:_compiled": [],  # filled below (the module's own)
     # Quick open's fuzzy pattern for a typed query
     "studio/core/quick_open/ranking.py:_subsequence_pattern": [
         re.compile("".join(f"[^{re.escape(c)}]*+{re.escape(c)}" for c in q), re.DOTALL)
@@ -196,6 +198,7 @@ def source_call_sites() -> tuple[dict[str, re.Pattern[str]], list[str]]:
 
 
 def all_patterns() -> dict[str, re.Pattern[str]]:
+    from studio.core.search import textprep
     from studio.core.text import terms
 
     found = module_level_patterns()
@@ -205,6 +208,8 @@ def all_patterns() -> dict[str, re.Pattern[str]]:
     DYNAMIC["studio/core/render/escape.py:wrapper_tags"] = _escape_wrapper_patterns()
     DYNAMIC["studio/core/tokens.py:long_blank_runs"] = _token_run_patterns()
     DYNAMIC["studio/core/search/textprep.py:__init__"] = _highlight_patterns()
+    DYNAMIC["studio/core/search/textprep.py:_compiled"] = [
+        textprep._compiled(source) for source in (textprep._TOKEN, textprep._CJK_RUN, textprep._PUNCT)]
     DYNAMIC["studio/core/text/terms.py:_patterns"] = list(terms._patterns())
     for where, patterns in DYNAMIC.items():
         for i, pattern in enumerate(patterns):

@@ -14,6 +14,8 @@ from studio.core.search.engine import Engine
 from studio.core.search.keywords import Folds, file_terms
 from studio.core.search.snippets import make_snippet, safe_text
 from studio.core.search.textprep import (
+    _ASCII_TOKEN,
+    _TOKEN,
     BOUNDARY,
     Highlighter,
     _spread_array,
@@ -51,6 +53,13 @@ _MIXED = st.text(alphabet=st.sampled_from(list("ab 品牌语气，。「」\ua66
 @settings(max_examples=300, deadline=None)
 def test_long_and_short_text_are_spread_into_the_same_tokens(text: str) -> None:
     assert _spread_array(text).split() == _spread_runs(text).split()
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_an_ascii_query_is_cut_into_the_words_the_unicode_pattern_finds(text: str) -> None:
+    # English queries take the ASCII pattern (the Unicode one costs milliseconds to compile at each run).
+    assert _ASCII_TOKEN.findall(text) == re.findall(_TOKEN, text)
 
 
 @given(_TEXT)
