@@ -12,11 +12,14 @@ every command, is built only for top-level help and for a name that is not a com
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import importlib
 import os
 import pkgutil
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from studio import __version__
 from studio.cli._errors import UsageError
@@ -29,9 +32,35 @@ def command_names() -> list[str]:
                   if not info.name.startswith("_"))
 
 
+@functools.cache
+def _help_width() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it ($COLUMNS, then standard output, else 80)."""
+    with contextlib.suppress(ValueError):
+        if (columns := int(os.environ.get("COLUMNS", "0"))) > 0:
+            return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns if sys.__stdout__ else 80
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+def _help_formatter(prog: str) -> argparse.HelpFormatter:
+    return argparse.HelpFormatter(prog, width=_help_width())
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser with the help width found once: left to itself, argparse asks ``shutil`` for it at each
+    ``add_argument`` (to check the argument's metavar), and importing ``shutil`` with its archive modules cost a
+    millisecond of every command, most of which print no help at all. Sub-parsers are of the same class."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _help_formatter)
+        super().__init__(*args, **kwargs)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser with every command, or with just ``only`` (a name from ``command_names``)."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pack-studio",
         description="Knowledge Pack Studio: author, validate and debug Agent Knowledge packs. "
         "With no command, opens the desktop app.",

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import stat
 from collections import OrderedDict, deque
@@ -315,6 +314,8 @@ class PackFS:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_size > max_bytes:
                 return None
+            import hashlib  # here: its OpenSSL bindings cost 2 ms of every command, and few hash a file
+
             digest = hashlib.sha256()
             while chunk := os.read(fd, 1 << 20):
                 digest.update(chunk)

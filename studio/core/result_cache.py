@@ -24,7 +24,6 @@ cannot be written costs the next run time, never a result).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import os
 import pickle
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from studio import __version__
+from studio.core.blake2 import blake2b
 from studio.core.cache_files import (
     NotOurs,
     default_cache_dir,
@@ -156,7 +156,7 @@ def studio_salt() -> str:
     if _salt is None:
         parts = [__version__, str(FORMAT)]
         _module_stamps(os.path.dirname(os.path.abspath(__file__)), "", parts)
-        _salt = hashlib.blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
+        _salt = blake2b("\n".join(parts).encode(), digest_size=12).hexdigest()
     return _salt
 
 

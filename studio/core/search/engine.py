@@ -103,12 +103,12 @@ def folder_for(index_file: Path, token: str) -> Path:
 
 def remove_others(index_file: Path, keep: str | None) -> None:
     """Delete the engine folders of SQLite files that no longer exist (all of them when ``keep`` is None)."""
-    import shutil  # here: it imports three compression modules (2 ms) a warm search never needs
-
     parent = Path(str(index_file) + ENGINE_FOLDER_SUFFIX)
     with contextlib.suppress(OSError):
         for entry in os.scandir(parent):
             if entry.name != keep and entry.is_dir(follow_symlinks=False):
+                import shutil  # here: it imports three compression modules (2 ms) a warm search never needs
+
                 shutil.rmtree(entry.path, ignore_errors=True)
 
 

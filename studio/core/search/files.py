@@ -13,7 +13,6 @@ here writes.
 
 from __future__ import annotations
 
-import hashlib
 import stat
 import time
 from collections import Counter
@@ -21,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
+from studio.core.blake2 import blake2b
 from studio.core.pack_fs import LinkEntry, LinkState, PackFS, Status, held, is_text_name
 from studio.core.runtime_files import MAX_FILE_BYTES, MAX_FILES, RUNTIME_TOPS, Skip, file_layer
 from studio.core.search.blocks import Block, markdown_blocks, text_blocks
@@ -213,7 +213,7 @@ def read_data(fs: PackFS, stamp: FileStamp) -> bytes | str:
 
 
 def digest_of(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+    return blake2b(data, digest_size=16).digest()
 
 
 def decode_file(stamp: FileStamp, data: bytes, digest: bytes | None = None) -> ReadFile | str:
