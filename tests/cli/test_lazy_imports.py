@@ -71,8 +71,24 @@ def test_a_warm_search_imports_neither_the_resolver_nor_a_markdown_parser(tmp_pa
     # Nor, its pack list being a scan (answered from the cache), loading packs, their checks, pins or settling.
     foreign = ("studio.core.resolver", "markdown_it", "studio.core.evals", "studio.core.runs", "studio.core.feedback",
                "PySide6", "studio.core.pack_loader", "studio.core.checks", "studio.core.pack_fingerprint",
-               "studio.core.pins", "studio.core.shadowing", "studio.core.lookalike", "yaml", "studio.core.frontmatter")
+               "studio.core.pins", "studio.core.shadowing", "studio.core.lookalike", "yaml", "studio.core.frontmatter",
+               # nor OpenSSL's bindings (BLAKE2b is CPython's own) or shutil's archive modules: 3 ms between them
+               "_hashlib", "shutil", "lzma", "bz2")
     assert not any(m.startswith(foreign) for m in loaded), sorted(m for m in loaded if m.startswith(foreign))
+
+
+def test_help_is_wrapped_to_the_width_the_terminal_gives() -> None:
+    # The width is found once (not through shutil at every argument): $COLUMNS still rules, as argparse's own did.
+    def help_lines(columns: int) -> list[str]:
+        done = subprocess.run([sys.executable, "-m", "studio", "search", "--help"], capture_output=True, text=True,
+                              timeout=120, check=True, env={**os.environ, "COLUMNS": str(columns)})
+        return done.stdout.splitlines()
+
+    narrow, wide = help_lines(60), help_lines(160)
+    assert 130 < max(len(line) for line in wide) <= 160
+    assert len(narrow) > 1.3 * len(wide)  # the same help, wrapped shorter
+    prose = [line for line in narrow if " " in line.strip() and "[" not in line and "{" not in line]
+    assert prose and max(len(line) for line in prose) <= 60
 
 
 def test_every_module_is_a_command_of_its_own_name() -> None:
