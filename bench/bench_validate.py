@@ -23,6 +23,8 @@ regex pass), with the peak memory (max RSS) of each. The directory limit is lift
 ``--warm`` (issue #28) times ``pack-studio validate`` as a fresh process three ways, in turns: cold (``--no-cache``),
 warm (the result cache primed, nothing changed) and the stat floor (a fresh process that walks the tree and
 ``lstat``s every entry: what any answer to "did anything change?" must do), with the cache's size on disk.
+``--against TREE`` times the cold ``validate`` of another tree's studio in the same turns: the issue allows cold
+figures 10% worse at most.
 
 Prints both times, the ratio and the per-pack cost, and the time with one worker process per core
 (findings only, as ``pack-studio validate`` loads). Also checks the
@@ -139,6 +141,9 @@ def main() -> int:
                     help="time fresh processes (the CLI as a user runs it) against fresh floor processes")
     ap.add_argument("--warm", action="store_true",
                     help="pack-studio validate cold (--no-cache) and warm (result cache primed) against the stat floor")
+    ap.add_argument("--against", type=Path, metavar="TREE",
+                    help="with --warm: also time a cold validate of the studio in TREE (a tree of studio/ from "
+                         "another commit: git archive COMMIT studio | tar -x -C TREE) in the same turns")
     args = ap.parse_args()
     root = args.corpus
     if root is None:
@@ -146,7 +151,7 @@ def main() -> int:
         subprocess.run([sys.executable, str(MAKE_CORPUS), "--out", str(root), "--packs", str(args.packs),
                         "--files-per-pack", str(args.files_per_pack), "--seed", "0"], check=True)
     if args.warm:
-        warm_and_cold(root, args.repeat)
+        warm_and_cold(root, args.repeat, args.against)
         return 0
     if args.whole_process:
         whole_process(root, args.repeat, args.tier)
@@ -189,13 +194,15 @@ print(found)
 """
 
 
-def _run_process(argv: list[str]) -> tuple[float, float, str]:
-    """(wall seconds, peak RSS in MiB, stdout) of one fresh process, as ``/usr/bin/time`` would see them."""
+def _run_process(argv: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """(wall seconds, peak RSS in MiB, stdout) of one fresh process, as ``/usr/bin/time`` would see them. Started
+    in the root folder: ``python -c`` puts its working folder first on the module path, where a checkout would
+    shadow the tree an ``env``'s ``PYTHONPATH`` names."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    done = subprocess.run(argv, capture_output=True, text=True, check=False, env=env, cwd="/")
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux; the largest child so far
     return seconds, max(peak, before) / 1024, done.stdout
@@ -248,20 +255,31 @@ print(entries)
 """
 
 
-def warm_and_cold(root: Path, repeat: int) -> None:
-    """Cold and warm ``validate`` against the stat floor, fresh processes in turns (see the module docstring)."""
+def warm_and_cold(root: Path, repeat: int, against: Path | None = None) -> None:
+    """Cold and warm ``validate`` against the stat floor, fresh processes in turns (see the module docstring);
+    with ``against``, the cold ``validate`` of that tree's studio too (the issue allows cold 10% worse at most)."""
     studio_cmd = [sys.executable, "-c", "import sys; from studio.launcher import main; sys.exit(main())"]
     validate = [*studio_cmd, "validate", "--max-dirs", "10000000", "--format", "json", str(root)]
     floor_argv = [sys.executable, "-c", _STAT_FLOOR, str(root)]
+    base_env = None if against is None else {**os.environ, "PYTHONPATH": str(against.resolve())}
+    base_colds: list[float] = []
     with tempfile.TemporaryDirectory(prefix="kps-cache-") as cache:
         os.environ["XDG_CACHE_HOME"] = cache
         _run_process(floor_argv)  # the page cache and the dentry cache, for every side alike
         _run_process(validate)  # primes the result cache
+        base_cold = validate
+        if base_env is not None:
+            base_env["XDG_CACHE_HOME"] = cache
+            helped = _run_process([*studio_cmd, "validate", "--help"], base_env)[2]
+            base_cold = [*validate, "--no-cache"] if "--no-cache" in helped else validate  # older: no cache at all
+            _run_process(base_cold, base_env)  # its modules compiled, as this tree's are
         floors, colds, warms = [], [], []
         entries = packs = 0
         for _ in range(repeat):
             f, _rss, out = _run_process(floor_argv)
             entries = int(out.strip() or 0)
+            if base_env is not None:
+                base_colds.append(_run_process(base_cold, base_env)[0])
             c, _rss, out = _run_process([*validate, "--no-cache"])
             cold_summary = json.loads(out)["summary"]
             w, _rss, out = _run_process(validate)
@@ -278,6 +296,10 @@ def warm_and_cold(root: Path, repeat: int) -> None:
     for label, times in (("cold  validate --no-cache:        ", colds), ("warm  validate (nothing changed): ", warms)):
         per_turn = statistics.median(t / f for f, t in zip(floors, times, strict=True))
         print(f"{label}    {min(times):6.2f} s = {min(times) / min(floors):5.2f}x floor [{per_turn:.2f}x]")
+    if base_colds:
+        per_turn = statistics.median(c / b for b, c in zip(base_colds, colds, strict=True))
+        print(f"cold  validate of {against}: {min(base_colds):6.2f} s = {min(base_colds) / min(floors):5.2f}x floor; "
+              f"this tree's cold / its cold: {min(colds) / min(base_colds):.2f} [{per_turn:.2f}] (goal: at most 1.10)")
     print(f"result cache on disk: {size / 2**20:.1f} MiB")
 
 
