@@ -4,5 +4,10 @@ from __future__ import annotations
 
 from studio.ui.qt_guard import protect_none
 
-NONE_PROTECTED = protect_none()
-"""Whether the workaround for the PySide6 6.12.0 refcount bug had to be applied (see qt_guard)."""
+try:
+    NONE_PROTECTED = protect_none()
+    """Whether the workaround for the PySide6 6.12.0 refcount bug had to be applied (see qt_guard)."""
+except ImportError:
+    # No PySide6 (a CLI-only install): nothing here can run, and the launcher, which imports this package first,
+    # says how to install the app. Raising here gave a traceback in its place.
+    NONE_PROTECTED = False

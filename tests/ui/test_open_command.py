@@ -42,6 +42,20 @@ def test_missing_pyside_is_reported(monkeypatch, capsys) -> None:
     assert "needs PySide6" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv", [["open"], []])
+def test_an_install_without_pyside_says_how_to_get_the_app(argv: list[str]) -> None:
+    # A CLI-only install (pipx install .) has no PySide6 at all: the app's package must still import far enough
+    # for the launcher to say what is missing, with no traceback.
+    code = ("import sys\n"
+            "sys.modules['PySide6'] = None  # what a missing package looks like to an import\n"
+            "from studio.launcher import main\n"
+            f"sys.exit(main({argv!r}))\n")
+    done = _open_in_a_process(_env(QT_QPA_PLATFORM="offscreen"), code)
+    assert done.returncode == 2, done.stderr
+    assert "needs PySide6" in done.stderr and "knowledge-pack-studio[gui]" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("flag", ["--project", "--home"])
 def test_scope_options_are_accepted(flag: str, monkeypatch, tmp_path) -> None:
     monkeypatch.delenv("QT_QPA_PLATFORM", raising=False)
