@@ -17,6 +17,21 @@ def add_format_option(parser: argparse.ArgumentParser, formats: tuple[str, ...] 
                         help=help or f"output format (default: {formats[0]})")
 
 
+def add_encoding_option(parser: argparse.ArgumentParser, what: str = "tokenizer for token counts") -> None:
+    """``--encoding``: the tokenizer a command counts with. A name the studio does not know is a usage error
+    (exit 2, the known names listed) before any work: counting with the default instead, or printing no count at
+    all, both left a script believing it had the figures it asked for."""
+    from studio.core.tokens import DEFAULT_ENCODING, is_known_encoding, known_encodings
+
+    def encoding(name: str) -> str:
+        if not is_known_encoding(name):
+            raise argparse.ArgumentTypeError(f"unknown encoding {name!r}; known: {', '.join(known_encodings())}")
+        return name
+
+    parser.add_argument("--encoding", type=encoding, default=DEFAULT_ENCODING, metavar="NAME",
+                        help=f"{what} ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+
+
 def write_json(data: Any, notes: list[str] | None = None) -> None:
     """Pretty, stable, strict JSON on stdout (non-ASCII kept readable; see ``studio.core.jsonwrite``).
 

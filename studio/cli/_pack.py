@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from studio.cli._scope import pack_argument
-from studio.core.diagnostics import Severity
+from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
 
 
@@ -15,6 +15,19 @@ def report_problems(pack: Pack, worst: Severity) -> None:
     for d in pack.findings:
         if d.severity.rank <= worst.rank:
             sys.stderr.write(d.format(str(pack.root)) + "\n")
+
+
+def say_how_a_client_takes(pack: Pack) -> bool:
+    """Tell on stderr what a client does before using ``pack`` (asks the user to confirm it; or, with its errors,
+    does not load it at all); whether it loads. ``guide`` and ``fence`` print what the pack would give an agent
+    either way, and exit 1 on a pack no client loads: an artefact alone reads as if an agent would get it."""
+    if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
+        sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
+    if pack.loads:
+        return True
+    sys.stderr.write("A client would not load this pack:\n")
+    report_problems(pack, Severity.ERROR)
+    return False
 
 
 def guide_pack(args: argparse.Namespace) -> Pack | None:

@@ -15,14 +15,13 @@ import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from studio.cli._output import add_format_option, write_json
+from studio.cli._output import add_encoding_option, add_format_option, write_json
 from studio.core.diff.compare import DiffOptions, diff_packs
 from studio.core.diff.markdown import render_markdown
 from studio.core.diff.text import render_text
 from studio.core.diff.trouble import DiffTrouble
 from studio.core.diff.versions import open_versions
 from studio.core.terminal import printable
-from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,8 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-suite-tasks", action="store_true",
                    help="compare the resolver's picks only for the --task values")
     p.add_argument("--budget", type=int, default=4000, help="token budget of resolves and eval cases (default 4000)")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING,
-                   help=f"tokenizer ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    add_encoding_option(p, "tokenizer")
     p.add_argument("--renamed", action="store_true", help="compare even though the two pack names differ")
     add_format_option(p, ("text", "json", "markdown"))
     p.set_defaults(func=run)
@@ -82,6 +80,4 @@ def _usage_problem(args: argparse.Namespace) -> str:
         return "give either two folders (OLD NEW) or one pack folder with --from REF"
     if args.from_ref is None and args.new is None:
         return "give two pack folders (OLD NEW), or one pack folder with --from REF"
-    if not get_tokenizer(args.encoding).available and args.encoding not in known_encodings():
-        return f"unknown encoding {printable(args.encoding)!s}"
     return ""

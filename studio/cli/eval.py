@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from studio.cli._budget import add_budget_option, refused_budget
-from studio.cli._output import add_format_option, write_json
+from studio.cli._output import add_encoding_option, add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_pack_options, pack_argument
 from studio.core.diagnostics import Diagnostic, Severity
@@ -38,7 +38,7 @@ from studio.core.resolver import ResolverSession
 from studio.core.resolver.budget import budget_problem
 from studio.core.resolver.rank import RANKINGS
 from studio.core.terminal import printable
-from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
+from studio.core.tokens import get_tokenizer
 
 RANKING_CHOICES = (*RANKINGS, "reference")
 
@@ -54,8 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="discovery: the other packs under DIR compete for each prompt")
     add_budget_option(p, "token budget per context case")
     p.add_argument("--profile", choices=PROFILES, default=None, help="override the pack's profile")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING,
-                   help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    add_encoding_option(p, "tokenizer encoding")
     p.add_argument("--ranking", choices=RANKING_CHOICES, default="bm25f",
                    help="bm25f (titles and headings weighted; default), bm25 (plain), or reference (the "
                    "reference CLI's choices)")

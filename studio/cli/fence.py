@@ -16,7 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.cli._pack import guide_pack
+from studio.cli._output import add_encoding_option
+from studio.cli._pack import guide_pack, say_how_a_client_takes
 from studio.cli._scope import add_pack_options
 from studio.core.model import Pack
 from studio.core.pack_fs import LinkState, PackFS, Status, held
@@ -26,6 +27,7 @@ from studio.core.render.fence import FenceItem, FencePack, FenceVariant, render_
 from studio.core.render.resources import MAX_DEPTH, MAX_RESOURCES, ResourceKind, classify_path, classify_resources
 from studio.core.terminal import printable, write_artefact
 from studio.core.textfiles import NotText, read_text_bytes
+from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
 _RUNTIME_TOPS = ("compiled", "ontology", "answers")
@@ -39,6 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--files", nargs="+", default=None, metavar="PATH",
                    help="pack-relative files to include (default: the pack's runtime resources)")
     add_variant_option(p)
+    add_encoding_option(p)
     p.set_defaults(func=run)
 
 
@@ -59,17 +62,18 @@ def run(args: argparse.Namespace) -> int:
             paths = [r.path for r in classify_resources(pack) if r.kind is ResourceKind.RUNTIME]
             note_links_out(pack, fs)
         items, failed = read_items(pack, paths, fs)
-    write_fence(pack, items, FenceVariant(args.variant))
-    return 1 if failed else 0
+    write_fence(pack, items, FenceVariant(args.variant), args.encoding)
+    loads = say_how_a_client_takes(pack)
+    return 1 if failed or not loads else 0
 
 
-def write_fence(pack: Pack, items: list[FenceItem], variant: FenceVariant) -> None:
+def write_fence(pack: Pack, items: list[FenceItem], variant: FenceVariant, encoding: str = DEFAULT_ENCODING) -> None:
     """Print the fence of ``items`` on stdout (with the reference CLI's warning for a pack that is not ready) and
     its token count on stderr, so that stdout holds nothing but the fence."""
     warnings = [] if pack.status == "ready" else [f"Pack status is {pack.status or 'missing'}."]
     fp = FencePack(pack, items, warnings)
     write_artefact(sys.stdout, render_fence([fp], variant))
-    sys.stderr.write(f"tokens: {printable(fence_cost([fp], variant).describe())}\n")
+    sys.stderr.write(f"tokens: {printable(fence_cost([fp], variant, get_tokenizer(encoding)).describe())}\n")
 
 
 def note_links_out(pack: Pack, fs: PackFS) -> None:

@@ -13,16 +13,15 @@ from __future__ import annotations
 import argparse
 import sys
 
-from studio.cli._output import add_format_option, write_json
-from studio.cli._pack import guide_pack, report_problems
+from studio.cli._output import add_encoding_option, add_format_option, write_json
+from studio.cli._pack import guide_pack, say_how_a_client_takes
 from studio.cli._scope import add_pack_options
-from studio.core.diagnostics import Behavior, Severity
 from studio.core.model import Pack
 from studio.core.render.costs import guide_cost
 from studio.core.render.guide import EMPTY_BODY, render_guide
 from studio.core.render.tool_form import build_tool_form, render_tool_form
 from studio.core.terminal import printable, write_artefact
-from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
+from studio.core.tokens import get_tokenizer
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,8 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--as-tool", action="store_true",
                    help="print the resource list as an '# Input Files' block with stable ids and a read_files tool")
     add_format_option(p, help="with --as-tool: text (what the agent sees) or json ({pack, tool, files})")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING,
-                   help=f"tokenizer for token counts ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    add_encoding_option(p)
     p.set_defaults(func=run)
 
 
@@ -48,16 +46,10 @@ def run(args: argparse.Namespace) -> int:
         _write_tool_form(pack, args.format, args.encoding)
     else:
         write_artefact(sys.stdout, render_guide(pack))
-        sys.stderr.write(f"tokens: {printable(guide_cost(pack).describe())}\n")
+        sys.stderr.write(f"tokens: {printable(guide_cost(pack, get_tokenizer(args.encoding)).describe())}\n")
         if not pack.body.strip():
             sys.stderr.write(f"{EMPTY_BODY}: KNOWLEDGE.md has no text after its frontmatter\n")
-    if pack.behavior is Behavior.REQUIRE_CONFIRMATION:
-        sys.stderr.write("A client would ask the user to confirm this pack before activating it.\n")
-    if not pack.loads:
-        sys.stderr.write("A client would not load this pack:\n")
-        report_problems(pack, Severity.ERROR)
-        return 1
-    return 0
+    return 0 if say_how_a_client_takes(pack) else 1
 
 
 def _write_tool_form(pack: Pack, fmt: str, encoding: str) -> None:

@@ -17,7 +17,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from studio.cli._output import add_format_option, write_json
+from studio.cli._output import add_encoding_option, add_format_option, write_json
 from studio.cli._scope import add_scope_arguments, options_from_args
 from studio.core.model import Scope
 from studio.core.search import default_cache_dir
@@ -28,7 +28,7 @@ from studio.core.search.compressed import (
     build_compressed_index,
     select_packs,
 )
-from studio.core.tokens import DEFAULT_ENCODING, get_tokenizer, known_encodings
+from studio.core.tokens import get_tokenizer
 from studio.core.workspace import open_workspace
 
 
@@ -46,8 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     what.add_argument("--kind", action="append", default=[], choices=ALL_KINDS,
                       help=f"only this kind of file (repeatable; default: {', '.join(RUNTIME_KINDS)}; "
                            "source adds sources/)")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING,
-                   help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    add_encoding_option(p, "tokenizer encoding")
     p.add_argument("--exact-tokens", action="store_true",
                    help="count every file's tokens now (a large workspace otherwise gets lower bounds, ≥N, for "
                         "files past this run's counting budget)")
@@ -59,9 +58,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.encoding not in known_encodings():
-        sys.stderr.write(f"unknown encoding {args.encoding!r}; known: {', '.join(known_encodings())}\n")
-        return 2
     ws = open_workspace(options_from_args(args))
     packs = select_packs(ws.packs, scopes=args.scopes, types=args.types, names=args.pack)
     tokenizer = get_tokenizer(args.encoding)

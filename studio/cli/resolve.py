@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from studio.cli._budget import add_budget_option, refused_budget
-from studio.cli._output import add_format_option, write_json
+from studio.cli._output import add_encoding_option, add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.cli._scope import add_scope_options, pack_arguments
 from studio.core.clients import CLIENT_NAMES, Comparison, compare
@@ -36,7 +36,6 @@ from studio.core.render.fence import FenceVariant
 from studio.core.resolver import ResolveRequest, ResolveResult, resolve
 from studio.core.resolver.records import usage_records, write_context_record
 from studio.core.terminal import printable, write_artefact
-from studio.core.tokens import DEFAULT_ENCODING, known_encodings
 
 if TYPE_CHECKING:
     from studio.core.clients.sweep import Sweep
@@ -52,8 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--profile", choices=PROFILES, default=None, help="override every pack's profile")
     p.add_argument("--mode", choices=RUNTIME_MODES, default=None, help="override every pack's runtime mode")
     p.add_argument("--grounding", choices=GROUNDING_POLICIES, default=None, help="override the grounding policy")
-    p.add_argument("--encoding", default=DEFAULT_ENCODING,
-                   help=f"tokenizer encoding ({', '.join(known_encodings())}; default {DEFAULT_ENCODING})")
+    add_encoding_option(p, "tokenizer encoding")
     p.add_argument("--variant", choices=[v.value for v in FenceVariant], default=FenceVariant.SUPERSET.value,
                    help="fence attribute set (default: superset)")
     p.add_argument("--reference", action="store_true", help="also show the reference CLI's dry run per pack")

@@ -398,6 +398,11 @@ def known_encodings() -> list[str]:
     return sorted(_LOADERS)
 
 
+def is_known_encoding(name: str) -> bool:
+    """Whether ``get_tokenizer(name)`` names an encoding the studio knows (an alias counts)."""
+    return _ALIASES.get(name, name) in _LOADERS
+
+
 def available_encodings() -> list[str]:
     """Encodings whose data is installed, checked without building them (cheap)."""
     sources = (("cl100k_base", "tiktoken_ext", "cl100k_base.tiktoken"), ("o200k_base", "quicktok", "o200k.vocab"))
