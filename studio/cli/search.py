@@ -159,7 +159,11 @@ def render_text(results: SearchResults, packs: int) -> str:
     lines: list[str] = []
     found = len(results.hits)
     how = {"all": "every word", "any": "any word (no section has every word)"}.get(results.matched, "")
-    head = f"{printable(results.query)}: {counted(found, 'result')} in {counted(packs, 'pack')}"
+    # The packs the hits are in, then how many were searched: "5 results in 5 packs" read as five packs holding
+    # a hit each when all five were in one.
+    holding = len({hit.root for hit in results.hits})
+    head = (f"{printable(results.query)}: {counted(found, 'result')} in {counted(holding, 'pack')} "
+            f"({counted(packs, 'pack')} searched)")
     lines.append(head + (f", {how}" if how and found else ""))
     if results.note:
         lines.append(f"note: {printable(results.note)}")

@@ -49,6 +49,16 @@ def test_search_finds_chinese_and_groups_by_pack_in_text(capsys: pytest.CaptureF
     assert "«语气»" in out
 
 
+def test_the_summary_counts_the_packs_holding_a_hit_apart_from_those_searched(
+        capsys: pytest.CaptureFixture[str], private_cache: Path) -> None:
+    assert main(["search", "warranty", str(EXAMPLES), "--limit", "50"]) == 0
+    out = capsys.readouterr().out
+    holding = {line.split("  (")[0] for line in out.splitlines()[1:] if not line.startswith(" ") and "  (" in line}
+    searched = len([p for p in EXAMPLES.iterdir() if (p / "KNOWLEDGE.md").is_file()])
+    assert len(holding) < searched  # the query is one some packs do not answer
+    assert f"in {len(holding)} pack{'s' if len(holding) > 1 else ''} ({searched} packs searched)" in out.splitlines()[0]
+
+
 def test_search_filters_and_exit_status(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, data = _json(capsys, ["search", "boundaries", str(EXAMPLES), "--pack", "northwind-espresso",
                                 "--kind", "split", "--format", "json", "--cache-dir", str(tmp_path / "c")])
