@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         return _list(pack, args)
     dry_run = getattr(args, "dry_run", False)
     if not dry_run:
-        refuse_builtin(pack.root, f"dispute {args.action}")
+        refuse_builtin(pack.root, args.action)
     text = args.reason if args.action in ("open", "decide") else args.text
     try:
         step = prepare_step(pack.root, pack.name, args.claim, args.action, text,

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pack-studio feedback: {printable(str(root))} is not a pack (no readable KNOWLEDGE.md)", file=sys.stderr)
         return 2
     if not args.dry_run:
-        refuse_builtin(pack.root, "feedback")
+        refuse_builtin(pack.root)
     try:
         record = make_feedback_record(pack.root, pack.name, args.file, args.outcome, args.task,
                                       section=args.section, trace_id=args.trace_id, reviewer=args.reviewer)

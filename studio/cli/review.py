@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"pack-studio review: {printable(str(root))} is not a pack (no KNOWLEDGE.md)", file=sys.stderr)
         return 2
     if not args.dry_run:
-        refuse_builtin(root, "review")
+        refuse_builtin(root)
     try:
         plan = plan_review(root, args.decision, args.reason, reviewer=args.reviewer,
                            set_status=args.set_status, set_trust=args.set_trust, files_examined=args.examined)

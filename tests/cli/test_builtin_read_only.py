@@ -53,6 +53,8 @@ def test_a_write_into_a_builtin_pack_given_by_path_is_refused(argv: list[str], u
     captured = capsys.readouterr()
     assert "is a built-in example pack, shipped read-only" in captured.err and "Traceback" not in captured.err
     assert captured.out == ""
+    first = captured.err.splitlines()[0]
+    assert first.startswith(f"pack-studio {argv[0]}: ") and f"{argv[0]}: {argv[0]}:" not in first  # named once
 
 
 def test_a_builtin_pack_found_by_name_is_refused_too(untouched: None, tmp_path: Path,
