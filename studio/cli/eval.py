@@ -103,8 +103,8 @@ def run(args: argparse.Namespace) -> int:
         reference = run_suite(pack, suite, replace(config, ranking="reference"), workspace, session)
         data["reference"] = {"results": [o.to_json() for o in reference.outcomes], "summary": summary_of(reference)}
     comparison = _comparison(args.compare, pack, suite, config, result, workspace, session) if args.compare else None
-    if isinstance(comparison, str):
-        sys.stderr.write(comparison + "\n")
+    if isinstance(comparison, str):  # why not: it names the pack's folder and the user's --compare text
+        sys.stderr.write(f"pack-studio eval: {printable(comparison)}\n")
         return 2
     if comparison is not None:
         data["comparison"] = comparison.to_json()

@@ -78,6 +78,11 @@ def test_usage_errors_exit_2(capsys, tmp_path: Path) -> None:  # type: ignore[no
     assert main(["eval", str(tmp_path), "--suite", "x.json"]) == 2
     assert main(["eval", str(EXAMPLES / "orbit-launch-notes"), "--suite", "evals/answer-quality.json",
                  "--compare", "colour=blue"]) == 2
+    capsys.readouterr()
+    assert main(["eval", str(EXAMPLES / "orbit-launch-notes"), "--suite", "evals/answer-quality.json",
+                 "--compare", "colour=\x1b[31mblue"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pack-studio eval: --compare ") and "\x1b" not in err  # named, and the text inert
 
 
 def test_version_and_validate_do_not_import_ir_measures() -> None:
