@@ -20,10 +20,12 @@ from studio.core.terminal import printable
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("cache", help="show or clear the result cache",
-                       description="Where the result cache is, how large, and how to empty it.")
+                       description="Where the result cache is, how large, and how to empty it. The search index "
+                                   "in the same folder is not part of it and is kept: each search brings it up to "
+                                   "date file by file (pack-studio search --help).")
     what = p.add_mutually_exclusive_group()
     what.add_argument("--info", action="store_true", help="where the cache is, its packs and size (the default)")
-    what.add_argument("--clear", action="store_true", help="delete the cached results")
+    what.add_argument("--clear", action="store_true", help="delete the cached results (not the search index)")
     add_format_option(p)
     p.set_defaults(func=run)
 
