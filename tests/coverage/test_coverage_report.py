@@ -115,3 +115,17 @@ def test_a_jsonl_log_in_runs_counts_each_line_as_a_record(planted: Path) -> None
     skipped = [s for s in report.skipped if s.path.startswith("runs/usage.jsonl")]
     assert [s.path for s in skipped[:3]] == ["runs/usage.jsonl:4", "runs/usage.jsonl:5", "runs/usage.jsonl:7"]
     assert len(skipped) == 21 and "7 more lines" in skipped[-1].reason  # 27 bad lines: 20 listed, the rest counted
+
+
+def test_a_core_view_that_mentions_the_task_answers_it(make_pack: Callable[..., Path]) -> None:
+    # compiled/facts.md loads for every task (a core view), so it is never "picked for" one; when it holds the
+    # answer the task is answered by it, as resolve shows, and it is not listed as never selected.
+    root = make_pack("widget-facts", "---\nname: widget-facts\ndescription: Facts about the Acme Widget.\n"
+                     "type: brand-product\nstatus: ready\n---\n# Widget facts\n\nRead compiled/facts.md.\n",
+                     {"compiled/facts.md": "# Facts\n\nThe Acme Widget supports offline queueing of orders.\n",
+                      "runs/context-2026-11-20T10-00-00Z.json": json.dumps(
+                          {"query": "Can the Acme Widget queue orders offline?", "selected": []})})
+    report = _report(root)
+    task = next(t for t in report.tasks if t.source == "run")
+    assert task.answered and task.by == ("compiled/facts.md",), task.why
+    assert "compiled/facts.md" not in report.never_selected

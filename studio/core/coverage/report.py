@@ -25,10 +25,20 @@ from studio.core.coverage.sources import ROW_GAP_STATUSES, KnownTasks, known_tas
 from studio.core.evals.context import run_context_cases
 from studio.core.evals.model import EvalConfig
 from studio.core.model import Pack
-from studio.core.resolver import ResolveRequest, ResolveResult, ResolverSession
+from studio.core.resolver import Decision, ResolveRequest, ResolveResult, ResolverSession
 
 RELEVANCE_REASONS = frozenset({"relevant", "fallback-section"})
 """Selection reasons that mean "picked for this task" (the guide, boundaries and core views load for any task)."""
+
+
+def answers_task(decision: Decision) -> bool:
+    """Whether a selected item counts towards answering the task: picked for it, or loaded for every task (a core
+    view, an answer block, boundaries) while it mentions the task's words (a relevance score above zero). A pack
+    whose facts sit in ``compiled/facts.md`` answers from it: counting only picks called every such task a gap,
+    and the file "never selected", while ``resolve`` loaded it first."""
+    if decision.path == GUIDE:
+        return False
+    return decision.reason in RELEVANCE_REASONS or (decision.score is not None and decision.score > 0)
 GUIDE = "KNOWLEDGE.md"
 NO_TASKS = ("No known tasks: the pack has no eval suites, no recorded queries in runs/ and no ontology coverage "
             "rows, so there is nothing to measure coverage against.")
@@ -129,7 +139,7 @@ class _QueryResolver:
         # Only the selection is needed per task: ``select`` chooses exactly what ``resolve`` does, without
         # explaining the two hundred items it leaves out (issue 33's benchmark: a thousand tasks in a second).
         chosen = self.session.select(self._request(text))
-        by = tuple(dict.fromkeys(d.path for d in chosen.selected if d.reason in RELEVANCE_REASONS))
+        by = tuple(dict.fromkeys(d.path for d in chosen.selected if answers_task(d)))
         self.universe.update(d.path for d in chosen.selected)
         self.used.update(by)
         if not by:
