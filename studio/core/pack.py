@@ -89,7 +89,10 @@ def reload_pack(pack: Pack, *, content: bool = True) -> Pack:
 
 def _pack_path_problem(root: Path) -> Diagnostic | None:
     if not root.is_dir():
-        return NOT_A_DIRECTORY(f"{root} is not a directory", file=str(root))
+        # A name typed where a folder was wanted (``read-files northwind-espresso``) is the usual cause: say that
+        # nothing is there, not only that it is not a folder.
+        what = "is not a directory" if os.path.lexists(root) else "does not exist (a pack folder is needed here)"
+        return NOT_A_DIRECTORY(f"{root} {what}", file=str(root))
     knowledge = root / "KNOWLEDGE.md"
     if knowledge.is_symlink() and not knowledge.exists():
         return BROKEN_SYMLINK("KNOWLEDGE.md is a symlink that leads nowhere (or to itself)")

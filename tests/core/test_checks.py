@@ -167,6 +167,9 @@ def test_not_a_pack(tmp_path: Path) -> None:
     assert [d.code for d in load_pack(tmp_path / "lower").diagnostics] == ["missing-knowledge-md"]
     assert "case-sensitive" in load_pack(tmp_path / "lower").diagnostics[0].message
     assert [d.code for d in load_pack(tmp_path / "nope").diagnostics] == ["not-a-directory"]
+    assert "does not exist" in load_pack(tmp_path / "nope").diagnostics[0].message  # a name typed for a folder
+    (tmp_path / "file.md").write_text("x")
+    assert "is not a directory" in load_pack(tmp_path / "file.md").diagnostics[0].message
     (tmp_path / "dir" / "KNOWLEDGE.md").mkdir(parents=True)
     assert [d.code for d in load_pack(tmp_path / "dir").diagnostics] == ["knowledge-md-not-file"]
 
