@@ -130,3 +130,14 @@ def test_chinese_words_are_judged_by_what_they_name_not_by_bigram_count(make_pac
     # "表达风格" is two everyday words; the bigram between them ("达风") names nothing.
     assert Specificity().common_terms(["表达", "达风", "风格"]) == {"表达", "达风", "风格"}
     assert _decide(root, "什么是表达风格？")[0] == "reject"
+
+
+def test_the_reason_counts_the_terms_before_naming_them(make_pack: Callable[..., Path]) -> None:
+    # A matched "2" must not read as the count: "Covers 2 of 5 prompt terms ("acme", "2")", never "Covers acme, 2
+    # of 5 prompt term(s)".
+    pack = make_pack("acme-content-ops", CONTENT_OPS.replace("review metrics.", "review metrics for Acme 2."))
+    actual, _, reason = _decide(pack, "Acme 2 content pillars for the topic bank")
+    assert actual == "select", reason
+    assert reason.startswith("Covers ") and " prompt terms (" in reason and '"2"' in reason, reason
+    count, _, total = reason.removeprefix("Covers ").partition(" prompt terms")[0].partition(" of ")
+    assert count.isdigit() and total.isdigit() and int(count) <= int(total)

@@ -38,6 +38,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from studio.core.diagnostics import counted
 from studio.core.evals.model import DiscoveryCase, DiscoveryOutcome
 from studio.core.evals.view import rivals
 from studio.core.model import Pack
@@ -194,16 +195,21 @@ class Simulator:
                                 match.score - self.threshold)
 
     def _decision(self, prompt: str, match: CatalogScore, warnings: list[str]) -> tuple[str, str]:
-        covered = ", ".join(match.matched[:6]) or "nothing"
+        # "Covers 3 of 4 prompt terms (northwind, pro, 2)": the terms after the count, quoted, and a cut said, so a
+        # matched "2" never reads as the count ("Covers northwind, pro, 2 of 4 prompt term(s)" did).
+        shown = ", ".join(f'"{t}"' for t in match.matched[:6]) + (f" and {len(match.matched) - 6} more"
+                                                                   if len(match.matched) > 6 else "")
+        covered = f"{len(match.matched)} of {counted(match.content, 'prompt term')} ({shown})" if match.matched \
+            else f"none of {counted(match.content, 'prompt term')}"
         if match.unmatched_script:
             return "reject", self._other_script(prompt, match.unmatched_script)
         if not match.content:
             return "reject", "The prompt has no content words to match the catalog entry against."
         if match.score < self.threshold:
-            return "reject", (f"The catalog entry covers {covered} of {match.content} prompt term(s): score "
+            return "reject", (f"The catalog entry covers {covered}: score "
                               f"{match.score:.2f} is below the threshold {self.threshold:.2f}.")
         if not match.specific:
-            return "reject", (f"Only common words match ({covered}; score {match.score:.2f}): they occur in "
+            return "reject", (f"Only common words match ({shown or 'none'}; score {match.score:.2f}): they occur in "
                               f"prompts about anything, and the prompt names nothing specific to this pack, so a "
                               f"client would not activate it.")
         if self._index is not None:
@@ -213,7 +219,7 @@ class Simulator:
                 rival = self.competitors[best_i - 1].name
                 return "reject", (f"{rival} matches the prompt better in the workspace catalog (BM25F "
                                   f"{scores[best_i]:.2f} against {own:.2f}); a client would activate it instead.")
-        base = f"Covers {covered} of {match.content} prompt term(s) (score {match.score:.2f} >= {self.threshold:.2f})"
+        base = f"Covers {covered}, score {match.score:.2f} >= {self.threshold:.2f}"
         if warnings:
             return "warn", f"{base}, but activation needs a warning: {'; '.join(warnings)}"
         return "select", base + "."
