@@ -29,6 +29,7 @@ from studio.core.model import Pack
 from studio.core.pack import load_pack
 from studio.core.terminal import printable, printable_block
 
+_PACK_HELP = "the pack's folder"
 _EVIDENCE_HELP = "a pack file backing the position, optionally with a line (sources/spec.md:12); repeatable"
 
 
@@ -39,30 +40,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     steps = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     opened = steps.add_parser("open", help="open a dispute about a claim")
     _common(opened)
-    opened.add_argument("--reason", required=True, metavar="TEXT")
+    opened.add_argument("--reason", required=True, metavar="TEXT", help="why the claim is in doubt")
     opened.add_argument("--evidence", action="append", default=[], metavar="PATH[:LINE]", help=_EVIDENCE_HELP)
     comment = steps.add_parser("comment", help="add a position to an open dispute")
     _common(comment)
-    comment.add_argument("--text", required=True, metavar="TEXT")
+    comment.add_argument("--text", required=True, metavar="TEXT", help="the position: what you hold and why")
     comment.add_argument("--evidence", action="append", default=[], metavar="PATH[:LINE]", help=_EVIDENCE_HELP)
     decide = steps.add_parser("decide", help="end a dispute: keep, amend or retract the claim")
     _common(decide)
-    decide.add_argument("--decision", required=True, metavar="DECISION", help=f"one of {', '.join(DECISIONS)}")
-    decide.add_argument("--reason", required=True, metavar="TEXT")
+    decide.add_argument("--decision", required=True, choices=DECISIONS, help="what becomes of the claim")
+    decide.add_argument("--reason", required=True, metavar="TEXT", help="why, for whoever reads the thread later")
     decide.add_argument("--text", metavar="NEW", help="the claim's new text (amend only)")
     decide.add_argument("--fence-task", metavar="TASK",
                         help="show the fence for TASK before and after the decision, side by side")
     decide.add_argument("--dry-run", action="store_true", help="record nothing (with --fence-task: only compare)")
     listing = steps.add_parser("list", help="every dispute of the pack, with its positions")
-    listing.add_argument("pack", type=Path, metavar="PACK")
+    listing.add_argument("pack", type=Path, metavar="PACK", help=_PACK_HELP)
     listing.add_argument("--claim", metavar="ID", help="only this claim's thread")
     add_format_option(listing)
     p.set_defaults(func=run)
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("pack", type=Path, metavar="PACK")
-    p.add_argument("--claim", required=True, metavar="ID")
+    p.add_argument("pack", type=Path, metavar="PACK", help=_PACK_HELP)
+    p.add_argument("--claim", required=True, metavar="ID",
+                   help="the claim's id in ontology/claims.json (pack-studio dispute list shows them)")
     p.add_argument("--author", metavar="NAME", help="defaults to the login name")
     add_format_option(p)
 
