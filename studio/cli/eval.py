@@ -179,6 +179,11 @@ def _comparison(what: str, pack: Pack, suite: Any, config: EvalConfig, current: 
         return f"--compare {what!r}: use last, ranking=R, budget=N, profile=P or threshold=T"
     if other.ranking == "" or other.profile == "":
         return f"--compare {what!r}: unknown value"
+    if current.kind == "discovery" and key in ("budget", "profile"):
+        # Activation reads only the catalog entry: a budget or a profile cannot change a discovery case, and a
+        # comparison saying "6 unchanged" would read as a finding.
+        return (f"--compare {what!r}: a discovery suite does not depend on the {key} (activation reads only the "
+                "catalog entry); compare ranking=R or threshold=T instead")
     if (problem := budget_problem(other.budget)) is not None:
         return f"--compare {what!r}: {problem}"
     if other.threshold is not None and (problem := threshold_problem(other.threshold)) is not None:

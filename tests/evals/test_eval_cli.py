@@ -132,3 +132,12 @@ def test_discovery_text_and_json_give_each_case_its_margin(capsys) -> None:  # t
     _, data = _json(capsys, str(EXAMPLES / "northwind-espresso"), "--suite", "evals/discovery.validation.json")
     # Activated exactly when the margin is not negative (a match on common words alone is the one exception).
     assert all((r["margin"] >= 0) == (r["actual"] != "reject") for r in data["results"] if "common" not in r["reason"])
+
+
+def test_comparing_budgets_of_a_discovery_suite_says_the_budget_plays_no_part(capsys) -> None:  # type: ignore[no-untyped-def]
+    code = main(["eval", str(EXAMPLES / "northwind-espresso"), "--suite", "evals/discovery.validation.json",
+                 "--compare", "budget=1000"])
+    err = capsys.readouterr().err
+    assert code == 2 and "does not depend on the budget" in err and "ranking=" in err
+    assert main(["eval", str(EXAMPLES / "northwind-espresso"), "--suite", "evals/discovery.validation.json",
+                 "--compare", "threshold=0.5"]) in (0, 1)  # a setting discovery does use still compares
