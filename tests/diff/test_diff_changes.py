@@ -157,6 +157,20 @@ def test_two_folders(repo: Repo, tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 1 and "~ compiled/facts.md" in out and "files: 0 added, 0 removed, 1 changed" in out
 
 
+def test_nothing_to_compare_is_said_apart_from_no_change(repo: Repo, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_diff(capsys, str(repo.pack), "--from", "v1")
+    assert "evals: no case changed" in out and "  suite evals/answer-quality.json: passed" in out
+    bare_old, bare_new = tmp_path / "old" / NAME, tmp_path / "new" / NAME
+    for bare in (bare_old, bare_new):
+        shutil.copytree(repo.pack, bare, ignore=shutil.ignore_patterns("evals"))
+    (bare_new / "compiled" / "facts.md").write_text("# Facts\n\nNone.\n")
+    code, out, _ = run_diff(capsys, str(bare_old), str(bare_new))
+    assert code == 1 and "resolver: no task to compare" in out and "evals: no eval suite in either version" in out
+    code, out, _ = run_diff(capsys, str(bare_old), str(bare_new), "--format", "markdown")
+    assert "No task to compare" in out and "No eval suite in either version." in out
+
+
 def test_text_output_is_grouped(repo: Repo, capsys: pytest.CaptureFixture[str]) -> None:
     repo.edit("KNOWLEDGE.md", "status: ready", "status: draft")
     (repo.pack / SPLITS / "products.md").unlink()

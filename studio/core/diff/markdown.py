@@ -82,7 +82,11 @@ def render_markdown(report: PackDiff) -> str:
                       [(md(r.task), "<br>".join(md(k) for k in r.added), "<br>".join(md(k) for k in r.removed),
                         "<br>".join(f"{md(x.item)}: {md(x.before or 'not a candidate')} → "
                                     f"{md(x.after or 'not a candidate')}" for x in r.reasons)) for r in changed])
+    elif not report.resolver:  # nothing was compared: say so, or it reads as "no pick changed"
+        out += ["### Resolver picks", "", "No task to compare: no eval suite gives one (add `--task`).", ""]
     e = report.evals
+    if not e.suites:
+        out += ["### Evals", "", "No eval suite in either version.", ""]
     if not e.empty:
         out += ["### Evals", "", f"{len(e.regressed)} regressed, {len(e.improved)} improved", ""]
         out += _table(("Suite", "Case", "Change", "Passed", "Recall", "RR"),

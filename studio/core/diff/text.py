@@ -51,8 +51,12 @@ def render_text(report: PackDiff) -> str:
                 lines += _tier(tier)
     lines += _resolver(report.resolver)
     e = report.evals
-    if not e.empty:
+    # Each section says when it has nothing to report, so "nothing to compare" never looks like "no change".
+    if e.empty:
+        lines.append("evals: no case changed" if e.suites else "evals: no eval suite in either version")
+    else:
         lines.append(f"evals: {len(e.regressed)} regressed, {len(e.improved)} improved")
+    if e.cases or e.suites:
         for case in e.cases:
             lines.append(f"  {case.change:9s} {p(case.suite)} {p(case.id)}: {passed(case.passed_before)} -> "
                          f"{passed(case.passed_after)}" + _actual(case.actual_before, case.actual_after)
@@ -83,7 +87,7 @@ def _tier(tier: TierDiff) -> list[str]:
 
 def _resolver(deltas: list[ResolverDelta]) -> list[str]:
     if not deltas:
-        return []
+        return ["resolver: no task to compare (no eval suite gives one; add --task TEXT)"]
     changed = [r for r in deltas if r.changed]
     out = [f"resolver: {len(changed)} of {len(deltas)} tasks pick differently (budget {deltas[0].budget})"]
     for r in changed:
