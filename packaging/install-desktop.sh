@@ -70,6 +70,16 @@ if [ -n "$gui" ]; then
     sed -e "s|^Exec=pack-studio-gui |Exec=$escaped |" -e "s|^TryExec=pack-studio-gui\$|TryExec=$escaped|" \
         "$here/$app_id.desktop" > "$desktop.tmp"
     mv "$desktop.tmp" "$desktop"
+    # A CLI-only install has the launcher but not Qt: the menu entry would start nothing useful. Ask the launcher's
+    # own interpreter (its first line) whether it can import PySide6, and say how to add it if not.
+    interpreter=$(head -n 1 "$gui" 2>/dev/null | sed -n 's/^#! *//p' | cut -d ' ' -f 1)
+    case "$(basename "${interpreter:-none}")" in
+        python*)
+            if [ -x "$interpreter" ] && ! "$interpreter" -c 'import PySide6' >/dev/null 2>&1; then
+                echo "install-desktop: $gui cannot start the app: its Python has no PySide6" \
+                     "(install the app with: pipx install '.[gui]')" >&2
+            fi ;;
+    esac
 else
     echo "install-desktop: pack-studio-gui is not on PATH; the menu entry appears once it is (pipx install .)" >&2
     cp "$here/$app_id.desktop" "$desktop"

@@ -151,6 +151,26 @@ def test_install_script_puts_everything_where_desktops_look(tmp_path: Path) -> N
         "--uninstall removes the folders and caches it added, not only the files"
 
 
+@pytest.mark.parametrize(("has_qt", "warned"), [(True, False), (False, True)])
+def test_install_script_warns_when_the_launcher_cannot_start_the_app(tmp_path: Path, has_qt: bool,
+                                                                     warned: bool) -> None:
+    # A CLI-only install (no PySide6) has a pack-studio-gui that can only say what is missing: the installer asks
+    # the launcher's own Python, and says how to add the app, rather than install a menu entry that fails.
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    python = bin_dir / "python3"  # stands for the launcher's interpreter: imports PySide6 or fails to
+    python.write_text(f"#!/bin/sh\nexit {0 if has_qt else 1}\n", encoding="utf-8")
+    python.chmod(0o755)
+    gui = bin_dir / "pack-studio-gui"
+    gui.write_text(f"#!{python}\nimport sys\n", encoding="utf-8")
+    gui.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    result = subprocess.run(["sh", str(PACKAGING / "install-desktop.sh"), "--prefix", str(tmp_path / "prefix")],
+                            capture_output=True, text=True, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert ("no PySide6" in result.stderr and "[gui]" in result.stderr) is warned, result.stderr
+
+
 def test_uninstall_leaves_what_others_installed(tmp_path: Path) -> None:
     share = tmp_path / "prefix" / "share"
     other = share / "icons" / "hicolor" / "48x48" / "apps" / "other.png"
