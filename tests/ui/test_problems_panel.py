@@ -44,3 +44,25 @@ def test_f8_says_when_a_hidden_filter_limits_it(qtbot) -> None:
     assert notes[-1] == note and panel.filter_note.text() == note
     panel.filter.setText("no such words")
     assert panel.step(1).startswith("No problem to go to: the filter (text \u201cno such words\u201d) hides all 54")
+
+
+def test_a_long_message_keeps_its_start_and_a_path_its_ends(qtbot) -> None:  # type: ignore[no-untyped-def]
+    # A message says what is wrong in its first words (the skill's name in "Produced by agent-skill '...'"), so
+    # it is cut at its end; labels and paths differ at their ends, so they are cut in the middle.
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStyleOptionViewItem
+
+    from studio.ui.widgets.problems_panel import MESSAGE_COLUMN
+
+    panel = panel_with(qtbot, 1, 0)
+    table = panel.table
+
+    def elide_mode(column: int) -> Qt.TextElideMode:
+        option = QStyleOptionViewItem()
+        option.textElideMode = table.textElideMode()  # as the view hands it to the delegate
+        table.itemDelegateForIndex(table.model().index(0, column)).initStyleOption(
+            option, table.model().index(0, column))
+        return option.textElideMode
+
+    assert elide_mode(MESSAGE_COLUMN) == Qt.TextElideMode.ElideRight
+    assert elide_mode(3) == Qt.TextElideMode.ElideMiddle  # the path

@@ -7,12 +7,14 @@ table repeats it, and F8 / Shift+F8 (``step``) say that they visit only the prob
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QPoint, Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QHBoxLayout,
     QLabel,
     QMenu,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -36,6 +38,15 @@ SHRINKING = (1, 2, 3, 6)
 SHRINKABLE = sum(COLUMN_WIDTHS[c] for c in SHRINKING)
 MESSAGE_ROOM = 320
 """Pixels the message keeps before the other columns narrow."""
+
+
+class _CutAtTheEnd(QStyledItemDelegate):
+    """A message keeps its start: "Produced by agent-skill 'policy-builder 1.0.0' ..." says what is wrong in its
+    first words, and the table's middle cut (right for labels and paths) hid the skill's name there."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
 
 
 class ProblemsPanel(QWidget):
@@ -64,6 +75,7 @@ class ProblemsPanel(QWidget):
         self.table.setWordWrap(False)
         # Labels and paths differ at their ends (``— explicit, v0.4.0/``, ``…/KNOWLEDGE.md``): elide the middle.
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setItemDelegateForColumn(MESSAGE_COLUMN, _CutAtTheEnd(self.table))
         header = self.table.horizontalHeader()
         size_columns(header, COLUMN_WIDTHS, stretch=MESSAGE_COLUMN)
         self._fitting = False
