@@ -60,10 +60,12 @@ def run_gui(paths: list[Path], project: Path | None = None, home: Path | None = 
     """
     app = make_app()
     shot = os.environ.get("STUDIO_SCREENSHOT")
+    throwaway: QSettings | None = None
     if shot:  # README screenshots: fresh settings, the size and theme asked for (studio.ui.screenshot)
         from studio.ui import screenshot
 
-        settings = settings if settings is not None else screenshot.screenshot_settings()
+        if settings is None:
+            settings = throwaway = screenshot.screenshot_settings()
     preferred = prepare_in_background([StudioSettings(settings if settings is not None else default_settings())
                                        .encoding()])
     window = MainWindow(settings)
@@ -78,4 +80,7 @@ def run_gui(paths: list[Path], project: Path | None = None, home: Path | None = 
         window.open_request(request)
     if shot:
         screenshot.take_when_ready(window, Path(shot))
-    return app.exec()
+    code = app.exec()
+    if throwaway is not None:
+        screenshot.discard_settings(throwaway)
+    return code

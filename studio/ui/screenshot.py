@@ -30,6 +30,7 @@ all environment variables:
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -43,10 +44,22 @@ MODES = {"author": "Author", "resolve": "Resolve", "runs": "Runs", "review": "Re
          "evals": "Evals"}
 
 
+_FOLDER_PREFIX = "studio-screenshot-"
+
+
 def screenshot_settings() -> QSettings:
-    """A fresh settings file in a temporary folder (left for the system to clean up)."""
-    folder = tempfile.mkdtemp(prefix="studio-screenshot-")
+    """A fresh settings file in a temporary folder of its own (``discard_settings`` removes it)."""
+    folder = tempfile.mkdtemp(prefix=_FOLDER_PREFIX)
     return QSettings(str(Path(folder) / "studio.ini"), QSettings.Format.IniFormat)
+
+
+def discard_settings(settings: QSettings) -> None:
+    """Remove the folder ``screenshot_settings`` made, once the window is closed: every run left one behind (a
+    helper's screenshots had piled up hundreds). Written out first, so nothing is left to write into it later."""
+    settings.sync()
+    folder = Path(settings.fileName()).parent
+    if folder.name.startswith(_FOLDER_PREFIX) and folder.parent == Path(tempfile.gettempdir()):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def wanted_size() -> tuple[int, int] | None:

@@ -57,7 +57,8 @@ def test_the_screenshot_hook_shows_the_mode_at_the_size_asked_for(tmp_path: Path
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", STUDIO_SCREENSHOT=str(target),
                STUDIO_SCREENSHOT_MODE="evals", STUDIO_SCREENSHOT_SIZE="1024x700", STUDIO_SCREENSHOT_THEME="dark",
                STUDIO_SCREENSHOT_PACK="northwind-espresso", HOME=str(tmp_path / "home"),
-               XDG_CONFIG_HOME=str(tmp_path / "config"))
+               XDG_CONFIG_HOME=str(tmp_path / "config"), TMPDIR=str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     done = subprocess.run([sys.executable, "-m", "studio", "open", str(examples_copy)], env=env, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -66,3 +67,4 @@ def test_the_screenshot_hook_shows_the_mode_at_the_size_asked_for(tmp_path: Path
     assert (image.width(), image.height()) == (1024, 700)
     assert image.pixelColor(image.width() // 2, 2).lightness() < 128  # the dark theme's menu bar
     assert not (tmp_path / "config" / "KnowledgePackStudio").exists()  # the user's settings were not touched
+    assert list((tmp_path / "tmp").iterdir()) == []  # its throwaway settings went with it
