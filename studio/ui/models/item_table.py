@@ -6,13 +6,20 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from studio.ui.cell_text import cell_text, tip_text
+
 ModelIndex = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
 _ROOT = QModelIndex()
 
 
 class ItemTableModel(QAbstractTableModel, Generic[T]):
-    """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything."""
+    """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything.
+
+    A string ``cell`` gives for display or as a tooltip is pack text more often than not (a claim, a run record's
+    field, a path): ``data`` passes it through ``cell_text`` or ``tip_text``, so no table shows a control, reads
+    markup as rich text or lays out a megabyte.
+    """
 
     columns: tuple[str, ...] = ()
     item_role: int | None = None
@@ -37,7 +44,13 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
         item = self.items[index.row()]
         if role == self.item_role:
             return item
-        return self.cell(item, index.column(), role)
+        value = self.cell(item, index.column(), role)
+        if isinstance(value, str):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return cell_text(value)
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return tip_text(value)
+        return value
 
     def cell(self, item: T, column: int, role: int) -> Any:
         """What ``column`` shows of ``item`` for ``role`` (None: nothing, as for a role a subclass does not answer)."""
