@@ -30,6 +30,7 @@ from studio.core.diagnostics import counted
 from studio.core.terminal import printable
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
 from studio.core.workspace import Workspace
+from studio.ui.cell_text import tip_text
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.pack_text_view import PackTextView
 
@@ -227,8 +228,8 @@ class VisibilityView(QWidget):
             path = _text(str(root.path))
             item = QTreeWidgetItem([self._lines([f"{root.scope.value} scope root:", path])] if self.narrow
                                    else [path, root.scope.value, "", "", ""])
-            item.setToolTip(0, path + "\n" + (f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies
-                                               else "no copy here"))
+            here = f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies else "no copy here"
+            item.setToolTip(0, tip_text(f"{path}\n{here}"))
             if not root.copies:
                 item.setForeground(0, QBrush(MUTED_COLOR))
             for copy in root.copies:

@@ -1,0 +1,75 @@
+"""A pack's name, description or folder shows as typed in the panels' headings and the window's tooltips: Qt reads a
+label's or tooltip's text as HTML when it looks like HTML (``<b>``, ``<img src=...>``), so a heading or tooltip that
+is not plain text renders a pack's markup; and a tooltip of a megabyte stalls the window."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as QtGuiQt
+from PySide6.QtGui import QTextDocument
+from PySide6.QtWidgets import QLabel, QStatusBar
+
+from studio.core.pack import load_pack
+from studio.ui.models.pack_tree import PackTreeModel
+from studio.ui.panels.claims_view import ClaimsView
+from studio.ui.panels.runs_panel import RunsPanel
+from studio.ui.status_line import StatusLine
+
+
+def _label_shows(label: QLabel) -> str:
+    """What a QLabel shows: its text, read as HTML when its format says so or Qt guesses rich text."""
+    rich = label.textFormat() == Qt.TextFormat.RichText or (
+        label.textFormat() == Qt.TextFormat.AutoText and QtGuiQt.mightBeRichText(label.text()))
+    if not rich:
+        return label.text()
+    doc = QTextDocument()
+    doc.setHtml(label.text())
+    return doc.toPlainText()
+
+
+def test_a_pack_named_with_markup_shows_its_name_as_typed_in_the_panel_headings(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    name = "<b>bold</b><img src=x.png>"
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "KNOWLEDGE.md").write_text(f"---\nname: {json.dumps(name)}\ndescription: d\n---\n# P\n",
+                                       encoding="utf-8")
+    pack = load_pack(root)
+    runs = RunsPanel()
+    qtbot.addWidget(runs)
+    with qtbot.waitSignal(runs.loaded, timeout=10000):
+        runs.set_pack(pack)
+    claims = ClaimsView()
+    qtbot.addWidget(claims)
+    with qtbot.waitSignal(claims.loaded, timeout=10000):
+        claims.set_pack(pack)
+    for label in (runs.title, claims.heading):
+        assert name in _label_shows(label), label.text()
+
+
+def _tip_shows(tip: str) -> str:
+    """What a tooltip shows: Qt reads a string it guesses is rich text as HTML."""
+    if not QtGuiQt.mightBeRichText(tip):
+        return tip
+    doc = QTextDocument()
+    doc.setHtml(tip)
+    return doc.toPlainText()
+
+
+def test_the_workspace_tree_and_the_status_bar_tooltips_show_markup_as_typed_and_bounded(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    markup = "<b>bold</b><img src=x.png>"
+    root = tmp_path / "p"
+    root.mkdir()
+    (root / "KNOWLEDGE.md").write_text(f"---\nname: p\ndescription: {json.dumps(markup + ' ' + 'word ' * 200_000)}\n"
+                                       "type: domain-reference\nstatus: ready\n---\n# P\n", encoding="utf-8")
+    model = PackTreeModel()
+    model.add_packs([load_pack(root)])
+    tip = model.index_for_pack(root).data(Qt.ItemDataRole.ToolTipRole)
+    assert markup in _tip_shows(tip) and len(tip) < 5000  # a 1 MB tooltip takes most of a second to show
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    status = StatusLine(bar)
+    status.set_workspace(f"{markup}, other")
+    assert _tip_shows(status.workspace_label.toolTip()) == f"{markup}, other"
