@@ -6,7 +6,7 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from studio.ui.cell_text import cell_text, tip_text
+from studio.ui.shown_text import short_line, tip_text
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
@@ -17,7 +17,7 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
     """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything.
 
     A string ``cell`` gives for display or as a tooltip is pack text more often than not (a claim, a run record's
-    field, a path): ``data`` passes it through ``cell_text`` or ``tip_text``, so no table shows a control, reads
+    field, a path): ``data`` passes it through ``short_line`` or ``tip_text``, so no table shows a control, reads
     markup as rich text or lays out a megabyte.
     """
 
@@ -47,7 +47,7 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
         value = self.cell(item, index.column(), role)
         if isinstance(value, str):
             if role == Qt.ItemDataRole.DisplayRole:
-                return cell_text(value)
+                return short_line(value)
             if role == Qt.ItemDataRole.ToolTipRole:
                 return tip_text(value)
         return value

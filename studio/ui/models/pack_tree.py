@@ -30,10 +30,10 @@ from studio.core.model import Pack, Scope
 from studio.core.pack_fs import PackFS
 from studio.core.terminal import printable
 from studio.ui import workers
-from studio.ui.cell_text import tip_text
 from studio.ui.icons import icon
 from studio.ui.let_go import let_go
 from studio.ui.pacing import TREE_ROWS, Paced
+from studio.ui.shown_text import tip_text
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 

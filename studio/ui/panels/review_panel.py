@@ -53,6 +53,7 @@ from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.row_table import record_table
+from studio.ui.shown_text import short_line
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
 
@@ -380,7 +381,7 @@ class ReviewPanel(ModePanel):
 
     def _label(self, pack: Pack) -> str:
         label = self.queue.labels.get(pack.root)
-        return label.text if label is not None else self.pack_label(pack)
+        return short_line(label.text) if label is not None else self.pack_label(pack)
 
     def _reasons_done(self, request_id: int, reasons: object) -> None:
         if request_id != self._pending or self.pack is None or not isinstance(reasons, list):

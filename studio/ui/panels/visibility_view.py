@@ -30,9 +30,9 @@ from studio.core.diagnostics import counted
 from studio.core.terminal import printable
 from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityReport, visibility
 from studio.core.workspace import Workspace
-from studio.ui.cell_text import tip_text
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.pack_text_view import PackTextView
+from studio.ui.shown_text import tip_text
 
 CHANGED_COLOR = QColor(217, 119, 6, 60)
 WARNING_COLOR = QColor("#b45309")

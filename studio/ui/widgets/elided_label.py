@@ -8,7 +8,7 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
-from studio.ui.cell_text import tip_text
+from studio.ui.shown_text import tip_text
 
 
 class ElidedLabel(QLabel):

@@ -73,3 +73,17 @@ def test_the_workspace_tree_and_the_status_bar_tooltips_show_markup_as_typed_and
     status = StatusLine(bar)
     status.set_workspace(f"{markup}, other")
     assert _tip_shows(status.workspace_label.toolTip()) == f"{markup}, other"
+
+
+def test_a_megabyte_pack_name_with_a_bidi_override_reaches_a_heading_short_and_escaped(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "p"
+    root.mkdir()
+    name = "\u202e" + "n" * 1_000_000
+    (root / "KNOWLEDGE.md").write_text(f"---\nname: {name}\ndescription: d\n---\n# P\n", encoding="utf-8")
+    runs = RunsPanel()
+    qtbot.addWidget(runs)
+    with qtbot.waitSignal(runs.loaded, timeout=10000):
+        runs.set_pack(load_pack(root))
+    shown = runs.title.text()
+    # Whole, the name took 0.55 s to lay out and 0.37 s at each resize of the panel.
+    assert len(shown) < 1000 and "\u202e" not in shown and shown.startswith("\\u202ennn")
