@@ -10,6 +10,9 @@ typed; it keeps its line breaks and is cut to ``MAX_TIP_CHARS`` (a 1 MB tooltip 
 
 from __future__ import annotations
 
+from typing import Any
+
+from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
 
 from studio.core.terminal import printable, printable_block, shortened
@@ -29,3 +32,14 @@ def tip_text(text: str) -> str:
     """``text`` as a tooltip shows it as typed: bounded, controls escaped, markup never read as rich text."""
     shown = printable_block(shortened(text, MAX_TIP_CHARS))
     return QtGui.convertFromPlainText(shown) if QtGui.mightBeRichText(shown) else shown
+
+
+def shown_as(value: Any, role: int) -> Any:
+    """What a model gives Qt for ``value`` under ``role``: a string to display through ``short_line``, a string
+    tooltip through ``tip_text``, anything else as it is. For models whose strings are pack text."""
+    if isinstance(value, str):
+        if role == Qt.ItemDataRole.DisplayRole:
+            return short_line(value)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return tip_text(value)
+    return value

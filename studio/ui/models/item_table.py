@@ -6,7 +6,7 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from studio.ui.shown_text import short_line, tip_text
+from studio.ui.shown_text import shown_as
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
@@ -44,13 +44,7 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
         item = self.items[index.row()]
         if role == self.item_role:
             return item
-        value = self.cell(item, index.column(), role)
-        if isinstance(value, str):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return short_line(value)
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return tip_text(value)
-        return value
+        return shown_as(self.cell(item, index.column(), role), role)
 
     def cell(self, item: T, column: int, role: int) -> Any:
         """What ``column`` shows of ``item`` for ``role`` (None: nothing, as for a role a subclass does not answer)."""
