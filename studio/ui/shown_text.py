@@ -1,11 +1,12 @@
-"""Pack text as a table cell, a heading or a tooltip shows it: inert and bounded.
+"""Pack text as a table cell, a heading, a tooltip or a message box shows it: inert and bounded.
 
 A claim's text, a run record's field, a pack's name or a path is pack text. In a cell or a heading it is one line,
 controls shown as escapes (``terminal.printable``, the layer the CLI writes through) and cut to
 ``MAX_LINE_CHARS``: a view elides it anyway, and laying out a megabyte at every paint or resize is a stall (a
-1 MB pack name in the Runs heading: 0.55 s to show, 0.37 s per resize). In a tooltip Qt reads any string that
-looks like HTML (``<b>``, ``<img src=...>``) as rich text, so one that does is escaped into HTML that shows it as
-typed; it keeps its line breaks and is cut to ``MAX_TIP_CHARS`` (a 1 MB tooltip took 0.9 s to show, 100 kB 77 ms).
+1 MB pack name in the Runs heading: 0.55 s to show, 0.37 s per resize). A tooltip or a message box reads any
+string that looks like HTML (``<b>``, ``<img src=...>``) as rich text: such a string is escaped into HTML that
+shows it as typed; it keeps its line breaks and is cut to ``MAX_TIP_CHARS`` (a 1 MB tooltip took 0.9 s to show,
+100 kB 77 ms).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from studio.core.terminal import printable, printable_block, shortened
 MAX_LINE_CHARS = 200
 """A cell or a heading's pack name shows at most this many characters (detail views show the text whole)."""
 MAX_TIP_CHARS = 2000
-"""A tooltip shows at most this many characters."""
+"""A tooltip or a message box shows at most this many characters."""
 
 
 def short_line(text: str) -> str:
@@ -28,18 +29,19 @@ def short_line(text: str) -> str:
     return printable(shortened(text, MAX_LINE_CHARS))
 
 
-def tip_text(text: str) -> str:
-    """``text`` as a tooltip shows it as typed: bounded, controls escaped, markup never read as rich text."""
+def as_typed(text: str) -> str:
+    """``text`` for a tooltip or a message box (which guess rich text too), shown as typed: bounded, line breaks
+    kept, other controls escaped, markup never read as rich text."""
     shown = printable_block(shortened(text, MAX_TIP_CHARS))
     return QtGui.convertFromPlainText(shown) if QtGui.mightBeRichText(shown) else shown
 
 
 def shown_as(value: Any, role: int) -> Any:
     """What a model gives Qt for ``value`` under ``role``: a string to display through ``short_line``, a string
-    tooltip through ``tip_text``, anything else as it is. For models whose strings are pack text."""
+    tooltip through ``as_typed``, anything else as it is. For models whose strings are pack text."""
     if isinstance(value, str):
         if role == Qt.ItemDataRole.DisplayRole:
             return short_line(value)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return tip_text(value)
+            return as_typed(value)
     return value

@@ -17,7 +17,7 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
     """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything.
 
     A string ``cell`` gives for display or as a tooltip is pack text more often than not (a claim, a run record's
-    field, a path): ``data`` passes it through ``short_line`` or ``tip_text``, so no table shows a control, reads
+    field, a path): ``data`` passes it through ``short_line`` or ``as_typed``, so no table shows a control, reads
     markup as rich text or lays out a megabyte.
     """
 

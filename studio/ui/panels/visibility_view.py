@@ -32,7 +32,7 @@ from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityRepo
 from studio.core.workspace import Workspace
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.pack_text_view import PackTextView
-from studio.ui.shown_text import tip_text
+from studio.ui.shown_text import as_typed
 
 CHANGED_COLOR = QColor(217, 119, 6, 60)
 WARNING_COLOR = QColor("#b45309")
@@ -229,7 +229,7 @@ class VisibilityView(QWidget):
             item = QTreeWidgetItem([self._lines([f"{root.scope.value} scope root:", path])] if self.narrow
                                    else [path, root.scope.value, "", "", ""])
             here = f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies else "no copy here"
-            item.setToolTip(0, tip_text(f"{path}\n{here}"))
+            item.setToolTip(0, as_typed(f"{path}\n{here}"))
             if not root.copies:
                 item.setForeground(0, QBrush(MUTED_COLOR))
             for copy in root.copies:
