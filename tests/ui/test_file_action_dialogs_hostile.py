@@ -7,25 +7,14 @@ rich text). The real confirmation box is shown and read, then cancelled: nothing
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import Qt as QtGuiQt
-from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QWidget
+from shown_as_read import cancel_next_box
 
 from studio.core.pack import load_pack
 from studio.ui.widgets.pack_file_actions import PackFileActions
 
 NAME = "<b>bold</b>evil\u202edm.exe"
-
-
-def _shows(box: QMessageBox) -> str:
-    rich = box.textFormat() == Qt.TextFormat.RichText or (
-        box.textFormat() == Qt.TextFormat.AutoText and QtGuiQt.mightBeRichText(box.text()))
-    if not rich:
-        return box.text()
-    doc = QTextDocument()
-    doc.setHtml(box.text())
-    return doc.toPlainText()
 
 
 def test_the_trash_question_shows_a_hostile_file_name_escaped_and_as_typed(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
@@ -34,16 +23,7 @@ def test_the_trash_question_shows_a_hostile_file_name_escaped_and_as_typed(qtbot
     qtbot.addWidget(parent)
     actions = PackFileActions(parent)
     seen: list[str] = []
-
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, answer)
-            return
-        seen.append(_shows(box))
-        box.button(QMessageBox.StandardButton.Cancel).click()
-
-    QTimer.singleShot(0, answer)
+    QTimer.singleShot(0, cancel_next_box(seen))
     assert actions.delete(load_pack(root), root / "compiled" / NAME) is False
     assert (root / "compiled" / NAME).exists()
     assert len(seen) == 1

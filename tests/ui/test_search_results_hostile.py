@@ -10,21 +10,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import Qt as QtGuiQt
-from PySide6.QtGui import QTextDocument
+from shown_as_read import shown
 
 from studio.core.search import SearchIndex
 from studio.ui.models.search_results import SearchResultsModel
 
 MARKUP = "<b>bold</b><img src=x.png>"
-
-
-def _tip_shows(tip: str) -> str:
-    if not QtGuiQt.mightBeRichText(tip):
-        return tip
-    doc = QTextDocument()
-    doc.setHtml(tip)
-    return doc.toPlainText()
 
 
 def test_hostile_names_paths_and_headings_show_escaped_and_short(qapp, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -46,9 +37,9 @@ def test_hostile_names_paths_and_headings_show_escaped_and_short(qapp, tmp_path:
     model.set_hits(hits)
     pack_row = model.index(0, 0)
     assert len(pack_row.data()) < 1000
-    assert str(root) in _tip_shows(pack_row.data(Qt.ItemDataRole.ToolTipRole))
+    assert str(root) in shown(pack_row.data(Qt.ItemDataRole.ToolTipRole))
     cells = [model.index(0, column, pack_row).data() for column in range(4)]
-    tip = _tip_shows(model.index(0, 0, pack_row).data(Qt.ItemDataRole.ToolTipRole))
+    tip = shown(model.index(0, 0, pack_row).data(Qt.ItemDataRole.ToolTipRole))
     for text in (*cells, tip):
         assert "\u202e" not in text, text
     assert cells[0].startswith("compiled/evil\\u202egpj.md:") and str(root) in tip

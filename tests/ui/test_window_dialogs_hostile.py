@@ -6,40 +6,16 @@ and markup in a name renders (a message box guesses rich text). The real boxes a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import Qt as QtGuiQt
-from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import QTimer
+from shown_as_read import cancel_next_box
 
 from studio.ui.main_window import MainWindow
 
 NAME = "<b>bold</b>evil\u202edm.md"
 SHOWN = "compiled/<b>bold</b>evil\\u202edm.md"
 KNOWLEDGE = "---\nname: p\ndescription: d\ntype: domain-reference\nstatus: ready\n---\n# P\n"
-
-
-def _shows(box: QMessageBox) -> str:
-    rich = box.textFormat() == Qt.TextFormat.RichText or (
-        box.textFormat() == Qt.TextFormat.AutoText and QtGuiQt.mightBeRichText(box.text()))
-    if not rich:
-        return box.text()
-    doc = QTextDocument()
-    doc.setHtml(box.text())
-    return doc.toPlainText()
-
-
-def _answer_cancel(seen: list[str]) -> Callable[[], None]:
-    def answer() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, answer)
-            return
-        seen.append(_shows(box))
-        box.button(QMessageBox.StandardButton.Cancel).click()
-    return answer
 
 
 def test_the_unsaved_changes_and_changed_on_disk_questions_name_a_hostile_file_as_typed(
@@ -51,10 +27,10 @@ def test_the_unsaved_changes_and_changed_on_disk_questions_name_a_hostile_file_a
     assert tab is not None
     tab.editor.textCursor().insertText("my edit\n")
     seen: list[str] = []
-    QTimer.singleShot(0, _answer_cancel(seen))
+    QTimer.singleShot(0, cancel_next_box(seen))
     assert window.confirm_discard(tab) is False
     target.write_text("changed by someone else\n", encoding="utf-8")
-    QTimer.singleShot(0, _answer_cancel(seen))
+    QTimer.singleShot(0, cancel_next_box(seen))
     assert window.save_tab(tab) is False
     assert target.read_text(encoding="utf-8") == "changed by someone else\n"
     assert len(seen) == 2

@@ -8,26 +8,14 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import Qt as QtGuiQt
-from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QLabel, QStatusBar
+from PySide6.QtWidgets import QStatusBar
+from shown_as_read import shown
 
 from studio.core.pack import load_pack
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.runs_panel import RunsPanel
 from studio.ui.status_line import StatusLine
-
-
-def _label_shows(label: QLabel) -> str:
-    """What a QLabel shows: its text, read as HTML when its format says so or Qt guesses rich text."""
-    rich = label.textFormat() == Qt.TextFormat.RichText or (
-        label.textFormat() == Qt.TextFormat.AutoText and QtGuiQt.mightBeRichText(label.text()))
-    if not rich:
-        return label.text()
-    doc = QTextDocument()
-    doc.setHtml(label.text())
-    return doc.toPlainText()
 
 
 def test_a_pack_named_with_markup_shows_its_name_as_typed_in_the_panel_headings(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -46,16 +34,7 @@ def test_a_pack_named_with_markup_shows_its_name_as_typed_in_the_panel_headings(
     with qtbot.waitSignal(claims.loaded, timeout=10000):
         claims.set_pack(pack)
     for label in (runs.title, claims.heading):
-        assert name in _label_shows(label), label.text()
-
-
-def _tip_shows(tip: str) -> str:
-    """What a tooltip shows: Qt reads a string it guesses is rich text as HTML."""
-    if not QtGuiQt.mightBeRichText(tip):
-        return tip
-    doc = QTextDocument()
-    doc.setHtml(tip)
-    return doc.toPlainText()
+        assert name in shown(label.text(), label.textFormat()), label.text()
 
 
 def test_the_workspace_tree_and_the_status_bar_tooltips_show_markup_as_typed_and_bounded(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -67,12 +46,12 @@ def test_the_workspace_tree_and_the_status_bar_tooltips_show_markup_as_typed_and
     model = PackTreeModel()
     model.add_packs([load_pack(root)])
     tip = model.index_for_pack(root).data(Qt.ItemDataRole.ToolTipRole)
-    assert markup in _tip_shows(tip) and len(tip) < 5000  # a 1 MB tooltip takes most of a second to show
+    assert markup in shown(tip) and len(tip) < 5000  # a 1 MB tooltip takes most of a second to show
     bar = QStatusBar()
     qtbot.addWidget(bar)
     status = StatusLine(bar)
     status.set_workspace(f"{markup}, other")
-    assert _tip_shows(status.workspace_label.toolTip()) == f"{markup}, other"
+    assert shown(status.workspace_label.toolTip()) == f"{markup}, other"
 
 
 def test_a_megabyte_pack_name_with_a_bidi_override_reaches_a_heading_short_and_escaped(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

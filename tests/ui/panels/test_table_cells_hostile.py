@@ -13,9 +13,8 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtGui import Qt as QtGuiQt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QToolTip
+from shown_as_read import shown
 
 from studio.core.evidence import build_evidence
 from studio.core.runs.reader import read_runs
@@ -26,15 +25,6 @@ MARKUP = "<b>bold</b> <img src=x.png>"
 CONTROLS = "\x1b[2J\u202eevil"
 TOOLTIP = Qt.ItemDataRole.ToolTipRole
 DISPLAY = Qt.ItemDataRole.DisplayRole
-
-
-def _as_shown(tip: str) -> str:
-    """What a tooltip shows: Qt renders a string it guesses is rich text as HTML."""
-    if not QtGuiQt.mightBeRichText(tip):
-        return tip
-    doc = QTextDocument()
-    doc.setHtml(tip)
-    return doc.toPlainText()
 
 
 def _pack(tmp_path: Path, text: str) -> Path:
@@ -68,9 +58,9 @@ def test_markup_in_a_claim_or_a_run_record_shows_as_typed_in_its_tooltip(qapp: Q
     claims, runs = _claims_model(root), _runs_model(root)
     for model, column in ((claims, 1), (runs, 4)):
         tip = model.index(0, column).data(TOOLTIP)
-        shown = _as_shown(tip)
-        assert MARKUP in shown, shown
-        assert "\x1b" not in shown and "\u202e" not in shown and "\\x1b[2J\\u202eevil" in shown
+        read = shown(tip)
+        assert MARKUP in read, read
+        assert "\x1b" not in read and "\u202e" not in read and "\\x1b[2J\\u202eevil" in read
         cell = model.index(0, column).data(DISPLAY)
         assert "\x1b" not in cell and "\u202e" not in cell and MARKUP in cell
 
@@ -82,7 +72,7 @@ def test_a_megabyte_of_claim_text_reaches_neither_the_cell_nor_the_tooltip_whole
         cell = model.index(0, column).data(DISPLAY)
         tip = model.index(0, column).data(TOOLTIP)
         assert len(cell) < 1000 and len(tip) < 5000
-        assert cell.endswith("…") and _as_shown(tip).endswith("…")
+        assert cell.endswith("…") and shown(tip).endswith("…")
         started = time.perf_counter()
         QToolTip.showText(QPoint(10, 10), tip)
         qapp.processEvents()
