@@ -5,7 +5,7 @@ controls shown as escapes (``terminal.printable``, the layer the CLI writes thro
 ``MAX_LINE_CHARS``: a view elides it anyway, and laying out a megabyte at every paint or resize is a stall (a
 1 MB pack name in the Runs heading: 0.55 s to show, 0.37 s per resize). A tooltip or a message box reads any
 string that looks like HTML (``<b>``, ``<img src=...>``) as rich text: such a string is escaped into HTML that
-shows it as typed; it keeps its line breaks and is cut to ``MAX_TIP_CHARS`` (a 1 MB tooltip took 0.9 s to show,
+shows it as typed; it keeps its line breaks and is cut to ``MAX_TEXT_CHARS`` (a 1 MB tooltip took 0.9 s to show,
 100 kB 77 ms).
 """
 
@@ -20,19 +20,19 @@ from studio.core.terminal import printable, printable_block, shortened
 
 MAX_LINE_CHARS = 200
 """A cell or a heading's pack name shows at most this many characters (detail views show the text whole)."""
-MAX_TIP_CHARS = 2000
-"""A tooltip or a message box shows at most this many characters."""
+MAX_TEXT_CHARS = 2000
+"""A tooltip, a message box or a description in a label shows at most this many characters."""
 
 
-def short_line(text: str) -> str:
-    """``text`` as one inert line of at most ``MAX_LINE_CHARS`` characters."""
-    return printable(shortened(text, MAX_LINE_CHARS))
+def short_line(text: str, limit: int = MAX_LINE_CHARS) -> str:
+    """``text`` as one inert line of at most ``limit`` characters."""
+    return printable(shortened(text, limit))
 
 
 def as_typed(text: str) -> str:
     """``text`` for a tooltip or a message box (which guess rich text too), shown as typed: bounded, line breaks
     kept, other controls escaped, markup never read as rich text."""
-    shown = printable_block(shortened(text, MAX_TIP_CHARS))
+    shown = printable_block(shortened(text, MAX_TEXT_CHARS))
     return QtGui.convertFromPlainText(shown) if QtGui.mightBeRichText(shown) else shown
 
 
