@@ -14,6 +14,7 @@ from shown_as_read import shown
 from studio.core.pack import load_pack
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.panels.claims_view import ClaimsView
+from studio.ui.panels.review_panel import ReviewPanel
 from studio.ui.panels.runs_panel import RunsPanel
 from studio.ui.status_line import StatusLine
 
@@ -66,3 +67,21 @@ def test_a_megabyte_pack_name_with_a_bidi_override_reaches_a_heading_short_and_e
     shown = runs.title.text()
     # Whole, the name took 0.55 s to lay out and 0.37 s at each resize of the panel.
     assert len(shown) < 1000 and "\u202e" not in shown and shown.startswith("\\u202ennn")
+
+
+def test_the_review_heading_shows_a_megabyte_trust_value_cut_and_escaped(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "p"
+    root.mkdir()
+    trust = "\u202e" + "t" * 1_000_000
+    (root / "KNOWLEDGE.md").write_text(f"---\nname: p\ndescription: d\ntype: domain-reference\nstatus: disputed\n"
+                                       f"trust: {trust}\n---\n# P\n", encoding="utf-8")
+    panel = ReviewPanel([load_pack(root)])
+    qtbot.addWidget(panel)
+    qtbot.waitUntil(lambda: panel.queued_names() == ["p"], timeout=10000)
+    with qtbot.waitSignal(panel.reasons_loaded, timeout=10000):
+        assert panel.select_pack("p")
+    heading = panel.heading.text()
+    assert len(heading) < 1000 and "\u202e" not in heading and "\\u202ettt" in heading
+    for row in range(panel.reason_list.count()):
+        item = panel.reason_list.item(row)
+        assert len(item.text()) < 1000 and len(item.toolTip()) < 5000
