@@ -11,10 +11,12 @@ shows it as typed; it keeps its line breaks and is cut to ``MAX_TEXT_CHARS`` (a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as QtGui
+from PySide6.QtWidgets import QTreeWidgetItem
 
 from studio.core.terminal import printable, printable_block, shortened
 
@@ -45,3 +47,11 @@ def shown_as(value: Any, role: int) -> Any:
         if role == Qt.ItemDataRole.ToolTipRole:
             return as_typed(value)
     return value
+
+
+def text_row(values: Sequence[str]) -> QTreeWidgetItem:
+    """A tree row of pack text: each cell ``short_line``, its tooltip the whole value ``as_typed``."""
+    item = QTreeWidgetItem([short_line(v) for v in values])
+    for column, value in enumerate(values):
+        item.setToolTip(column, as_typed(value))
+    return item

@@ -30,7 +30,7 @@ from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.fit import splitter
 from studio.ui.panels.budget_bar import BudgetBar, Segment
-from studio.ui.shown_text import as_typed, short_line
+from studio.ui.shown_text import text_row
 
 LOCATION_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_COLUMN_PX = 320
@@ -221,10 +221,7 @@ def _titled(title: str, body: QWidget) -> QWidget:
 
 
 def _add(tree: QTreeWidget, values: tuple[str, ...], where: tuple[str, str, int] | None) -> None:
-    # Titles, paths and snippets are the author's text: short and escaped in the row, as typed in its tooltip.
-    item = QTreeWidgetItem([short_line(str(v)) for v in values])
-    for column, value in enumerate(values):
-        item.setToolTip(column, as_typed(str(value)))
+    item = text_row([str(v) for v in values])  # titles, paths and snippets are the author's text
     if where is not None:
         item.setData(0, LOCATION_ROLE, where)
     tree.addTopLevelItem(item)

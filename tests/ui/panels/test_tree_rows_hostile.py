@@ -1,7 +1,8 @@
-"""The three-layer simulation shows a hostile pack's titles, paths and snippets as typed.
+"""The trees of the three-layer simulation and of the feedback history show a hostile pack's titles, paths,
+snippets and queries as typed.
 
-A heading or a file name is the author's text: each row's tooltip carried it raw, so ``<b>...<img src=...>``
-rendered as rich text and a bidi override reversed the tooltip.
+A heading, a file name or a recorded query is the author's text: each row's tooltip carried it raw, so
+``<b>...<img src=...>`` rendered as rich text and a bidi override reversed the tooltip.
 """
 
 from __future__ import annotations
@@ -11,8 +12,10 @@ from pathlib import Path
 from PySide6.QtWidgets import QTreeWidget
 from shown_as_read import shown
 
+from studio.core.feedback import record_feedback
 from studio.core.pack import load_pack
 from studio.ui.panels.layers_view import LayersView
+from studio.ui.panels.runs_panel import RunsPanel
 
 MARKUP = "<b>Widget</b><img src=x.png>"
 
@@ -37,3 +40,18 @@ def test_markup_and_a_bidi_override_in_titles_and_paths_show_as_typed(qtbot, mak
         if MARKUP in text:
             assert MARKUP in shown(tip), tip
     view.wait()
+
+
+def test_a_feedback_query_with_markup_and_a_bidi_override_shows_as_typed(qtbot, examples_copy: Path) -> None:  # type: ignore[no-untyped-def]
+    root = examples_copy / "northwind-espresso"
+    query = f"{MARKUP} \u202eweight " + "q" * 9_000
+    record_feedback(root, "compiled/facts.md", "helpful", query)
+    panel = RunsPanel()
+    qtbot.addWidget(panel)
+    with qtbot.waitSignal(panel.loaded, timeout=10000):
+        panel.set_pack(load_pack(root))
+    rows = _rows(panel.feedback_view.history)
+    assert rows
+    for text, tip in rows:
+        assert "\u202e" not in text and "\u202e" not in tip and len(text) < 1000 and len(tip) < 5000, (text, tip)
+    assert any(MARKUP in shown(tip) for _text, tip in rows)
