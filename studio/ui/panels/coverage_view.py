@@ -45,6 +45,7 @@ from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.row_table import record_table, size_columns
+from studio.ui.shown_text import as_typed
 from studio.ui.theme import editor_font
 from studio.ui.workers import serial_pool, submit
 
@@ -237,12 +238,12 @@ class CoverageView(QWidget):
             top = QTreeWidgetItem([shown if len(cluster.tasks) == 1 else
                                    f"{shown}  (+{len(cluster.tasks) - 1} similar)", str(cluster.size)])
             top.setData(0, CLUSTER_ROLE, lead.id)
-            top.setToolTip(0, shown + ("\nshared terms: " + printable(", ".join(cluster.terms)) if cluster.terms
-                                       else ""))
+            top.setToolTip(0, as_typed(shown + ("\nshared terms: " + printable(", ".join(cluster.terms))
+                                                if cluster.terms else "")))
             for task in cluster.tasks[1:]:
                 child = QTreeWidgetItem([printable(task.text), str(task.count)])
                 child.setData(0, CLUSTER_ROLE, task.id)
-                child.setToolTip(0, printable(task.text))
+                child.setToolTip(0, as_typed(printable(task.text)))
                 top.addChild(child)
             self.clusters.addTopLevelItem(top)
 

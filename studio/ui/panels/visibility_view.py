@@ -242,8 +242,8 @@ class VisibilityView(QWidget):
                                         if self.narrow else [label, *columns])
                 child.setData(0, COPY_ROLE, copy)
                 facts = f"\nstatus {copy.status or '-'}, trust {copy.trust or '-'}, version {copy.version or '-'}"
-                child.setToolTip(0, _text(str(copy.root)) + facts + ("" if copy.competes else
-                                                                      f"\nDoes not load: {_text(copy.why_not)}"))
+                child.setToolTip(0, as_typed(_text(str(copy.root)) + facts + (
+                    "" if copy.competes else f"\nDoes not load: {_text(copy.why_not)}")))
                 if wins:
                     font = child.font(0)
                     font.setBold(True)
@@ -267,9 +267,9 @@ class VisibilityView(QWidget):
             item = QTreeWidgetItem([self._lines(lines + ([mark] if mark else []))])
         else:
             item = QTreeWidgetItem([ctx.label, loads, alt_loads, mark])
-        item.setToolTip(0, f"{ctx.label}: {mark}" if mark else ctx.label)
-        item.setToolTip(1, _text(str(main.winner.root)) if main.winner else "")
-        item.setToolTip(2, _text(str(alt.winner.root)) if alt.winner else "")
+        item.setToolTip(0, as_typed(f"{ctx.label}: {mark}" if mark else ctx.label))
+        item.setToolTip(1, as_typed(_text(str(main.winner.root))) if main.winner else "")
+        item.setToolTip(2, as_typed(_text(str(alt.winner.root))) if alt.winner else "")
         item.setData(0, CONTEXT_ROLE, ctx)
         if ctx.differs:
             for column in range(item.columnCount()):

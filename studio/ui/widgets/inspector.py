@@ -25,7 +25,7 @@ from studio.ui.buttons import command_button
 from studio.ui.icons import severity_icon
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.previews import PackPreviews
-from studio.ui.shown_text import MAX_TEXT_CHARS, short_line
+from studio.ui.shown_text import MAX_TEXT_CHARS, as_typed, short_line
 from studio.ui.theme import is_dark, status_chip, theme_signals
 from studio.ui.widgets.pack_row_delegate import profile_tag
 
@@ -147,7 +147,7 @@ class Inspector(QWidget):
         self.findings.clear()
         for d in pack.findings:
             item = QListWidgetItem(severity_icon(d.severity.value), printable(f"{d.file}:{d.line}  {d.message}"))
-            item.setToolTip(f"{d.code}: {printable(d.message)}" + (f"\nHint: {printable(d.hint)}" if d.hint else ""))
+            item.setToolTip(as_typed(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else "")))
             item.setData(Qt.ItemDataRole.UserRole, d)
             self.findings.addItem(item)
 

@@ -1,5 +1,5 @@
-"""The trees of the three-layer simulation and of the feedback history show a hostile pack's titles, paths,
-snippets and queries as typed.
+"""The trees of the three-layer simulation, the feedback history and the findings show a hostile pack's titles, paths,
+snippets, queries and quoted values as typed.
 
 A heading, a file name or a recorded query is the author's text: each row's tooltip carried it raw, so
 ``<b>...<img src=...>`` rendered as rich text and a bidi override reversed the tooltip.
@@ -7,6 +7,7 @@ A heading, a file name or a recorded query is the author's text: each row's tool
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtWidgets import QTreeWidget
@@ -15,6 +16,7 @@ from shown_as_read import shown
 from studio.core.feedback import record_feedback
 from studio.core.pack import load_pack
 from studio.ui.panels.layers_view import LayersView
+from studio.ui.panels.record_view import DiagnosticsList
 from studio.ui.panels.runs_panel import RunsPanel
 
 MARKUP = "<b>Widget</b><img src=x.png>"
@@ -55,3 +57,15 @@ def test_a_feedback_query_with_markup_and_a_bidi_override_shows_as_typed(qtbot, 
     for text, tip in rows:
         assert "\u202e" not in text and "\u202e" not in tip and len(text) < 1000 and len(tip) < 5000, (text, tip)
     assert any(MARKUP in shown(tip) for _text, tip in rows)
+
+
+def test_a_finding_that_quotes_markup_shows_it_as_typed_in_its_tooltip(qtbot, make_pack) -> None:  # type: ignore[no-untyped-def]
+    root = make_pack("p", f"---\nname: p\ndescription: d\ntype: domain-reference\nstatus: {json.dumps(MARKUP)}\n"
+                          "---\n# P\n")
+    findings = [d for d in load_pack(root).findings if MARKUP in d.message]
+    assert findings  # the invalid status is quoted in its finding
+    view = DiagnosticsList()
+    qtbot.addWidget(view)
+    view.set_diagnostics(findings)
+    tips = [view.topLevelItem(row).toolTip(3) for row in range(view.topLevelItemCount())]
+    assert tips and all(MARKUP in shown(tip) for tip in tips), tips
