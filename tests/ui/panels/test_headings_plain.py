@@ -14,6 +14,7 @@ from shown_as_read import shown
 from studio.core.pack import load_pack
 from studio.ui.models.pack_tree import PackTreeModel
 from studio.ui.panels.claims_view import ClaimsView
+from studio.ui.panels.coverage_view import CoverageView
 from studio.ui.panels.review_panel import ReviewPanel
 from studio.ui.panels.runs_panel import RunsPanel
 from studio.ui.status_line import StatusLine
@@ -85,3 +86,20 @@ def test_the_review_heading_shows_a_megabyte_trust_value_cut_and_escaped(qtbot, 
     for row in range(panel.reason_list.count()):
         item = panel.reason_list.item(row)
         assert len(item.text()) < 1000 and len(item.toolTip()) < 5000
+
+
+def test_the_coverage_summary_names_a_megabyte_pack_name_short_and_escaped(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "p"
+    root.mkdir()
+    name = "\u202e" + "n" * 1_000_000
+    (root / "KNOWLEDGE.md").write_text(f"---\nname: {name}\ndescription: d\ntype: domain-reference\nstatus: ready\n"
+                                       "---\n# P\n", encoding="utf-8")
+    view = CoverageView()
+    qtbot.addWidget(view)
+    view.show()
+    view.set_pack(load_pack(root))
+    pending = shown(view.summary.text(), view.summary.textFormat())
+    with qtbot.waitSignal(view.measured, timeout=30000):
+        pass
+    for text in (pending, shown(view.summary.text(), view.summary.textFormat())):
+        assert len(text) < 2000 and "\u202e" not in text and "\\u202ennn" in text, text[:300]
