@@ -32,7 +32,7 @@ from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityRepo
 from studio.core.workspace import Workspace
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.pack_text_view import PackTextView
-from studio.ui.shown_text import as_typed
+from studio.ui.shown_text import as_typed, short_line
 
 CHANGED_COLOR = QColor(217, 119, 6, 60)
 WARNING_COLOR = QColor("#b45309")
@@ -84,6 +84,7 @@ class VisibilityView(QWidget):
         self.line_chars = 0
         """Narrow: the characters a line of a table holds (its rows are wrapped to this, paths included)."""
         self.title = QLabel("Select a pack to see which scopes can see it.")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # it names the pack: the author's text
         self.title.setWordWrap(True)
         bold = QFont(self.title.font())
         bold.setBold(True)
@@ -175,7 +176,7 @@ class VisibilityView(QWidget):
         other = Policy.USER_FIRST if self.policy is Policy.STANDARD else Policy.STANDARD
         winner = report.winner(self.policy)
         self.paths = telling_paths(report.copies)
-        self.title.setText(f"{_text(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
+        self.title.setText(f"{short_line(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
                            f"{counted(sum(1 for r in report.roots if r.copies), 'scope root')}; this context loads "
                            f"{copy_text(winner, self.paths)}")
         self.roots.setColumnCount(1 if self.narrow else len(ROOT_COLUMNS))
