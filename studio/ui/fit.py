@@ -121,7 +121,12 @@ def scroll_page(page: QWidget) -> ScrollPage:
 
 
 def wrap_label(label: QLabel) -> QLabel:
-    """Let ``label`` wrap to any width it is given (a long message then takes more lines, not more width)."""
+    """Let ``label`` wrap to any width it is given (a long message then takes more lines, not more width).
+
+    The label shows plain text: these messages carry pack names, paths and reasons, and Qt reads a text that looks
+    like HTML (a pack named ``<b>x</b>``) as rich text. A label that shows HTML on purpose says so after this call.
+    """
+    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     policy = label.sizePolicy()
     policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)

@@ -50,6 +50,7 @@ from studio.ui.panes import Pane, PaneFocus
 from studio.ui.recovery_keeper import RecoveryKeeper, default_recovery_dir
 from studio.ui.search_service import SearchService
 from studio.ui.settings import StudioSettings, default_cache_dir, default_settings
+from studio.ui.shown_text import as_typed
 from studio.ui.status_line import PrintableStatusBar, StatusLine
 from studio.ui.theme import apply_choice, theme_choice
 from studio.ui.turns import next_turn
@@ -231,7 +232,7 @@ class MainWindow(QMainWindow):
         s = self.session
         s.started.connect(self._scan_started)
         s.finished.connect(self._scan_finished)
-        s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, f"The scan failed:\n{text}"))
+        s.failed.connect(lambda text: QMessageBox.critical(self, APP_TITLE, as_typed(f"The scan failed:\n{text}")))
         self.views.pack_replaced.connect(self._pack_replaced)
         self.views.pack_removed.connect(self._pack_removed)
         self.problems.title_changed.connect(self.docks["problems"].setWindowTitle)
@@ -533,7 +534,7 @@ class MainWindow(QMainWindow):
             try:
                 document = open_document(path, pack.root)
             except OpenRefused as exc:
-                QMessageBox.information(self, APP_TITLE, str(exc))
+                QMessageBox.information(self, APP_TITLE, as_typed(str(exc)))
                 return None
             tab = self.editors.add(document, pack)
             self.watch.watch_file(path)
@@ -596,7 +597,7 @@ class MainWindow(QMainWindow):
         if outcome is SaveOutcome.CONFLICT:
             answer = QMessageBox.warning(
                 self, APP_TITLE,
-                f"{tab.relpath} changed on disk since you opened it.\nOverwrite it with your version?",
+                as_typed(f"{tab.relpath} changed on disk since you opened it.\nOverwrite it with your version?"),
                 QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Cancel,
                 QMessageBox.StandardButton.Cancel,
             )
@@ -612,7 +613,7 @@ class MainWindow(QMainWindow):
         if not tab.dirty:
             return True
         answer = QMessageBox.question(
-            self, APP_TITLE, f"{tab.relpath} has unsaved changes.",
+            self, APP_TITLE, as_typed(f"{tab.relpath} has unsaved changes."),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
             QMessageBox.StandardButton.Save,
         )

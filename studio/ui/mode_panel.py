@@ -15,6 +15,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from studio.core.model import Pack
+from studio.ui.shown_text import short_line
 
 
 class Follows(Flag):
@@ -63,7 +64,7 @@ class ModePanel(QWidget):
 
     def pack_label(self, pack: Pack) -> str:
         """How a header names ``pack``: its name, plus scope and telling path when another pack shares the name."""
-        return self.labeler(pack) if self.labeler is not None else pack.name
+        return short_line(self.labeler(pack) if self.labeler is not None else pack.name)
 
     def follow(self, packs: Sequence[Pack], selected: Pack | None) -> None:
         """Bring the panel up to date with the workspace's ``packs`` and the ``selected`` pack (on screen only)."""

@@ -6,13 +6,20 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
+from studio.ui.shown_text import shown_as
+
 ModelIndex = QModelIndex | QPersistentModelIndex
 T = TypeVar("T")
 _ROOT = QModelIndex()
 
 
 class ItemTableModel(QAbstractTableModel, Generic[T]):
-    """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything."""
+    """Rows are ``items``; subclasses name ``columns`` and answer ``cell``. The model never edits anything.
+
+    A string ``cell`` gives for display or as a tooltip is pack text more often than not (a claim, a run record's
+    field, a path): ``data`` passes it through ``short_line`` or ``as_typed``, so no table shows a control, reads
+    markup as rich text or lays out a megabyte.
+    """
 
     columns: tuple[str, ...] = ()
     item_role: int | None = None
@@ -37,7 +44,7 @@ class ItemTableModel(QAbstractTableModel, Generic[T]):
         item = self.items[index.row()]
         if role == self.item_role:
             return item
-        return self.cell(item, index.column(), role)
+        return shown_as(self.cell(item, index.column(), role), role)
 
     def cell(self, item: T, column: int, role: int) -> Any:
         """What ``column`` shows of ``item`` for ``role`` (None: nothing, as for a role a subclass does not answer)."""

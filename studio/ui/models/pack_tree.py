@@ -33,6 +33,7 @@ from studio.ui import workers
 from studio.ui.icons import icon
 from studio.ui.let_go import let_go
 from studio.ui.pacing import TREE_ROWS, Paced
+from studio.ui.shown_text import as_typed
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 
@@ -251,7 +252,7 @@ class PackTreeModel(QStandardItemModel):
         label = self._pack_labels.get(pack.root)
         # In the tree the group already says the scope (for packs that load): the path is what tells copies apart.
         where, text = (label.path or label.scope, label.text) if label is not None else ("", "")
-        return {_DISPLAY: row.name, _TOOLTIP: row.tooltip(pack.root, text), _PACK: pack, _ROW_PACK: pack,
+        return {_DISPLAY: row.name, _TOOLTIP: as_typed(row.tooltip(pack.root, text)), _PACK: pack, _ROW_PACK: pack,
                 _REASON: row.reason, _FILTER_TEXT: row.filter_text(where), _WHERE: where}
 
     def _pack_row(self, pack: Pack, row: PackRow) -> QStandardItem:
@@ -491,7 +492,7 @@ class PackTreeModel(QStandardItemModel):
         for name, is_dir in entries:
             kind = "dir" if is_dir else "file"
             path = str(folder / name)
-            row = self._row(printable(name), {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: path,
+            row = self._row(printable(name), {_KIND: kind, _PACK: pack, _PATH: path, _TOOLTIP: as_typed(path),
                                    _DECORATION: self._icons[kind]})
             if is_dir:
                 row.appendRow(_placeholder())

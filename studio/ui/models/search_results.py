@@ -14,6 +14,7 @@ from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, QPersistent
 
 from studio.core.labels import SEPARATOR, telling_suffixes
 from studio.core.search import SearchHit
+from studio.ui.shown_text import shown_as
 
 ModelIndex = QModelIndex | QPersistentModelIndex
 HIT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -87,6 +88,10 @@ class SearchResultsModel(QAbstractItemModel):
         return self._groups[group][2][index.row()]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        """What a row shows; names, paths, headings and snippets come from packs, so through ``shown_as``."""
+        return shown_as(self._data(index, role), role)
+
+    def _data(self, index: ModelIndex, role: int) -> Any:
         if not index.isValid():
             return None
         if index.internalId() == _TOP:

@@ -47,8 +47,6 @@ from studio.ui.panels.record_view import monospace_font
 from studio.ui.row_table import record_table, size_columns
 from studio.ui.workers import failure_line, next_request_id, submit
 
-MAX_CELL_CHARS = 200
-"""A claim's text in the table is cut here (the thread view shows it whole)."""
 ACTIONS = (("open", "Open a dispute"), ("comment", "Comment"), ("decide", "Decide"))
 
 
@@ -107,11 +105,9 @@ class ClaimsModel(ItemTableModel[ClaimRow]):
     def cell(self, row: ClaimRow, column: int, role: int) -> Any:
         if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             return None
-        value = (row.claim.claim_id, row.claim.status, row.claim.evidence_state or "-", row.dispute or "-",
-                 row.claim.text)[column]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return printable(value[:2000])
-        return printable(value[:MAX_CELL_CHARS])
+        # Cut, escaped and kept plain by ItemTableModel.data (the thread view shows the text whole).
+        return (row.claim.claim_id, row.claim.status, row.claim.evidence_state or "-", row.dispute or "-",
+                row.claim.text)[column]
 
 
 class ClaimsView(QWidget):

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from studio.core.clients import Comparison
 from studio.ui.fit import wrap_label
 from studio.ui.pack_text_view import PackTextView
+from studio.ui.shown_text import as_typed
 
 DIVERGENT = QColor("#fff3cd")
 """Rows some clients load and others do not."""
@@ -90,7 +91,7 @@ class ClientsView(QWidget):
         brush = QBrush(DIVERGENT)
         for row, path in enumerate(paths):
             name = QTableWidgetItem(path)
-            name.setToolTip(path)
+            name.setToolTip(as_typed(path))
             cells = [name] + [QTableWidgetItem(LOADED if path in s else "") for s in loads]
             for column, cell in enumerate(cells):
                 if path in divergent:

@@ -45,6 +45,7 @@ from studio.ui.fit import splitter, wrap_label
 from studio.ui.models.coverage import FIXED_COLUMNS, TASK_ROLE, CoverageMatrixModel
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.row_table import record_table, size_columns
+from studio.ui.shown_text import as_typed, short_line
 from studio.ui.theme import editor_font
 from studio.ui.workers import serial_pool, submit
 
@@ -196,7 +197,7 @@ class CoverageView(QWidget):
         if self.pack is None:
             return 0
         self._stale = False
-        self.summary.setText(f"{html.escape(self.pack.name)}: resolving every known task ...")
+        self.summary.setText(f"{html.escape(short_line(self.pack.name))}: resolving every known task ...")
         self._latest = submit(measure, self.pack, self.budget, self.session, on_done=self._done,
                               on_error=self._failed, pool=self.pool)
         return self._latest
@@ -237,12 +238,12 @@ class CoverageView(QWidget):
             top = QTreeWidgetItem([shown if len(cluster.tasks) == 1 else
                                    f"{shown}  (+{len(cluster.tasks) - 1} similar)", str(cluster.size)])
             top.setData(0, CLUSTER_ROLE, lead.id)
-            top.setToolTip(0, shown + ("\nshared terms: " + printable(", ".join(cluster.terms)) if cluster.terms
-                                       else ""))
+            top.setToolTip(0, as_typed(shown + ("\nshared terms: " + printable(", ".join(cluster.terms))
+                                                if cluster.terms else "")))
             for task in cluster.tasks[1:]:
                 child = QTreeWidgetItem([printable(task.text), str(task.count)])
                 child.setData(0, CLUSTER_ROLE, task.id)
-                child.setToolTip(0, printable(task.text))
+                child.setToolTip(0, as_typed(printable(task.text)))
                 top.addChild(child)
             self.clusters.addTopLevelItem(top)
 
@@ -316,9 +317,9 @@ def _summary_html(answer: CoverageAnswer, hidden_files: int) -> str:
     report = answer.report
     s = report.summary()
     if not s["tasks"]:
-        return f"<b>{html.escape(printable(report.pack))}</b>: no known tasks (no eval suites, recorded queries or " \
+        return f"<b>{html.escape(short_line(report.pack))}</b>: no known tasks (no eval suites, recorded queries or " \
                "ontology coverage rows)."
-    text = (f"<b>{html.escape(printable(report.pack))}</b>: {s['tasks']:,} tasks, "
+    text = (f"<b>{html.escape(short_line(report.pack))}</b>: {s['tasks']:,} tasks, "
             f"<span style='color:#2e7d32'>{s['answered']:,} answered</span>, "
             f"<span style='color:#c62828'>{s['gaps']:,} gaps</span> in {len(answer.clusters):,} clusters; "
             f"{len(report.never_selected):,} files no task selects")

@@ -38,6 +38,7 @@ from studio.ui.highlighter import PygmentsHighlighter
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.row_table import size_columns
+from studio.ui.shown_text import as_typed
 from studio.ui.theme import is_dark
 
 MAX_LINE_CHARS = 400
@@ -153,7 +154,7 @@ class DiffView(QWidget):
         for mark, text, before, after, detail in rows[:MAX_ROWS]:
             item = QTreeWidgetItem([f"{mark} {text}" if mark else text, before, after])
             item.setData(0, DETAIL_ROLE, detail or text)
-            item.setToolTip(0, text)
+            item.setToolTip(0, as_typed(text))
             colour = COLORS.get(mark)
             if colour is not None:
                 item.setForeground(0, colour)

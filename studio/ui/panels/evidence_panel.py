@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QLabel,
     QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
@@ -28,6 +27,7 @@ from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._audit import PackAudit
 from studio.ui.panels.record_view import DiagnosticsList, monospace_font
 from studio.ui.row_table import record_table, select_first, size_columns
+from studio.ui.shown_text import MAX_TEXT_CHARS, short_line, text_row
 
 NEVER_RUNS = "The studio never runs, installs or fetches Builder Skills."
 
@@ -127,9 +127,11 @@ class EvidencePanel(QWidget):
         provenance = audit.provenance
         refs = ([provenance.produced_by] if provenance.produced_by else []) + provenance.run_builders
         for ref in refs:
-            self.builders.addTopLevelItem(QTreeWidgetItem(
-                [ref.origin] + [v or "" for v in (ref.kind, ref.name, ref.version, ref.digest, ref.source)]))
-        self.consistency.setText(f"Consistency check: {provenance.consistency}" if refs else provenance.consistency)
+            # producedBy and the runs' builder fields are the author's text: short and escaped, row by row.
+            self.builders.addTopLevelItem(
+                text_row([v or "" for v in (ref.origin, ref.kind, ref.name, ref.version, ref.digest, ref.source)]))
+        consistency = short_line(provenance.consistency, MAX_TEXT_CHARS)
+        self.consistency.setText(f"Consistency check: {consistency}" if refs else consistency)
         self.provenance_diagnostics.set_diagnostics(provenance.diagnostics)
         self.provenance_diagnostics.setVisible(bool(provenance.diagnostics))
         evidence = audit.evidence

@@ -19,18 +19,17 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTableView,
     QTreeWidget,
-    QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from studio.core.diagnostics import Diagnostic
 from studio.core.feedback import FeedbackSummary, FileFeedback
-from studio.core.terminal import printable
 from studio.ui.fit import splitter
 from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.record_view import DiagnosticsList
 from studio.ui.row_table import size_columns
+from studio.ui.shown_text import text_row
 
 COLUMNS = ("File", "Helpful", "Harmful", "Confidence", "Latest outcome")
 CONFIDENCE_COLUMN = COLUMNS.index("Confidence")
@@ -158,10 +157,8 @@ class FeedbackView(QWidget):
         if not isinstance(f, FileFeedback):
             return
         for e in f.recent(len(f.events)):
-            item = QTreeWidgetItem([printable(v) for v in (e.timestamp, e.outcome, e.query, e.section or "",
-                                                           e.trace_id or "", e.reviewer)])
+            item = text_row([e.timestamp, e.outcome, e.query, e.section or "", e.trace_id or "", e.reviewer])
             item.setForeground(1, HELPFUL_COLOR if e.outcome == "helpful" else HARMFUL_COLOR)
-            item.setToolTip(2, e.query)
             self.history.addTopLevelItem(item)
 
     def _open_row(self, index: QModelIndex) -> None:

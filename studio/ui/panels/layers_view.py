@@ -26,11 +26,11 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QTreeWidget, QTreeWidgetItem,
 from studio.core.model import Pack
 from studio.core.resolver import ResolveResult
 from studio.core.search.layers import LayersResult, simulate_with_cache
-from studio.core.terminal import printable
 from studio.ui import workers
 from studio.ui.child_pool import run_in_child
 from studio.ui.fit import splitter
 from studio.ui.panels.budget_bar import BudgetBar, Segment
+from studio.ui.shown_text import text_row
 
 LOCATION_ROLE = Qt.ItemDataRole.UserRole + 1
 MAX_COLUMN_PX = 320
@@ -221,9 +221,7 @@ def _titled(title: str, body: QWidget) -> QWidget:
 
 
 def _add(tree: QTreeWidget, values: tuple[str, ...], where: tuple[str, str, int] | None) -> None:
-    item = QTreeWidgetItem([printable(str(v)) for v in values])
-    for column, value in enumerate(values):
-        item.setToolTip(column, str(value))
+    item = text_row([str(v) for v in values])  # titles, paths and snippets are the author's text
     if where is not None:
         item.setData(0, LOCATION_ROLE, where)
     tree.addTopLevelItem(item)

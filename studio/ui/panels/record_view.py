@@ -16,6 +16,7 @@ from studio.core.diagnostics import Diagnostic
 from studio.core.paths import read_bounded
 from studio.core.terminal import printable
 from studio.ui.icons import severity_icon
+from studio.ui.shown_text import as_typed
 
 MAX_SHOWN_BYTES = 4 * 1024 * 1024
 MAX_HIGHLIGHT_CHARS = 200_000
@@ -88,7 +89,7 @@ class DiagnosticsList(QTreeWidget):
         for diag in self.diagnostics:
             item = QTreeWidgetItem([diag.severity.value, diag.code, str(diag.line), printable(diag.message)])
             item.setIcon(0, severity_icon(diag.severity.value))
-            item.setToolTip(3, f"{diag.message}\nHint: {diag.hint}" if diag.hint else diag.message)
+            item.setToolTip(3, as_typed(f"{diag.message}\nHint: {diag.hint}" if diag.hint else diag.message))
             item.setData(0, Qt.ItemDataRole.UserRole, diag)
             self.addTopLevelItem(item)
 

@@ -50,6 +50,7 @@ from studio.ui.panels.resolve_extras import ResolveExtras
 from studio.ui.panels.resolver_inputs import ResolverInputs
 from studio.ui.panels.resolver_results import CompareView, FenceView, FindingsView, ReferenceView
 from studio.ui.row_table import size_columns
+from studio.ui.shown_text import as_typed
 from studio.ui.workers import LatestWork, failure_line, next_request_id, serial_pool, submit
 
 DEBOUNCE_MS = 50
@@ -444,7 +445,7 @@ class ResolverPanel(ModePanel):
         targets = [p.name for p in self.result.packs if p.selected]
         answer = QMessageBox.question(
             self, "Save as run",
-            "Write this resolution as a context record into runs/ of: " + ", ".join(targets) + "?")
+            as_typed("Write this resolution as a context record into runs/ of: " + ", ".join(targets) + "?"))
         if answer == QMessageBox.StandardButton.Yes:
             self.write_run_records()
 

@@ -28,6 +28,7 @@ from studio.ui.pack_text_view import PackTextView
 from studio.ui.panels._compare import Comparison, item_key
 from studio.ui.panels.record_view import monospace_font
 from studio.ui.row_table import size_columns
+from studio.ui.shown_text import as_typed
 from studio.ui.theme import is_dark
 
 
@@ -193,7 +194,7 @@ def _row(finding: str, pack: str, path: str) -> QTreeWidgetItem:
     parts = (finding, f"pack: {pack}" if pack else "", f"path: {path}" if path else "")
     tip = "\n".join(part for part in parts if part)
     for column in range(3):
-        item.setToolTip(column, tip)
+        item.setToolTip(column, as_typed(tip))
     return item
 
 

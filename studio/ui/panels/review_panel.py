@@ -45,7 +45,6 @@ from studio.core.review_reasons import (
     review_queue,
 )
 from studio.core.runs import read_runs
-from studio.core.terminal import printable
 from studio.ui.buttons import command_button
 from studio.ui.fit import splitter, wrap_label
 from studio.ui.mode_panel import Follows, ModePanel
@@ -53,6 +52,7 @@ from studio.ui.models.item_table import ItemTableModel
 from studio.ui.panels.claims_view import ClaimsView
 from studio.ui.panels.review_form import DiffDialog, ReviewForm
 from studio.ui.row_table import record_table
+from studio.ui.shown_text import as_typed, short_line
 from studio.ui.turns import next_turn
 from studio.ui.workers import LatestWork, next_request_id, submit
 
@@ -374,26 +374,29 @@ class ReviewPanel(ModePanel):
             self._pending = 0
             self.heading.setText("Select a pack to review.")
             return
-        self.heading.setText(f"{self._label(pack)}: {pack.status}, trust {pack.trust or '(none)'}  -  "
-                             "reading reasons ...")
+        self._say_heading(pack, "reading reasons ...")
         self._pending = submit(_reasons_for, pack, on_done=self._reasons_done, on_error=self._reasons_failed)
+
+    def _say_heading(self, pack: Pack, progress: str) -> None:
+        """The heading: the pack, its status and trust (the author's values: short and escaped), ``progress``."""
+        self.heading.setText(f"{self._label(pack)}: {short_line(pack.status or '(none)')}, "
+                             f"trust {short_line(pack.trust or '(none)')}  -  {progress}")
 
     def _label(self, pack: Pack) -> str:
         label = self.queue.labels.get(pack.root)
-        return label.text if label is not None else self.pack_label(pack)
+        return short_line(label.text) if label is not None else self.pack_label(pack)
 
     def _reasons_done(self, request_id: int, reasons: object) -> None:
         if request_id != self._pending or self.pack is None or not isinstance(reasons, list):
             return
         self.reasons = reasons
         for reason in reasons:
-            item = QListWidgetItem(printable(f"{reason.kind}: {reason.summary}"))
-            item.setToolTip(f"{reason.file}:{reason.line}" if reason.file else reason.summary)
+            item = QListWidgetItem(short_line(f"{reason.kind}: {reason.summary}"))
+            item.setToolTip(as_typed(f"{reason.file}:{reason.line}" if reason.file else reason.summary))
             item.setData(Qt.ItemDataRole.UserRole, reason)
             self.reason_list.addItem(item)
         pack = self.pack
-        self.heading.setText(f"{self._label(pack)}: {pack.status}, trust {pack.trust or '(none)'}  -  "
-                             f"{len(reasons)} reason(s)")
+        self._say_heading(pack, f"{len(reasons)} reason(s)")
         self.reasons_loaded.emit()
 
     def _reasons_failed(self, request_id: int, trace: str) -> None:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QTableWidget, QTableWidgetIte
 
 from studio.core.clients.sweep import Sweep
 from studio.ui.fit import wrap_label
+from studio.ui.shown_text import as_typed
 
 MARKED_WITHOUT_SUITE = 6
 """With no required context, the first budgets of this many files (the earliest) are marked on the plot."""
@@ -99,7 +100,7 @@ class SweepView(QWidget):
         for row, (path, budget) in enumerate(firsts):
             self.firsts.setItem(row, 0, QTableWidgetItem(f"{budget:,}"))
             item = QTableWidgetItem(path + ("  (required)" if path in required else ""))
-            item.setToolTip(path)
+            item.setToolTip(as_typed(path))
             self.firsts.setItem(row, 1, item)
         low, high = (points[0].budget, points[-1].budget) if points else (0, 0)
         text = f"{len(points)} budgets from {low:,} to {high:,} tokens."

@@ -32,6 +32,7 @@ from studio.core.visibility import ContextView, PackCopy, Policy, VisibilityRepo
 from studio.core.workspace import Workspace
 from studio.ui.fit import FlowLayout, wrap_label
 from studio.ui.pack_text_view import PackTextView
+from studio.ui.shown_text import as_typed, short_line
 
 CHANGED_COLOR = QColor(217, 119, 6, 60)
 WARNING_COLOR = QColor("#b45309")
@@ -83,6 +84,7 @@ class VisibilityView(QWidget):
         self.line_chars = 0
         """Narrow: the characters a line of a table holds (its rows are wrapped to this, paths included)."""
         self.title = QLabel("Select a pack to see which scopes can see it.")
+        self.title.setTextFormat(Qt.TextFormat.PlainText)  # it names the pack: the author's text
         self.title.setWordWrap(True)
         bold = QFont(self.title.font())
         bold.setBold(True)
@@ -174,7 +176,7 @@ class VisibilityView(QWidget):
         other = Policy.USER_FIRST if self.policy is Policy.STANDARD else Policy.STANDARD
         winner = report.winner(self.policy)
         self.paths = telling_paths(report.copies)
-        self.title.setText(f"{_text(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
+        self.title.setText(f"{short_line(report.name)}: {counted(len(report.copies), 'copy', 'copies')} in "
                            f"{counted(sum(1 for r in report.roots if r.copies), 'scope root')}; this context loads "
                            f"{copy_text(winner, self.paths)}")
         self.roots.setColumnCount(1 if self.narrow else len(ROOT_COLUMNS))
@@ -227,8 +229,8 @@ class VisibilityView(QWidget):
             path = _text(str(root.path))
             item = QTreeWidgetItem([self._lines([f"{root.scope.value} scope root:", path])] if self.narrow
                                    else [path, root.scope.value, "", "", ""])
-            item.setToolTip(0, path + "\n" + (f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies
-                                               else "no copy here"))
+            here = f"{counted(len(root.copies), 'copy', 'copies')} here" if root.copies else "no copy here"
+            item.setToolTip(0, as_typed(f"{path}\n{here}"))
             if not root.copies:
                 item.setForeground(0, QBrush(MUTED_COLOR))
             for copy in root.copies:
@@ -241,8 +243,8 @@ class VisibilityView(QWidget):
                                         if self.narrow else [label, *columns])
                 child.setData(0, COPY_ROLE, copy)
                 facts = f"\nstatus {copy.status or '-'}, trust {copy.trust or '-'}, version {copy.version or '-'}"
-                child.setToolTip(0, _text(str(copy.root)) + facts + ("" if copy.competes else
-                                                                      f"\nDoes not load: {_text(copy.why_not)}"))
+                child.setToolTip(0, as_typed(_text(str(copy.root)) + facts + (
+                    "" if copy.competes else f"\nDoes not load: {_text(copy.why_not)}")))
                 if wins:
                     font = child.font(0)
                     font.setBold(True)
@@ -266,9 +268,9 @@ class VisibilityView(QWidget):
             item = QTreeWidgetItem([self._lines(lines + ([mark] if mark else []))])
         else:
             item = QTreeWidgetItem([ctx.label, loads, alt_loads, mark])
-        item.setToolTip(0, f"{ctx.label}: {mark}" if mark else ctx.label)
-        item.setToolTip(1, _text(str(main.winner.root)) if main.winner else "")
-        item.setToolTip(2, _text(str(alt.winner.root)) if alt.winner else "")
+        item.setToolTip(0, as_typed(f"{ctx.label}: {mark}" if mark else ctx.label))
+        item.setToolTip(1, as_typed(_text(str(main.winner.root))) if main.winner else "")
+        item.setToolTip(2, as_typed(_text(str(alt.winner.root))) if alt.winner else "")
         item.setData(0, CONTEXT_ROLE, ctx)
         if ctx.differs:
             for column in range(item.columnCount()):

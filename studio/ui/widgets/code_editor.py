@@ -35,6 +35,7 @@ from PySide6.QtWidgets import QCompleter, QPlainTextEdit, QTextEdit, QToolTip, Q
 
 from studio.core.diagnostics import Diagnostic, Severity
 from studio.ui.icons import icon, severity_icon
+from studio.ui.shown_text import as_typed
 from studio.ui.theme import editor_font
 
 SEVERITY_COLOURS = {Severity.ERROR: "#e53935", Severity.WARNING: "#f29d0c", Severity.INFO: "#2f7fd8"}
@@ -209,7 +210,7 @@ class CodeEditor(QPlainTextEdit):
             sel.cursor = cursor
             sel.format.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
             sel.format.setUnderlineColor(QColor(SEVERITY_COLOURS[d.severity]))
-            sel.format.setToolTip(d.message)
+            sel.format.setToolTip(as_typed(d.message))
             selections.append(sel)
         self.setExtraSelections(selections)
 

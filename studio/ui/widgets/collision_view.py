@@ -34,6 +34,7 @@ from studio.core.shadowing import RULES, decide
 from studio.core.terminal import printable
 from studio.ui.buttons import command_button
 from studio.ui.row_table import size_columns
+from studio.ui.shown_text import as_typed
 
 COLUMNS = ("", "Scope", "Version", "Updated", "Folder")
 WIN_COLOR = QColor("#2e7d32")
@@ -109,7 +110,7 @@ class CollisionView(QWidget):
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(ROOT_ROLE, pack.root)
-                item.setToolTip(f"{labels[pack.root].text}\n{pack.root}")
+                item.setToolTip(as_typed(f"{labels[pack.root].text}\n{pack.root}"))
                 if column == 0:
                     item.setForeground(WIN_COLOR if state.startswith("wins") else LOST_COLOR)
                 self.table.setItem(row, column, item)

@@ -8,6 +8,8 @@ from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
+from studio.ui.shown_text import as_typed
+
 
 class ElidedLabel(QLabel):
     def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
@@ -19,7 +21,7 @@ class ElidedLabel(QLabel):
 
     def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
         self._full = text
-        self.setToolTip(text)
+        self.setToolTip(as_typed(text))  # a tooltip is rich text when it looks like HTML
         self._fit()
 
     def text(self) -> str:

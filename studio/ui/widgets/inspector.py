@@ -25,6 +25,7 @@ from studio.ui.buttons import command_button
 from studio.ui.icons import severity_icon
 from studio.ui.pack_text_view import PackTextView
 from studio.ui.previews import PackPreviews
+from studio.ui.shown_text import MAX_TEXT_CHARS, as_typed, short_line
 from studio.ui.theme import is_dark, status_chip, theme_signals
 from studio.ui.widgets.pack_row_delegate import profile_tag
 
@@ -49,7 +50,10 @@ class Inspector(QWidget):
         form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         for key in ("Type", "Status", "Trust", "Profile", "Runtime mode", "Grounding", "Version", "Loads",
                     "Catalog", "Guide", "Root"):
-            label = QLabel(wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse)
+            # Frontmatter values are the author's text: plain, so '<img src=x.png>' reads as typed (Status alone is
+            # a coloured chip, built with its value escaped).
+            label = QLabel(wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse,
+                           textFormat=Qt.TextFormat.RichText if key == "Status" else Qt.TextFormat.PlainText)
             label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.fields[key] = label
             form.addRow(f"{key}:", label)
@@ -112,21 +116,23 @@ class Inspector(QWidget):
         chip = status_chip(pack.status, is_dark())
         name = printable(pack.name)  # as the label spells it
         where = label[len(name) + len(SEPARATOR):] if label.startswith(name + SEPARATOR) else ""
+        # Cut: a word-wrapped label lays out all of its text at each resize (a 1 MB description took 2.3 s).
+        description = short_line(pack.description or "no description", MAX_TEXT_CHARS)
         self.title.setText(
-            f"<span style='font-size:15pt; font-weight:600'>{html.escape(name)}</span>"
+            f"<span style='font-size:15pt; font-weight:600'>{html.escape(short_line(name))}</span>"
             + (f" <span style='color:gray'>{html.escape(where)}</span>" if where else "") + "<br/>"
-            f"<span style='color:gray'>{html.escape(printable(pack.description or 'no description'))}</span>"
+            f"<span style='color:gray'>{html.escape(description)}</span>"
         )
-        self.fields["Type"].setText(pack.type or "—")
+        self.fields["Type"].setText(short_line(pack.type or "—"))
         self.fields["Status"].setText(
             f"<span style='background:{chip.background.name()}; color:{chip.foreground.name()}; "
             f"padding:2px 6px'>&nbsp;{html.escape(pack.status or 'no status')}&nbsp;</span>"
         )
-        self.fields["Trust"].setText(pack.trust or "not declared")
+        self.fields["Trust"].setText(short_line(pack.trust or "not declared"))
         self.fields["Profile"].setText(profile_tag(pack))
-        self.fields["Runtime mode"].setText(pack.runtime_mode)
-        self.fields["Grounding"].setText(pack.grounding or "not declared")
-        self.fields["Version"].setText(pack.version or "—")
+        self.fields["Runtime mode"].setText(short_line(pack.runtime_mode))
+        self.fields["Grounding"].setText(short_line(pack.grounding or "not declared"))
+        self.fields["Version"].setText(short_line(pack.version or "—"))
         loads = "yes" if pack.loads else "no"
         if pack.shadowed_by is not None:
             loads += f" (shadowed by {pack.shadowed_by})"
@@ -141,7 +147,7 @@ class Inspector(QWidget):
         self.findings.clear()
         for d in pack.findings:
             item = QListWidgetItem(severity_icon(d.severity.value), printable(f"{d.file}:{d.line}  {d.message}"))
-            item.setToolTip(f"{d.code}: {printable(d.message)}" + (f"\nHint: {printable(d.hint)}" if d.hint else ""))
+            item.setToolTip(as_typed(f"{d.code}: {d.message}" + (f"\nHint: {d.hint}" if d.hint else "")))
             item.setData(Qt.ItemDataRole.UserRole, d)
             self.findings.addItem(item)
 

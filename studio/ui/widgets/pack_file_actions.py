@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from studio.core.authoring.files import FileOpError, create_file, plan_rename, rename, target_path, trash
 from studio.core.authoring.skeletons import KINDS, LABELS, default_folder, new_file
 from studio.core.model import Pack
+from studio.ui.shown_text import as_typed
 
 Check = Callable[[str], tuple[str | None, str]]
 """text -> (problem or None, a line saying what will happen)."""
@@ -68,7 +69,7 @@ class NameDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(label))
+        layout.addWidget(QLabel(as_typed(label)))  # it names a file of the pack
         layout.addWidget(self.edit)
         layout.addWidget(self.status)
         layout.addWidget(self.buttons)
@@ -202,7 +203,9 @@ class PackFileActions(QObject):
         return dialog.edit.text() if dialog.exec() == QDialog.DialogCode.Accepted else None
 
     def _confirm(self, title: str, text: str) -> bool:
-        answer = QMessageBox.question(self.parent_widget, title, text,
+        # The text names files and quotes KNOWLEDGE.md: a bidi override in a name must not disguise which file
+        # goes to the trash, and markup in it must not render.
+        answer = QMessageBox.question(self.parent_widget, title, as_typed(text),
                                       QMessageBox.StandardButton.Ok | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
         return answer == QMessageBox.StandardButton.Ok
@@ -212,7 +215,7 @@ class PackFileActions(QObject):
         self.warn(text)
 
     def _warn(self, text: str) -> None:
-        QMessageBox.warning(self.parent_widget, "Not done", text)
+        QMessageBox.warning(self.parent_widget, "Not done", as_typed(text))
 
 
 def _relative(root: Path, path: Path | None) -> str | None:

@@ -29,6 +29,7 @@ from studio.core.recovery import DiskState, RecoveryCopy, RecoveryProblem, disk_
 from studio.ui.document import OpenRefused, open_document
 from studio.ui.icons import icon
 from studio.ui.pack_text_view import PackTextView
+from studio.ui.shown_text import as_typed
 
 STATES: dict[DiskState, str] = {
     DiskState.UNCHANGED: "unchanged",
@@ -154,8 +155,8 @@ class RecoveryDialog(QDialog):
         kept = copy.written_at.astimezone().strftime("%Y-%m-%d %H:%M")
         item = QTreeWidgetItem([copy.relpath, copy.pack_root.name, kept, STATES.get(state, "")])
         item.setToolTip(3, NOTES.get(state, ""))
-        item.setToolTip(0, str(copy.path))
-        item.setToolTip(1, str(copy.pack_root))
+        item.setToolTip(0, as_typed(str(copy.path)))
+        item.setToolTip(1, as_typed(str(copy.pack_root)))
         if state is not DiskState.UNCHANGED:
             item.setIcon(3, icon("warning"))
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)

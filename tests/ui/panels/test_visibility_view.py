@@ -116,3 +116,19 @@ def test_in_a_narrow_dock_every_row_reads_whole_in_one_column(qtbot, workspace: 
     view.resize(900, 700)
     qtbot.waitUntil(lambda: not view.narrow, timeout=2000)
     assert _contexts(view)[0][0] == "everything given"  # wide again: the columns come back
+
+
+def test_a_name_with_markup_reads_as_typed_in_the_title(qtbot, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from shown_as_read import shown
+
+    name = "<b>bold</b><img src=x.png>"
+    folder = tmp_path / "org" / "p"
+    folder.mkdir(parents=True)
+    (folder / "KNOWLEDGE.md").write_text(f'---\nname: "{name}"\ndescription: d\ntype: domain-reference\n'
+                                         "status: ready\n---\n# P\n", encoding="utf-8")
+    workspace = open_workspace(WorkspaceOptions(project=tmp_path / "proj", home=tmp_path / "home",
+                                                org_roots=[tmp_path / "org"], builtin=False))
+    view = VisibilityView()
+    qtbot.addWidget(view)
+    view.show_workspace(workspace, name)
+    assert shown(view.title.text(), view.title.textFormat()).startswith(f"{name}: 1 copy"), view.title.text()
