@@ -121,3 +121,10 @@ def test_unopenable_selected_paths_are_missing_not_a_crash(runs_pack) -> None:
     assert stats.selected_missing == sorted([long_name, nul_name])
     assert stats.selected_unhashed == ["compiled/facts.md"]
     assert {h.path: h.state for h in stats.hash_checks} == {long_name: "outside", nul_name: "outside"}
+
+
+def test_a_compile_record_without_a_status_says_so(runs_pack) -> None:  # type: ignore[no-untyped-def]
+    unreadable = {k: v for k, v in VALID_COMPILE.items() if k != "status"}
+    root = runs_pack({"runs/compile-2026-05-01T09-00-00Z.json": unreadable})
+    stats = compute_stats(read_runs(root), root, "demo")
+    assert [status for _t, _p, status in stats.compile_history] == ["(no status)"]  # never the word "None"

@@ -165,7 +165,9 @@ def _compute(report: RunsReport, root: Path, name: str, fs: PackFS) -> RunStats:
                 if record.timestamp is not None and record.time_source is not TimeSource.MTIME:
                     last_selected[path] = max(record.timestamp, last_selected.get(path, record.timestamp))
         if record.kind is RunKind.COMPILE_RUN:
-            stats.compile_history.append((format_time(record.timestamp), record.path, str(data.get("status"))))
+            status = data.get("status")  # absent from an unreadable record: said so, never the word "None"
+            stats.compile_history.append((format_time(record.timestamp), record.path,
+                                          "(no status)" if status is None else str(status)))
             stats.hash_checks.extend(_hash_checks(record, data, disk))
             stats.outputs_missing.extend((p, record.path) for p in _missing_outputs(data, disk))
         if record.kind in (RunKind.DISCOVERY_EVAL_RESULT, RunKind.CONTEXT_EVAL_RESULT):
