@@ -54,7 +54,7 @@ def test_resolve_disputed_needs_confirm(pack_at, capsys: pytest.CaptureFixture[s
 
 def test_resolve_unknown_encoding_exits_2(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["resolve", str(doc_first.root), "--task", "x", "--encoding", "nope"]) == 2
-    assert "tokenizer unavailable" in capsys.readouterr().err
+    assert "unknown encoding 'nope'" in capsys.readouterr().err  # refused before any work, the known ones listed
 
 
 def test_resolve_context_prints_reference_json(doc_first: Pack, capsys: pytest.CaptureFixture[str]) -> None:
