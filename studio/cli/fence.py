@@ -7,7 +7,8 @@ descriptor from its root, so a file that is (or lies behind) a symlink leading o
 even when it is swapped in while the fence is read. A file that cannot be read, or that holds
 a NUL byte (binary, such as UTF-16 text, which the resolver drops too), is named on stderr, left out, and the
 exit status is 1. A pack whose status is not ``ready`` gets the warning the
-reference CLI uses. stdout holds only the fence; its token count goes to stderr. PACK is a pack directory or a
+reference CLI uses; a pack no client would load is said so on stderr, with its errors, and the exit status is 1
+(as for ``guide``). stdout holds only the fence; its token count goes to stderr. PACK is a pack directory or a
 pack name found in the scopes (``_scope.pack_argument``).
 """
 
