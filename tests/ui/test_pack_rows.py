@@ -7,6 +7,7 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from studio.core.diagnostics import Severity
+from studio.core.labels import pack_labels
 from studio.core.model import Verdict
 from studio.core.pack import load_pack
 from studio.core.shadowing import NAME_COLLISION
@@ -85,3 +86,30 @@ def test_the_tree_lists_packs_in_the_same_order_whatever_order_the_scan_delivere
     first = order([[0, 1], [2, 3, 4, 5]])
     assert first == order([[5], [4, 3], [2, 1, 0]]) == order([[3, 1, 5, 0, 2, 4]])
     assert [name for name, _ in first] == ["alpha", "alpha", "bravo", "charlie", "delta", "echo"]
+
+
+def test_a_copys_counts_stay_inside_a_narrow_row_beside_its_folder_suffix(qtbot, make_pack) -> None:
+    # Copies of one name show a folder suffix; the name held at its minimum beside a full suffix pushed the
+    # warning count past the row's edge (the real packs at 1280 px: "acme...rief exa....0/ (x)1 /!\" and no 1).
+    name = "acme-product-brief"
+    packs = []
+    for folder in ("examples-complete-pack-v0.7.2", "quickstart-v0.4.0"):
+        root = make_pack(f"{folder}/{name}", GOOD.replace("name: alpha", f"name: {name}"))
+        packs.append(load_pack(root))
+    findings = (NAME_COLLISION("taken", pack=str(packs[0].root), severity=Severity.ERROR),
+                NAME_COLLISION("odd", pack=str(packs[0].root), severity=Severity.WARNING))
+    packs[0] = packs[0].with_verdict(Verdict(findings=findings))
+    model = PackTreeModel()
+    model.add_packs(packs)
+    model.set_labels({Path(root): label for root, label in pack_labels(packs).items()})
+    panel = WorkspacePanel(model)
+    qtbot.addWidget(panel)
+    panel.resize(200, 200)  # a dock narrowed by hand (at 1280x720 the real packs' rows were this tight)
+    panel.show()
+    panel.tree.expandAll()
+    qtbot.waitExposed(panel)
+    assert panel.model.index_for_pack(packs[0].root).data(Role.WHERE)  # the row carries a suffix
+    image = _row_image(panel, packs[0].root)
+    # The warning count's amber icon is painted inside the row, in its last 45 pixels (the name gives way).
+    tail = [image.pixelColor(x, y) for x in range(image.width() - 45, image.width()) for y in range(image.height())]
+    assert any(c.red() > 200 and 120 < c.green() < 220 and c.blue() < 90 for c in tail)

@@ -32,6 +32,8 @@ TEXT_CACHE_LIMIT = 5000
 NAME_MIN = 150
 """Pixels a pack name keeps before the profile tag and then the trust glyph make room for it: the name is
 how a curator finds a pack; both tags are in the tooltip and the Inspector."""
+NAME_FLOOR = 24
+"""Pixels a name keeps however narrow the row: a few letters and the ellipsis, the counts pushed right if need be."""
 DOT = 10
 """Width of the status chip when it shrinks to a dot."""
 CHIP_ROW_MIN = 380
@@ -192,10 +194,16 @@ class PackRowDelegate(QStyledItemDelegate):
             chip_width = DOT
         # Copies share the name: the suffix is what tells them apart, so it may take most of a narrow row.
         where_room = min(where_width, max(room - name_width, room * 3 // 5)) if where else 0
+        # Name and suffix share what the row has left, never the counts' place: a name held at a fixed minimum
+        # beside a full suffix pushed the warning count past the row's right edge. When the two do not both fit,
+        # they split the room (the suffix is what tells the copies apart, the name what the copies share).
+        name_room = room - where_room
+        if name_room < NAME_MIN // 2:
+            name_room = max(NAME_FLOOR, min(NAME_MIN // 2, room // 2)) if where else max(room, NAME_FLOOR)
+            where_room = max(0, room - name_room)
         # Elided in the middle: names often share a start (acme-content-ontology, acme-content-ops) and differ
         # at the end, so cutting the end made two packs read the same.
-        name, width = self._text(self._elide(look.name, max(room - where_room, NAME_MIN // 2), fm,
-                                             Qt.TextElideMode.ElideMiddle), fm)
+        name, width = self._text(self._elide(look.name, name_room, fm, Qt.TextElideMode.ElideMiddle), fm)
         painter.drawStaticText(QPoint(x, top), name)
         x += width
         if where and where_room > 16:
