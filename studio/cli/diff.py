@@ -11,6 +11,7 @@ unrelated packs), said in one line on stderr.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -80,4 +81,8 @@ def _usage_problem(args: argparse.Namespace) -> str:
         return "give either two folders (OLD NEW) or one pack folder with --from REF"
     if args.from_ref is None and args.new is None:
         return "give two pack folders (OLD NEW), or one pack folder with --from REF"
+    for given in (args.old, args.new):
+        # Said before git is asked: a name typed for a folder otherwise read "is not inside a git repository".
+        if given is not None and not os.path.lexists(given):
+            return f"{printable(str(given))} does not exist (a pack folder is needed here)"
     return ""

@@ -9,6 +9,7 @@ input is bad: an unknown outcome, no task, or a file outside the pack or not in 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -40,7 +41,9 @@ def run(args: argparse.Namespace) -> int:
     root: Path = args.pack
     pack = load_pack(root)
     if pack.knowledge is None:
-        print(f"pack-studio feedback: {printable(str(root))} is not a pack (no readable KNOWLEDGE.md)", file=sys.stderr)
+        what = ("is not a pack (no readable KNOWLEDGE.md)" if os.path.lexists(root)
+                else "does not exist (a pack folder is needed here)")  # a pack's name typed for its folder
+        print(f"pack-studio feedback: {printable(str(root))} {what}", file=sys.stderr)
         return 2
     if not args.dry_run:
         refuse_builtin(pack.root)

@@ -48,7 +48,9 @@ def test_a_folder_that_is_not_a_pack(repo: Repo, tmp_path: Path, capsys: pytest.
     empty = tmp_path / "empty"
     empty.mkdir()
     assert "is not a pack" in _trouble(capsys, str(empty), str(repo.pack))
-    assert "not a folder" in _trouble(capsys, str(tmp_path / "missing"), str(repo.pack))
+    assert "does not exist" in _trouble(capsys, str(tmp_path / "missing"), str(repo.pack))
+    # A name typed for a folder is said to be missing, not to lie outside a repository.
+    assert "does not exist" in _trouble(capsys, "atlas-lending-policy", "--from", "HEAD")
     (repo.pack / "KNOWLEDGE.md").unlink()
     repo.commit("no knowledge", tag="v2")
     assert "v2" in _trouble(capsys, str(repo.pack), "--from", "v2", "--to", "v1")

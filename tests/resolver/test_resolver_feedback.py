@@ -137,3 +137,12 @@ def test_feedback_records_are_not_context(kettle: Pack, tmp_path: Path) -> None:
     _vote(kettle, "compiled/splits/brief/warranty.md", "helpful", 1)
     result = resolve(ResolveRequest(TASK, [load_pack(kettle.root)], use_feedback=True))
     assert "runs/feedback-" not in result.fenced_text
+
+
+def test_feedback_for_a_folder_that_is_missing_or_not_a_pack_says_which(tmp_path: Path,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--file", "KNOWLEDGE.md", "--outcome", "helpful", "--task", "x"]
+    assert main(["feedback", str(tmp_path / "northwind-espresso"), *argv]) == 2  # a name typed for its folder
+    assert "does not exist (a pack folder is needed here)" in capsys.readouterr().err
+    assert main(["feedback", str(tmp_path), *argv]) == 2
+    assert "is not a pack (no readable KNOWLEDGE.md)" in capsys.readouterr().err
