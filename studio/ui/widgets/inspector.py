@@ -28,6 +28,7 @@ from studio.ui.previews import PackPreviews
 from studio.ui.shown_text import MAX_TEXT_CHARS, as_typed, short_line
 from studio.ui.theme import is_dark, status_chip, theme_signals
 from studio.ui.widgets.pack_row_delegate import profile_tag
+from studio.ui.widgets.path_label import PathLabel
 
 NO_BUILDER_RUNS = "The studio never runs Builder Skills; this is shown as data only."
 
@@ -52,9 +53,12 @@ class Inspector(QWidget):
                     "Catalog", "Guide", "Root"):
             # Frontmatter values are the author's text: plain, so '<img src=x.png>' reads as typed (Status alone is
             # a coloured chip, built with its value escaped).
-            label = QLabel(wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse,
-                           textFormat=Qt.TextFormat.RichText if key == "Status" else Qt.TextFormat.PlainText)
-            label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+            if key == "Root":  # one long word to a label: it wraps at its separators instead
+                label: QLabel = PathLabel()
+            else:
+                label = QLabel(wordWrap=True, textInteractionFlags=Qt.TextInteractionFlag.TextSelectableByMouse,
+                               textFormat=Qt.TextFormat.RichText if key == "Status" else Qt.TextFormat.PlainText)
+                label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
             self.fields[key] = label
             form.addRow(f"{key}:", label)
         # Shown when another pack carries the same name: which copy this is, and the way to the collision view.
