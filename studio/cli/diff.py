@@ -22,6 +22,7 @@ from studio.core.diff.markdown import render_markdown
 from studio.core.diff.text import render_text
 from studio.core.diff.trouble import DiffTrouble
 from studio.core.diff.versions import open_versions
+from studio.core.pack import NO_SUCH_FOLDER
 from studio.core.terminal import printable
 
 
@@ -84,5 +85,5 @@ def _usage_problem(args: argparse.Namespace) -> str:
     for given in (args.old, args.new):
         # Said before git is asked: a name typed for a folder otherwise read "is not inside a git repository".
         if given is not None and not os.path.lexists(given):
-            return f"{printable(str(given))} does not exist (a pack folder is needed here)"
+            return f"{printable(str(given))} {NO_SUCH_FOLDER}"
     return ""

@@ -16,7 +16,7 @@ from pathlib import Path
 from studio.cli._output import add_format_option, write_json
 from studio.cli._readonly import refuse_builtin
 from studio.core.feedback import OUTCOMES, FeedbackError, make_feedback_record, write_feedback_record
-from studio.core.pack import load_pack
+from studio.core.pack import NO_SUCH_FOLDER, load_pack
 from studio.core.terminal import printable
 
 
@@ -41,8 +41,7 @@ def run(args: argparse.Namespace) -> int:
     root: Path = args.pack
     pack = load_pack(root)
     if pack.knowledge is None:
-        what = ("is not a pack (no readable KNOWLEDGE.md)" if os.path.lexists(root)
-                else "does not exist (a pack folder is needed here)")  # a pack's name typed for its folder
+        what = "is not a pack (no readable KNOWLEDGE.md)" if os.path.lexists(root) else NO_SUCH_FOLDER
         print(f"pack-studio feedback: {printable(str(root))} {what}", file=sys.stderr)
         return 2
     if not args.dry_run:

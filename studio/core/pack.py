@@ -21,6 +21,8 @@ MISSING_KNOWLEDGE_MD = Code("missing-knowledge-md", Severity.ERROR,
 KNOWLEDGE_MD_NOT_FILE = Code("knowledge-md-not-file", Severity.ERROR, "KNOWLEDGE.md is a folder, not a file",
                              Behavior.SKIP, "V02", hint="KNOWLEDGE.md must be a regular Markdown file.")
 CODES = (NOT_A_DIRECTORY, BROKEN_SYMLINK, MISSING_KNOWLEDGE_MD, KNOWLEDGE_MD_NOT_FILE)
+NO_SUCH_FOLDER = "does not exist (a pack folder is needed here)"
+"""What a command says of a pack path that is not there: usually a pack's name typed where its folder belongs."""
 
 
 def load_pack(root: Path, scope: Scope = Scope.EXPLICIT, scope_root: Path | None = None, *,
@@ -91,7 +93,7 @@ def _pack_path_problem(root: Path) -> Diagnostic | None:
     if not root.is_dir():
         # A name typed where a folder was wanted (``read-files northwind-espresso``) is the usual cause: say that
         # nothing is there, not only that it is not a folder.
-        what = "is not a directory" if os.path.lexists(root) else "does not exist (a pack folder is needed here)"
+        what = "is not a directory" if os.path.lexists(root) else NO_SUCH_FOLDER
         return NOT_A_DIRECTORY(f"{root} {what}", file=str(root))
     knowledge = root / "KNOWLEDGE.md"
     if knowledge.is_symlink() and not knowledge.exists():
