@@ -21,7 +21,6 @@ reach (a folder the checks' walk skips) is not stored either: the cache never vo
 
 from __future__ import annotations
 
-import hashlib
 import marshal
 import os
 import stat
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from studio.core.blake2 import blake2b
 from studio.core.checks._context import is_walk_for_checks, walk_for_checks
 from studio.core.pack_fs import AccessLog, PackFS, PackTree
 from studio.core.result_cache import Fingerprint
@@ -121,4 +121,4 @@ def _root_listing(fs: PackFS) -> object:
 
 def _digest(value: Any) -> bytes:
     # Format 2: later formats share repeated objects by reference, so equal values could give unequal bytes.
-    return hashlib.blake2b(marshal.dumps(value, 2), digest_size=20).digest()
+    return blake2b(marshal.dumps(value, 2), digest_size=20).digest()

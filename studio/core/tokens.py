@@ -32,6 +32,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from studio.core.blake2 import blake2b
+
 DEFAULT_ENCODING = "cl100k_base"
 COUNT_CACHE_SIZE = 8192
 """How many distinct texts each tokenizer remembers the count of (LRU)."""
@@ -101,7 +103,7 @@ class _CountCache:
         self._lock = threading.Lock()
 
     def get_or_compute(self, text: str, compute: Callable[[str], int]) -> int:
-        key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        key = blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         with self._lock:
             hit = self._items.get(key)
             if hit is not None:

@@ -9,10 +9,10 @@ way ``git diff -M`` judges it. The line comparison is bounded (``MAX_RENAME_PAIR
 from __future__ import annotations
 
 import difflib
-import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from studio.core.blake2 import blake2b
 from studio.core.diff.report import FileChange, FileRename, FilesDiff
 from studio.core.pack_fs import PackFS
 from studio.core.render.costs import count_tokens
@@ -160,4 +160,4 @@ def _utf8(data: bytes) -> bool:
 
 
 def _hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
+    return blake2b(data, digest_size=20).hexdigest()

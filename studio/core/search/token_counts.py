@@ -9,12 +9,12 @@ be stale: a changed file has another digest. Counts not used for ``KEEP_DAYS`` a
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from studio.core.blake2 import blake2b
 from studio.core.search.store import BUSY_TIMEOUT_S, INDEX_FILE, Store
 from studio.core.tokens import Tokenizer
 
@@ -25,7 +25,7 @@ _CHUNK = 500
 
 
 def digest(encoding: str, text: str) -> bytes:
-    h = hashlib.blake2b(encoding.encode("utf-8"), digest_size=16)
+    h = blake2b(encoding.encode("utf-8"), digest_size=16)
     h.update(b"\0")
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.digest()
